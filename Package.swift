@@ -1,0 +1,17 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Every target is built in the Swift 6 language mode (complete concurrency checking).
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "photobooth",
+    platforms: [.macOS(.v15)],
+    targets: [
+        .target(name: "BoothCore", swiftSettings: strictSettings),
+        .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
+    ]
+)

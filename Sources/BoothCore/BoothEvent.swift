@@ -1,0 +1,38 @@
+import Foundation
+
+/// Something that happened to the booth: input from a guest, a device, the save queue or time.
+public enum BoothEvent: Sendable, Hashable {
+    /// The shutter button was pressed at this kernel time.
+    case shutterPressed(at: MonotonicInstant)
+    /// A key on the keypad.
+    case key(KeypadKey)
+    /// Time has passed; deadlines are checked against the current time.
+    case tick
+    /// The shot was taken and is being saved.
+    case shotTaken(TakenPhoto)
+    /// No usable frame was found for the shot.
+    case shotFailed
+    /// The photo and its caption are committed to disk and catalog.
+    case photoSaved(id: UUID)
+    /// The photo could not be saved.
+    case photoNotSaved(id: UUID, fault: BoothFault)
+    /// The camera stopped delivering frames.
+    case cameraLost
+    /// The camera delivers frames (again).
+    case cameraReady
+}
+
+/// What the state machine asks the outside world to do.
+public enum BoothEffect: Sendable, Hashable {
+    /// Change what the screen shows.
+    case show(ScreenContent)
+    /// Take the frame exposed nearest to this instant and start saving it; answer with
+    /// ``BoothEvent/shotTaken(_:)`` or ``BoothEvent/shotFailed``.
+    case takeShot(exposedAt: MonotonicInstant)
+    /// Give the photo its final caption (when it differs from the one stored) and answer with
+    /// ``BoothEvent/photoSaved(id:)`` once the photo and caption are committed.
+    case finishPhoto(id: UUID, caption: Caption)
+    /// The event had no effect in the current state (a press during the countdown, say); worth
+    /// a log line.
+    case ignored(BoothEvent)
+}

@@ -1,0 +1,31 @@
+/// How long each part of the booth's cycle lasts.
+public struct BoothSettings: Sendable, Hashable {
+    /// From the press to the shot.
+    public var countdown: Duration
+    /// How long the booth waits for the next key while a name is typed.
+    public var nameTimeout: Duration
+    /// How long "Saved as …" stays on screen.
+    public var savedDisplay: Duration
+    /// How long the booth waits for the frame of the shot before it gives up.
+    public var captureTimeout: Duration
+    /// How long the booth waits for a photo to be committed before it reports failing storage.
+    public var saveTimeout: Duration
+    /// How long a fault stays on screen before the booth tries again.
+    public var faultRetry: Duration
+
+    public init(
+        countdown: Duration = .seconds(3),
+        nameTimeout: Duration = .seconds(30),
+        savedDisplay: Duration = .seconds(5),
+        captureTimeout: Duration = .seconds(3),
+        saveTimeout: Duration = .seconds(30),
+        faultRetry: Duration = .seconds(5)
+    ) {
+        self.countdown = countdown
+        self.nameTimeout = nameTimeout
+        self.savedDisplay = savedDisplay
+        self.captureTimeout = captureTimeout
+        self.saveTimeout = saveTimeout
+        self.faultRetry = faultRetry
+    }
+}

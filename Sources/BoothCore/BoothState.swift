@@ -1,0 +1,68 @@
+import Foundation
+
+/// A photo that has been shot and is being saved, as the state machine knows it.
+public struct TakenPhoto: Sendable, Hashable {
+    /// The photo's permanent id.
+    public var id: UUID
+    /// The caption it keeps when nobody names it.
+    public var placeholder: Caption
+
+    public init(id: UUID, placeholder: Caption) {
+        self.id = id
+        self.placeholder = placeholder
+    }
+}
+
+/// Why the booth cannot take photos right now.
+public enum BoothFault: Sendable, Hashable {
+    /// No camera, or the camera stopped delivering frames.
+    case cameraMissing
+    /// The camera delivered no usable frame for the shot.
+    case shotFailed
+    /// The disk is full.
+    case storageFull
+    /// Writing to the disk or the catalog failed or stalled.
+    case storageFailing
+
+    /// What the screen says.
+    public var message: String {
+        switch self {
+        case .cameraMissing: "The camera is not available. Waiting for it to return."
+        case .shotFailed: "Sorry, the camera missed that shot. Please try again."
+        case .storageFull: "The booth's storage is full. Photos cannot be saved."
+        case .storageFailing: "The booth cannot save photos right now."
+        }
+    }
+}
+
+/// Where the booth is in its cycle. Every state that waits has a deadline that leads back to
+/// `idle` (directly or through a fault), so the booth never stays stuck.
+public enum BoothState: Sendable, Hashable {
+    /// Main screen with the live preview.
+    case idle
+    /// Counting down to the shot, which is taken at `shutterAt`.
+    case countdown(shutterAt: MonotonicInstant)
+    /// Waiting for the frame exposed at `shutterAt`; gives up at `giveUpAt`.
+    case capturing(shutterAt: MonotonicInstant, giveUpAt: MonotonicInstant)
+    /// The photo is being written; the guest types its name until `until`.
+    case naming(TakenPhoto, draft: CaptionDraft, until: MonotonicInstant)
+    /// The name is chosen; waiting for the photo and its caption to be committed.
+    case saving(TakenPhoto, caption: Caption, giveUpAt: MonotonicInstant)
+    /// Showing "Saved as …" until `until`.
+    case saved(TakenPhoto, caption: Caption, until: MonotonicInstant)
+    /// Cannot take photos; tries again at `retryAt`, or waits for the camera when it is `nil`.
+    case fault(BoothFault, retryAt: MonotonicInstant?)
+
+    /// A short name for logs.
+    public var name: String {
+        switch self {
+        case .idle: "idle"
+        case .countdown: "countdown"
+        case .capturing: "capturing"
+        case .naming: "naming"
+        case .saving: "saving"
+        case .saved: "saved"
+        case .fault(let fault, _): "fault(\(fault))"
+        }
+    }
+}

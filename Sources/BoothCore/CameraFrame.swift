@@ -1,0 +1,33 @@
+import Foundation
+
+/// One frame as a camera delivered it, with the kernel time at which it was exposed.
+public struct CameraFrame: Sendable {
+    /// How the frame's bytes are encoded.
+    public enum Encoding: Sendable, Hashable {
+        /// Motion JPEG: one JPEG per frame, possibly without Huffman tables.
+        case mjpeg
+    }
+
+    /// The bytes exactly as the camera delivered them.
+    public var bytes: Data
+    /// How ``bytes`` are encoded.
+    public var encoding: Encoding
+    /// Width and height in pixels.
+    public var width: Int
+    public var height: Int
+    /// When the frame was exposed, on the monotonic clock.
+    public var timestamp: MonotonicInstant
+    /// The camera's frame counter; gaps mean dropped frames.
+    public var sequence: UInt64
+
+    public init(
+        bytes: Data, encoding: Encoding, width: Int, height: Int, timestamp: MonotonicInstant, sequence: UInt64
+    ) {
+        self.bytes = bytes
+        self.encoding = encoding
+        self.width = width
+        self.height = height
+        self.timestamp = timestamp
+        self.sequence = sequence
+    }
+}

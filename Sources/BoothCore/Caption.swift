@@ -1,0 +1,88 @@
+import Foundation
+
+/// A photo's name as people see it: on the booth's screen, in lists and in exported file names.
+///
+/// Whatever the source (keypad, terminal, a pipe, a command line), a caption is trimmed, has its
+/// control characters removed and holds at most ``maximumLength`` characters (grapheme clusters,
+/// so an emoji or an accented letter counts once). Everything else is kept exactly as typed.
+public struct Caption: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The longest caption, in characters as people count them.
+    public static let maximumLength = 64
+
+    /// The cleaned text, never empty.
+    public let text: String
+
+    /// Cleans `raw`; `nil` when nothing printable is left, so the caller falls back to a default.
+    public init?(sanitizing raw: String) {
+        let cleaned = String(String.UnicodeScalarView(raw.unicodeScalars.compactMap(Caption.clean)))
+        let trimmed = cleaned.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cut = String(trimmed.prefix(Caption.maximumLength))
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !cut.isEmpty else { return nil }
+        text = cut
+    }
+
+    /// Decodes bytes as UTF-8, dropping what is not valid UTF-8, then cleans the text.
+    public init?(sanitizing bytes: some Sequence<UInt8>) {
+        self.init(sanitizing: String(droppingInvalidUTF8: bytes))
+    }
+
+    /// The caption a photo gets when nobody names it: readable, and unique because the photo
+    /// number is.
+    public static func placeholder(number: Int) -> Caption {
+        Caption(trusted: "Photo \(number)")
+    }
+
+    private init(trusted text: String) {
+        self.text = text
+    }
+
+    public var description: String { text }
+
+    public init(from decoder: any Decoder) throws {
+        let raw = try decoder.singleValueContainer().decode(String.self)
+        guard let caption = Caption(sanitizing: raw) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "empty caption"))
+        }
+        self = caption
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+
+    /// What one typed scalar becomes in a caption: itself, a space (for tabs and line breaks),
+    /// or nothing (other control characters, and the bidirectional overrides that would let a
+    /// name display in a different order than it was typed).
+    static func clean(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        switch scalar.properties.generalCategory {
+        case .control:
+            return scalar.properties.isWhitespace ? " " : nil
+        case .lineSeparator, .paragraphSeparator:
+            return " "
+        case .format where (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value):
+            return nil
+        default:
+            return scalar
+        }
+    }
+}
+
+extension String {
+    /// Decodes UTF-8, leaving out every byte that is not part of a valid sequence (instead of
+    /// replacing it with U+FFFD), so that garbage from a keypad line does not end up in a name.
+    public init(droppingInvalidUTF8 bytes: some Sequence<UInt8>) {
+        var scalars = String.UnicodeScalarView()
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        decoding: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded): scalars.append(Unicode.UTF8.decode(encoded))
+            case .error: continue
+            case .emptyInput: break decoding
+            }
+        }
+        self.init(scalars)
+    }
+}

@@ -1,0 +1,19 @@
+/// A key as the booth understands it, whatever keypad or keyboard sent it.
+public enum KeypadKey: Sendable, Hashable {
+    /// A printable character to add to the name being typed.
+    case character(Character)
+    /// Erase the last character.
+    case backspace
+    /// Confirm.
+    case enter
+    /// Leave without changing anything.
+    case cancel
+}
+
+/// The keypad (or keyboard) a guest uses to name a photo.
+public protocol Keypad: Sendable {
+    /// The keys in the order they were pressed. A single consumer reads it. The stream ends only
+    /// when input has ended for good (a script piped into the simulated booth); the booth then
+    /// finishes what it is doing and stops.
+    var keys: AsyncStream<KeypadKey> { get }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A point on the kernel's monotonic clock (`CLOCK_MONOTONIC`), in nanoseconds since boot.
+///
+/// V4L2 buffer timestamps and GPIO edge timestamps are taken on this same clock, so the
+/// shutter logic compares device times and countdown deadlines directly.
+public struct MonotonicInstant: InstantProtocol, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Nanoseconds since an arbitrary point (boot), as the kernel reports them.
+    public var nanoseconds: Int64
+
+    /// Creates an instant from nanoseconds on the monotonic clock.
+    public init(nanoseconds: Int64) {
+        self.nanoseconds = nanoseconds
+    }
+
+    /// Creates an instant from a kernel `timeval` or `timespec` split into seconds and nanoseconds.
+    public init(seconds: Int64, nanoseconds: Int64) {
+        self.nanoseconds = seconds * 1_000_000_000 + nanoseconds
+    }
+
+    public func advanced(by duration: Duration) -> MonotonicInstant {
+        MonotonicInstant(nanoseconds: nanoseconds + duration.inNanoseconds)
+    }
+
+    public func duration(to other: MonotonicInstant) -> Duration {
+        .nanoseconds(other.nanoseconds - nanoseconds)
+    }
+
+    public static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
+        lhs.advanced(by: rhs)
+    }
+
+    public static func - (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
+        lhs.advanced(by: .zero - rhs)
+    }
+
+    public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
+        lhs.nanoseconds < rhs.nanoseconds
+    }
+
+    public var description: String {
+        String(format: "%.3fs", Double(nanoseconds) / 1e9)
+    }
+}
+
+extension Duration {
+    /// The whole duration in nanoseconds, saturating at the bounds of `Int64`.
+    public var inNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return scaled + attoseconds / 1_000_000_000
+    }
+
+    /// The duration in seconds as a floating-point number, for logs and configuration.
+    public var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// Milliseconds with one decimal, for log lines ("12.5 ms").
+    public var formattedMilliseconds: String {
+        String(format: "%.1f ms", Double(inNanoseconds) / 1e6)
+    }
+}
+
+/// The system's monotonic clock as a Swift `Clock`.
+///
+/// Sleeping uses the standard library's clocks, which advance at the same rate; only the
+/// readings come from `CLOCK_MONOTONIC`, so that they compare with device timestamps.
+public struct MonotonicClock: Clock, Sendable {
+    public typealias Instant = MonotonicInstant
+
+    public init() {}
+
+    /// The current time. The corresponding C function is `clock_gettime(CLOCK_MONOTONIC)`.
+    public var now: MonotonicInstant {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return MonotonicInstant(seconds: Int64(spec.tv_sec), nanoseconds: Int64(spec.tv_nsec))
+    }
+
+    public var minimumResolution: Duration { .nanoseconds(1) }
+
+    public func sleep(until deadline: MonotonicInstant, tolerance: Duration? = nil) async throws {
+        let remaining = now.duration(to: deadline)
+        if remaining > .zero {
+            try await Task.sleep(for: remaining, tolerance: tolerance, clock: .suspending)
+        } else {
+            try Task.checkCancellation()
+        }
+    }
+
+    /// The wall-clock time at which `instant` happened, for timestamps people read.
+    public func date(of instant: MonotonicInstant) -> Date {
+        Date().addingTimeInterval(-instant.duration(to: now).inSeconds)
+    }
+}

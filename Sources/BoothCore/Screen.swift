@@ -1,0 +1,34 @@
+import Foundation
+
+/// What the booth's screen shows, as content rather than pixels, so that a framebuffer, a
+/// terminal and a web page can each render it their own way.
+public enum ScreenContent: Sendable, Hashable {
+    /// Live preview, waiting for the button.
+    case ready
+    /// The countdown over the live preview.
+    case countdown(secondsLeft: Int)
+    /// The instant of the shot.
+    case smile
+    /// Asking for a name; `typed` is the name so far, `placeholder` what is kept without one.
+    case naming(typed: String, placeholder: Caption)
+    /// The photo is being made safe on disk.
+    case saving
+    /// The photo is on disk and in the catalog under this caption.
+    case saved(Caption, photo: UUID)
+    /// Something is wrong; the booth says what and waits.
+    case fault(BoothFault)
+
+    /// Whether the booth is waiting for a person here (to press the button or type a name).
+    public var awaitsGuest: Bool {
+        switch self {
+        case .ready, .naming, .saved: true
+        case .countdown, .smile, .saving, .fault: false
+        }
+    }
+}
+
+/// The booth's screen.
+public protocol Screen: Sendable {
+    /// Shows `content`. Returns at once; drawing happens on the screen's own thread.
+    func show(_ content: ScreenContent)
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A small JPEG that stands for a photo in lists.
+public struct Thumbnail: Sendable, Hashable {
+    /// The thumbnail's JPEG bytes.
+    public var jpeg: Data
+    /// The thumbnail's size in pixels (longest side at most 320).
+    public var width: Int
+    public var height: Int
+    /// The size of the photo it was made from.
+    public var sourceWidth: Int
+    public var sourceHeight: Int
+
+    public init(jpeg: Data, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int) {
+        self.jpeg = jpeg
+        self.width = width
+        self.height = height
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+    }
+}
+
+/// Makes thumbnails from JPEG photos. Making one decodes the whole photo, so success also proves
+/// that the photo is readable.
+public protocol Thumbnailer: Sendable {
+    /// Decodes `jpeg` and returns its thumbnail; throws when `jpeg` is corrupt or truncated.
+    func thumbnail(forJPEG jpeg: Data) throws -> Thumbnail
+}

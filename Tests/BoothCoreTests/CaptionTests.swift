@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import BoothCore
+
+@Suite("Captions")
+struct CaptionTests {
+    @Test("Names are trimmed and otherwise kept as typed", arguments: [
+        ("  Alice ", "Alice"),
+        ("Zoë & Léa", "Zoë & Léa"),
+        ("Zoe\u{308}", "Zoe\u{308}"),
+        ("李小龍", "李小龍"),
+        ("👩‍👩‍👧 family", "👩‍👩‍👧 family"),
+        ("שלום", "שלום"),
+    ])
+    func keptAsTyped(raw: String, expected: String) throws {
+        let caption = try #require(Caption(sanitizing: raw))
+        #expect(caption.text.unicodeScalars.elementsEqual(expected.unicodeScalars))
+    }
+
+    @Test("Control characters are removed; tabs and line breaks become spaces")
+    func controlCharacters() {
+        #expect(Caption(sanitizing: "Al\u{1}i\u{7F}ce\u{1B}[31m")?.text == "Alice[31m")
+        #expect(Caption(sanitizing: "Ann\tand\nBob\r\n")?.text == "Ann and Bob")
+        #expect(Caption(sanitizing: "a\u{2028}b\u{85}c")?.text == "a b c")
+        #expect(Caption(sanitizing: "\u{9B}x\u{80}")?.text == "x")
+    }
+
+    @Test("Bidirectional overrides are removed, joiners are kept")
+    func formatCharacters() {
+        #expect(Caption(sanitizing: "evil\u{202E}gpj.exe")?.text == "evilgpj.exe")
+        #expect(Caption(sanitizing: "a\u{2066}b\u{2069}")?.text == "ab")
+        #expect(Caption(sanitizing: "👨\u{200D}🍳")?.text == "👨\u{200D}🍳")
+    }
+
+    @Test("At most 64 characters, counted as people count them")
+    func lengthLimit() throws {
+        let long = try #require(Caption(sanitizing: String(repeating: "a", count: 200)))
+        #expect(long.text.count == 64)
+        let emoji = try #require(Caption(sanitizing: String(repeating: "👩‍👩‍👧", count: 70)))
+        #expect(emoji.text.count == 64)
+        #expect(emoji.text == String(repeating: "👩‍👩‍👧", count: 64))
+        let accents = try #require(Caption(sanitizing: String(repeating: "e\u{301}", count: 80)))
+        #expect(accents.text.count == 64)
+    }
+
+    @Test("A cut does not leave trailing spaces")
+    func cutTrimsAgain() {
+        let raw = String(repeating: "a", count: 63) + "  bbb"
+        #expect(Caption(sanitizing: raw)?.text == String(repeating: "a", count: 63))
+    }
+
+    @Test("Nothing printable means no caption", arguments: ["", "   ", "\u{0}\u{1}\u{2}", "\t\n", "\u{202E}"])
+    func emptyIsNil(raw: String) {
+        #expect(Caption(sanitizing: raw) == nil)
+    }
+
+    @Test("Invalid UTF-8 is dropped, valid sequences around it kept")
+    func invalidUTF8() {
+        let bytes: [UInt8] = [0x41, 0xFF, 0x6C, 0xC3, 0x28, 0x69, 0xE2, 0x82, 0x63, 0x65, 0xC3, 0xA9]
+        #expect(Caption(sanitizing: bytes)?.text == "Al(iceé")
+        #expect(String(droppingInvalidUTF8: [0xF0, 0x9F, 0x98, 0x80, 0xF0, 0x9F]) == "😀")
+        #expect(Caption(sanitizing: [UInt8]([0xFF, 0xFE])) == nil)
+    }
+
+    @Test("The placeholder names the photo number")
+    func placeholder() {
+        #expect(Caption.placeholder(number: 42).text == "Photo 42")
+    }
+
+    @Test("Captions decode from JSON through the same rules")
+    func codable() throws {
+        let decoded = try JSONDecoder().decode([Caption].self, from: Data(#"[" Bob\u0007 "]"#.utf8))
+        #expect(decoded.map(\.text) == ["Bob"])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Caption.self, from: Data(#""  ""#.utf8)) }
+        #expect(String(decoding: try JSONEncoder().encode(decoded[0]), as: UTF8.self) == #""Bob""#)
+    }
+}
+
+@Suite("Caption drafts")
+struct CaptionDraftTests {
+    @Test("Typing applies the caption rules to each key")
+    func typingRules() {
+        var draft = CaptionDraft()
+        let accepted = ["A", "\u{1}", "\t", "é"].map { draft.type(Character($0)) }
+        #expect(accepted == [true, false, true, true])
+        #expect(draft.text == "A é")
+    }
+
+    @Test("A combining mark joins the previous letter, even on a full draft")
+    func combiningMarkOnFullDraft() {
+        var draft = CaptionDraft(String(repeating: "e", count: 64))
+        let accepted = [draft.type("\u{301}"), draft.type("f")]
+        #expect(accepted == [true, false])
+        #expect(draft.text.count == 64)
+    }
+
+    @Test("Erasing removes whole characters")
+    func erase() {
+        var draft = CaptionDraft("Ok👍🏽")
+        let erased = (0..<4).map { _ in draft.erase() }
+        #expect(erased == [true, true, true, false])
+        #expect(draft.caption == nil)
+    }
+}
