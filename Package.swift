@@ -11,7 +11,22 @@ let package = Package(
     name: "photobooth",
     platforms: [.macOS(.v15)],
     targets: [
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
         .target(name: "BoothCore", swiftSettings: strictSettings),
+        .target(
+            name: "BoothImaging",
+            dependencies: ["BoothCore", "CTurboJPEG"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BoothImagingTests",
+            dependencies: ["BoothImaging"],
+            swiftSettings: strictSettings
+        ),
     ]
 )

@@ -1,0 +1,102 @@
+import CTurboJPEG
+import Foundation
+
+/// What a JPEG's header says, read without decoding the image.
+public struct JPEGHeader: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
+
+    /// Reads the header of `jpeg`. The corresponding C function is `tjDecompressHeader3`.
+    public init(_ jpeg: Data) throws(ImageError) {
+        let decoder = try JPEGDecoder()
+        self = try decoder.header(of: jpeg)
+    }
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Decodes JPEG images with TurboJPEG.
+///
+/// A decoder owns one TurboJPEG handle, which is not safe to share between threads: a
+/// decoder is not copyable and not `Sendable`, so each thread that decodes makes its own.
+public struct JPEGDecoder: ~Copyable {
+    private let handle: tjhandle
+
+    /// Creates a decoder. The corresponding C function is `tjInitDecompress`.
+    public init() throws(ImageError) {
+        guard let handle = tjInitDecompress() else {
+            throw ImageError.undecodable.detailed("TurboJPEG could not create a decoder: \(String(cString: tjGetErrorStr2(nil)))")
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    /// Reads the size of `jpeg` without decoding it. The corresponding C function is
+    /// `tjDecompressHeader3`.
+    public func header(of jpeg: Data) throws(ImageError) -> JPEGHeader {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
+        let status = jpeg.withUnsafeBytes { raw in
+            guard let base = raw.bindMemory(to: UInt8.self).baseAddress else { return Int32(-1) }
+            return tjDecompressHeader3(handle, base, UInt(raw.count), &width, &height, &subsampling, &colorspace)
+        }
+        guard status == 0, width > 0, height > 0 else {
+            throw ImageError.notJPEG.detailed("not a readable JPEG header: \(lastError(or: "no data"))")
+        }
+        return JPEGHeader(width: Int(width), height: Int(height))
+    }
+
+    /// Decodes `jpeg`, reduced by `scale` while decoding.
+    ///
+    /// Any warning (such as data ending early) is an error here: a frame that decodes only
+    /// partly is not a photo. The corresponding C function is `tjDecompress2`.
+    ///
+    /// - Parameter fast: trade a little accuracy for speed, for live previews.
+    public func decode(
+        _ jpeg: Data, scale: ScalingFactor = .full, format: PixelFormat = .rgb, fast: Bool = false
+    ) throws(ImageError) -> Bitmap {
+        let header = try header(of: jpeg)
+        let width = scale.scaled(header.width)
+        let height = scale.scaled(header.height)
+        var flags = TJFLAG_STOPONWARNING
+        if fast { flags |= TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE }
+        var status: Int32 = -1
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * format.bytesPerPixel) { buffer, count in
+            status = jpeg.withUnsafeBytes { raw in
+                tjDecompress2(
+                    handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), buffer.baseAddress,
+                    Int32(width), 0, Int32(height), format.turboJPEGFormat, flags)
+            }
+            // On failure the buffer's content is undefined; it is thrown away below.
+            count = buffer.count
+        }
+        guard status == 0 else {
+            let message = lastError(or: "unknown error")
+            let truncated = message.localizedCaseInsensitiveContains("premature end")
+            throw (truncated ? ImageError.truncated : ImageError.undecodable).detailed("cannot decode JPEG: \(message)")
+        }
+        return Bitmap(width: width, height: height, format: format, pixels: pixels)
+    }
+
+    private func lastError(or fallback: String) -> String {
+        guard let message = tjGetErrorStr2(handle) else { return fallback }
+        return String(cString: message)
+    }
+}
+
+extension PixelFormat {
+    var turboJPEGFormat: Int32 {
+        switch self {
+        case .rgb: Int32(TJPF_RGB.rawValue)
+        case .bgrx: Int32(TJPF_BGRX.rawValue)
+        }
+    }
+}

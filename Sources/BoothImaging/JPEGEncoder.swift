@@ -1,0 +1,42 @@
+import CTurboJPEG
+import Foundation
+
+/// Encodes bitmaps as JPEG with TurboJPEG.
+///
+/// Like ``JPEGDecoder``, an encoder owns a handle that one thread uses at a time.
+public struct JPEGEncoder: ~Copyable {
+    private let handle: tjhandle
+
+    /// Creates an encoder. The corresponding C function is `tjInitCompress`.
+    public init() throws(ImageError) {
+        guard let handle = tjInitCompress() else {
+            throw ImageError.unencodable.detailed("TurboJPEG could not create an encoder: \(String(cString: tjGetErrorStr2(nil)))")
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        tjDestroy(handle)
+    }
+
+    /// Encodes `bitmap` at `quality` (1...100) with 4:2:0 chroma subsampling and the standard
+    /// Huffman tables. The corresponding C function is `tjCompress2`.
+    public func encode(_ bitmap: Bitmap, quality: Int) throws(ImageError) -> Data {
+        var buffer: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let status = bitmap.pixels.withUnsafeBufferPointer { pixels in
+            tjCompress2(
+                handle, pixels.baseAddress, Int32(bitmap.width), 0, Int32(bitmap.height),
+                bitmap.format.turboJPEGFormat, &buffer, &size, Int32(TJSAMP_420.rawValue),
+                Int32(min(max(quality, 1), 100)), 0)
+        }
+        guard status == 0, let buffer else {
+            tjFree(buffer)
+            throw ImageError.unencodable.detailed("cannot encode JPEG: \(String(cString: tjGetErrorStr2(handle)))")
+        }
+        // TurboJPEG allocated the buffer; Data takes it over and frees it the TurboJPEG way.
+        return Data(bytesNoCopy: buffer, count: Int(size), deallocator: .custom { pointer, _ in
+            tjFree(pointer.assumingMemoryBound(to: UInt8.self))
+        })
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// The picture the simulated camera films: colour bars, a box that moves a little every frame,
+/// and the time of day with milliseconds plus the frame number in large digits, so that
+/// consecutive frames always differ and a saved photo shows when it was taken.
+public struct TestPattern: Sendable {
+    public let width: Int
+    public let height: Int
+    /// The still part of the picture, drawn once.
+    private let background: Bitmap
+
+    /// A pattern of the given size (at least 64 x 48).
+    public init(width: Int, height: Int) {
+        precondition(width >= 64 && height >= 48, "the test pattern needs at least 64 x 48 pixels")
+        self.width = width
+        self.height = height
+        background = Self.drawBackground(width: width, height: height)
+    }
+
+    /// The picture of frame number `frame`, filmed at `time`.
+    public func render(frame: UInt64, at time: Date) -> Bitmap {
+        var bitmap = background
+        let box = max(8, height / 6)
+        // The box bounces from side to side, one pass every four seconds at 30 frames/s.
+        let travel = width - box
+        let step = Int(frame % 240)
+        let x = travel * (step < 120 ? step : 240 - step) / 120
+        bitmap.fill(x: x, y: height / 2 - box / 2, width: box, height: box, color: (250, 250, 250))
+        bitmap.fill(x: x + box / 4, y: height / 2 - box / 4, width: box / 2, height: box / 2, color: (220, 30, 30))
+
+        let scale = max(1, height / 90)
+        let text = "\(Self.timeOfDay(time)) #\(frame)"
+        let textWidth = Glyphs.width(of: text, scale: scale)
+        let textX = max(0, (width - textWidth) / 2)
+        let textY = height - Glyphs.height * scale - 2 * scale
+        bitmap.fill(
+            x: textX - scale, y: textY - scale, width: textWidth + 2 * scale,
+            height: (Glyphs.height + 2) * scale, color: (0, 0, 0))
+        bitmap.draw(text, x: textX, y: textY, scale: scale, color: (255, 255, 255))
+        return bitmap
+    }
+
+    /// "14:03:12.345" in local time.
+    private static func timeOfDay(_ time: Date) -> String {
+        let local = time.timeIntervalSince1970 + Double(TimeZone.current.secondsFromGMT(for: time))
+        let milliseconds = Int((local * 1000).rounded(.down)) % 86_400_000
+        let h = milliseconds / 3_600_000
+        let m = milliseconds / 60_000 % 60
+        let s = milliseconds / 1000 % 60
+        return String(format: "%02d:%02d:%02d.%03d", h, m, s, milliseconds % 1000)
+    }
+
+    /// Eight vertical colour bars over the upper two thirds, a grey ramp below.
+    private static func drawBackground(width: Int, height: Int) -> Bitmap {
+        var bitmap = Bitmap(width: width, height: height, format: .rgb)
+        let bars: [(UInt8, UInt8, UInt8)] = [
+            (192, 192, 192), (192, 192, 0), (0, 192, 192), (0, 192, 0),
+            (192, 0, 192), (192, 0, 0), (0, 0, 192), (16, 16, 16),
+        ]
+        let barsHeight = height * 2 / 3
+        for (index, color) in bars.enumerated() {
+            let x0 = width * index / bars.count
+            let x1 = width * (index + 1) / bars.count
+            bitmap.fill(x: x0, y: 0, width: x1 - x0, height: barsHeight, color: color)
+        }
+        for x in 0..<width {
+            let level = UInt8(255 * x / max(1, width - 1))
+            bitmap.fill(x: x, y: barsHeight, width: 1, height: height - barsHeight, color: (level, level, level))
+        }
+        return bitmap
+    }
+}
+
+extension Bitmap {
+    /// Fills a rectangle, clipped to the bitmap, with an RGB colour.
+    mutating func fill(x: Int, y: Int, width w: Int, height h: Int, color: (UInt8, UInt8, UInt8)) {
+        precondition(format == .rgb, "drawing is done in RGB")
+        let x0 = max(0, x)
+        let y0 = max(0, y)
+        let x1 = min(width, x + w)
+        let y1 = min(height, y + h)
+        guard x0 < x1, y0 < y1 else { return }
+        let rowBytes = bytesPerRow
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for row in y0..<y1 {
+                var offset = row * rowBytes + x0 * 3
+                for _ in x0..<x1 {
+                    buffer[offset] = color.0
+                    buffer[offset + 1] = color.1
+                    buffer[offset + 2] = color.2
+                    offset += 3
+                }
+            }
+        }
+    }
+
+    /// Draws `text` in the built-in 5 x 7 digit font, each font pixel `scale` pixels wide.
+    mutating func draw(_ text: String, x: Int, y: Int, scale: Int, color: (UInt8, UInt8, UInt8)) {
+        var penX = x
+        for character in text {
+            if let rows = Glyphs.rows[character] {
+                for (rowIndex, row) in rows.enumerated() {
+                    for column in 0..<Glyphs.width where row & (0b10000 >> column) != 0 {
+                        fill(x: penX + column * scale, y: y + rowIndex * scale, width: scale, height: scale, color: color)
+                    }
+                }
+            }
+            penX += Glyphs.advance * scale
+        }
+    }
+}
+
+/// A 5 x 7 pixel font for the clock: digits and the few signs around them.
+enum Glyphs {
+    static let width = 5
+    static let height = 7
+    /// Glyph width plus one column of spacing.
+    static let advance = 6
+
+    static func width(of text: String, scale: Int) -> Int {
+        text.count * advance * scale
+    }
+
+    /// Each glyph as seven rows of five bits, the leftmost pixel in the highest bit.
+    static let rows: [Character: [UInt8]] = [
+        "0": [0b01110, 0b10001, 0b10011, 0b10101, 0b11001, 0b10001, 0b01110],
+        "1": [0b00100, 0b01100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110],
+        "2": [0b01110, 0b10001, 0b00001, 0b00010, 0b00100, 0b01000, 0b11111],
+        "3": [0b11111, 0b00010, 0b00100, 0b00010, 0b00001, 0b10001, 0b01110],
+        "4": [0b00010, 0b00110, 0b01010, 0b10010, 0b11111, 0b00010, 0b00010],
+        "5": [0b11111, 0b10000, 0b11110, 0b00001, 0b00001, 0b10001, 0b01110],
+        "6": [0b00110, 0b01000, 0b10000, 0b11110, 0b10001, 0b10001, 0b01110],
+        "7": [0b11111, 0b00001, 0b00010, 0b00100, 0b01000, 0b01000, 0b01000],
+        "8": [0b01110, 0b10001, 0b10001, 0b01110, 0b10001, 0b10001, 0b01110],
+        "9": [0b01110, 0b10001, 0b10001, 0b01111, 0b00001, 0b00010, 0b01100],
+        ":": [0b00000, 0b01100, 0b01100, 0b00000, 0b01100, 0b01100, 0b00000],
+        ".": [0b00000, 0b00000, 0b00000, 0b00000, 0b00000, 0b01100, 0b01100],
+        "#": [0b01010, 0b01010, 0b11111, 0b01010, 0b11111, 0b01010, 0b01010],
+        "-": [0b00000, 0b00000, 0b00000, 0b11111, 0b00000, 0b00000, 0b00000],
+    ]
+}
