@@ -10,6 +10,10 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "photobooth",
     platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+    ],
     targets: [
         .systemLibrary(
             name: "CTurboJPEG",
@@ -22,10 +26,24 @@ let package = Package(
             dependencies: ["BoothCore", "CTurboJPEG"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "BoothStore",
+            dependencies: [
+                "BoothCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "BoothImagingTests",
             dependencies: ["BoothImaging"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "BoothStoreTests",
+            dependencies: ["BoothStore", "BoothImaging", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ]

@@ -103,3 +103,22 @@ struct CaptionDraftTests {
         #expect(draft.caption == nil)
     }
 }
+
+@Suite("Timestamps")
+struct TimestampTests {
+    @Test("UTC timestamps keep milliseconds exactly, before and after 1970")
+    func roundTrip() throws {
+        for seconds in [1_790_000_000.25, 1_790_000_000.001, 0, -1.5, 1_790_000_000.999] {
+            let date = Date(timeIntervalSince1970: seconds).roundedToMilliseconds
+            let parsed = try #require(Date(utcTimestamp: date.utcTimestamp))
+            #expect(parsed == date)
+        }
+        #expect(Date(timeIntervalSince1970: 1_790_000_000.25).utcTimestamp == "2026-09-21T14:13:20.250Z")
+        #expect(Date(timeIntervalSince1970: -1.5).utcTimestamp == "1969-12-31T23:59:58.500Z")
+    }
+
+    @Test("Anything else is not a timestamp", arguments: ["", "2026-09-21", "2026-09-21 14:13:20.250", "x-y-zTa:b:c.dZ"])
+    func rejects(text: String) {
+        #expect(Date(utcTimestamp: text) == nil)
+    }
+}

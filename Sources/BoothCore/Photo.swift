@@ -1,0 +1,38 @@
+import Foundation
+
+/// A photo in the library, as the catalog records it.
+public struct Photo: Sendable, Hashable, Identifiable {
+    /// The photo's permanent id; the original's file is named after it.
+    public var id: UUID
+    /// The booth's running number for the photo, which makes default captions unique.
+    public var number: Int
+    /// The name people see.
+    public var caption: Caption
+    /// When the shot was exposed (wall clock, millisecond precision).
+    public var createdAt: Date
+    /// The original's size in pixels and bytes.
+    public var width: Int
+    public var height: Int
+    public var byteCount: Int
+    /// The original's path relative to the library folder: `photos/YYYY/MM/DD/<uuid>.jpg`.
+    public var file: String
+
+    public init(
+        id: UUID, number: Int, caption: Caption, createdAt: Date, width: Int, height: Int, byteCount: Int,
+        file: String
+    ) {
+        self.id = id
+        self.number = number
+        self.caption = caption
+        self.createdAt = createdAt
+        self.width = width
+        self.height = height
+        self.byteCount = byteCount
+        self.file = file
+    }
+}
+
+extension UUID {
+    /// The lowercase form used in the catalog, in file names and on the command line.
+    public var lowercased: String { uuidString.lowercased() }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Glibc
+
+/// File operations that survive a crash or a power cut once they return, and that never replace
+/// an existing file. One function per system call, each retrying on `EINTR` and throwing a
+/// ``LibraryError`` that names the file.
+enum DurableFile {
+    /// Writes `data` to `url` so that after any crash either the complete file is there or
+    /// nothing is: write a temporary file in the same folder, `fsync` it, rename it into place,
+    /// `fsync` the folder. Missing folders are created the same durable way.
+    static func write(_ data: Data, to url: URL, temporaryName: String) throws(LibraryError) {
+        let folder = url.deletingLastPathComponent()
+        try makeFolders(folder)
+        let temporary = folder.appendingPathComponent(temporaryName)
+        try writeNewFile(data, at: temporary.path)
+        guard !FileManager.default.fileExists(atPath: url.path) else {
+            _ = unlink(temporary.path)
+            throw LibraryError.file("save", url.path, errno: EEXIST)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            _ = unlink(temporary.path)
+            throw LibraryError.file("rename into", url.path, errno: code)
+        }
+        try syncFolder(folder)
+    }
+
+    /// Creates `folder` and its missing parents, syncing each parent so the new entries persist.
+    static func makeFolders(_ folder: URL) throws(LibraryError) {
+        var missing: [URL] = []
+        var current = folder
+        while !FileManager.default.fileExists(atPath: current.path) && current.path != "/" {
+            missing.append(current)
+            current = current.deletingLastPathComponent()
+        }
+        for created in missing.reversed() {
+            if mkdir(created.path, 0o755) != 0 && errno != EEXIST {
+                throw LibraryError.file("create the folder", created.path, errno: errno)
+            }
+            try syncFolder(created.deletingLastPathComponent())
+        }
+    }
+
+    /// Makes the entries of `folder` (new names, renames) durable. The corresponding C function is
+    /// `fsync` on the folder.
+    static func syncFolder(_ folder: URL) throws(LibraryError) {
+        let descriptor = try open(folder.path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
+        defer { _ = Glibc.close(descriptor) }
+        try sync(descriptor, path: folder.path)
+    }
+
+    /// Copies `source` to a new file `destination`, failing with `EEXIST` rather than replacing a
+    /// file that is there; the copy is synced before returning.
+    static func copy(_ source: URL, toNew destination: URL) throws(LibraryError) {
+        try writeNewFile(try read(source), at: destination.path)
+    }
+
+    /// The whole content of a file.
+    static func read(_ url: URL) throws(LibraryError) -> Data {
+        let descriptor = try open(url.path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
+        defer { _ = Glibc.close(descriptor) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw LibraryError.file("read", url.path, errno: errno)
+            }
+            data.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Creates `path` (failing if it exists), writes `data` and syncs it; on any failure the
+    /// partial file is removed. The descriptor is closed exactly once either way.
+    private static func writeNewFile(_ data: Data, at path: String) throws(LibraryError) {
+        let descriptor = try open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        var failure: LibraryError?
+        do {
+            try writeAll(data, to: descriptor, path: path)
+            try sync(descriptor, path: path)
+        } catch {
+            failure = error
+        }
+        if Glibc.close(descriptor) != 0 && errno != EINTR && failure == nil {
+            failure = LibraryError.file("close", path, errno: errno)
+        }
+        if let failure {
+            _ = unlink(path)
+            throw failure
+        }
+    }
+
+    /// Moves `source` to `destination` (same file system), creating folders, never replacing.
+    static func move(_ source: URL, to destination: URL) throws(LibraryError) {
+        try makeFolders(destination.deletingLastPathComponent())
+        guard !FileManager.default.fileExists(atPath: destination.path) else {
+            throw LibraryError.file("move a file to", destination.path, errno: EEXIST)
+        }
+        guard rename(source.path, destination.path) == 0 else {
+            throw LibraryError.file("move a file to", destination.path, errno: errno)
+        }
+        try syncFolder(destination.deletingLastPathComponent())
+        try syncFolder(source.deletingLastPathComponent())
+    }
+
+    /// Removes a file; a file that is already gone is fine.
+    static func remove(_ url: URL) throws(LibraryError) {
+        guard unlink(url.path) == 0 || errno == ENOENT else {
+            throw LibraryError.file("remove", url.path, errno: errno)
+        }
+    }
+
+    // MARK: System calls
+
+    /// The corresponding C function is `open`.
+    private static func open(_ path: String, flags: Int32, mode: mode_t) throws(LibraryError) -> Int32 {
+        while true {
+            let descriptor = Glibc.open(path, flags, mode)
+            if descriptor >= 0 { return descriptor }
+            if errno != EINTR { throw LibraryError.file("open", path, errno: errno) }
+        }
+    }
+
+    /// The corresponding C function is `write`, repeated until every byte is written.
+    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(LibraryError) {
+        let failure: Int32? = data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw LibraryError.file("write", path, errno: failure) }
+    }
+
+    /// The corresponding C function is `fsync`.
+    private static func sync(_ descriptor: Int32, path: String) throws(LibraryError) {
+        while fsync(descriptor) != 0 {
+            if errno != EINTR { throw LibraryError.file("sync", path, errno: errno) }
+        }
+    }
+}

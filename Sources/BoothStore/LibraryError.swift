@@ -1,0 +1,69 @@
+import Foundation
+
+/// Why the photo library could not do what was asked. The description says what failed, on which
+/// file, and what to do.
+public struct LibraryError: Error, Hashable, CustomStringConvertible {
+    private enum Code: Hashable {
+        case noLibrary, storageFull, fileFailure, databaseFailure, unknownPhoto, ambiguousPhoto, inUse
+    }
+
+    private let code: Code
+    public let description: String
+
+    private init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    public static func == (lhs: LibraryError, rhs: LibraryError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// Kinds, for matching (`error == .storageFull`).
+    public static let noLibrary = LibraryError(.noLibrary, "no photo library")
+    public static let storageFull = LibraryError(.storageFull, "the disk is full")
+    public static let fileFailure = LibraryError(.fileFailure, "a file operation failed")
+    public static let databaseFailure = LibraryError(.databaseFailure, "the catalog failed")
+    public static let unknownPhoto = LibraryError(.unknownPhoto, "no such photo")
+    public static let ambiguousPhoto = LibraryError(.ambiguousPhoto, "several photos match")
+    public static let inUse = LibraryError(.inUse, "the library is in use")
+
+    static func noLibrary(at directory: URL) -> LibraryError {
+        LibraryError(.noLibrary, """
+            There is no photo library in \(directory.path) (no photobooth.sqlite). \
+            Take a photo with `photobooth run` first, or pass the right --data-dir.
+            """)
+    }
+
+    /// A system call on `path` failed with `errno`.
+    static func file(_ operation: String, _ path: String, errno code: Int32) -> LibraryError {
+        let reason = String(cString: strerror(code))
+        if code == ENOSPC || code == EDQUOT {
+            return LibraryError(.storageFull, "Cannot \(operation) \(path): \(reason). Free some space on the disk.")
+        }
+        return LibraryError(.fileFailure, "Cannot \(operation) \(path): \(reason).")
+    }
+
+    static func database(_ error: any Error, while operation: String, at path: String) -> LibraryError {
+        if let error = error as? LibraryError { return error }
+        let text = "\(error)"
+        if text.contains("SQLITE_FULL") {
+            return LibraryError(.storageFull, "Cannot \(operation) in \(path): the disk is full. Free some space on the disk.")
+        }
+        return LibraryError(.databaseFailure, "Cannot \(operation) in the catalog \(path): \(text)")
+    }
+
+    static func unknownPhoto(_ reference: String) -> LibraryError {
+        LibraryError(.unknownPhoto, "No photo has the id \(reference). `photobooth list` shows the ids.")
+    }
+
+    static func ambiguousPhoto(_ reference: String) -> LibraryError {
+        LibraryError(.ambiguousPhoto, "Several photos have ids starting with \(reference). Give more of the id.")
+    }
+
+    static func inUse(_ directory: URL) -> LibraryError {
+        LibraryError(.inUse, """
+            Another photobooth process is using the library in \(directory.path). \
+            Stop it first (systemctl stop photobooth) and try again.
+            """)
+    }
+}

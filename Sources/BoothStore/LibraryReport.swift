@@ -1,0 +1,44 @@
+import BoothCore
+
+/// What `check` found in a library.
+public struct LibraryReport: Sendable {
+    /// One inconsistency.
+    public enum Problem: Sendable, Hashable, CustomStringConvertible {
+        /// A catalog row whose original file is missing.
+        case missingOriginal(Photo)
+        /// An original without a catalog row (the booth stopped between rename and commit, or
+        /// someone copied a file in).
+        case unrecorded(file: String)
+        /// A file that does not decode as a JPEG; `photo` is its row, if it has one.
+        case unreadable(file: String, photo: Photo?, reason: String)
+        /// A temporary file left by an interrupted save; it never held an acknowledged photo.
+        case temporaryFile(String)
+        /// SQLite's own consistency check failed.
+        case damagedCatalog(String)
+
+        public var description: String {
+            switch self {
+            case .missingOriginal(let photo):
+                "missing original: photo \(photo.id.lowercased) \"\(photo.caption)\" has no file \(photo.file)"
+            case .unrecorded(let file):
+                "file without catalog row: \(file)"
+            case .unreadable(let file, let photo?, let reason):
+                "unreadable JPEG: photo \(photo.id.lowercased) \"\(photo.caption)\" in \(file): \(reason)"
+            case .unreadable(let file, nil, let reason):
+                "unreadable JPEG without catalog row: \(file): \(reason)"
+            case .temporaryFile(let file):
+                "leftover temporary file: \(file)"
+            case .damagedCatalog(let detail):
+                "damaged catalog: \(detail)"
+            }
+        }
+    }
+
+    /// Every problem found, in a stable order.
+    public var problems: [Problem]
+    /// How many photos the catalog lists.
+    public var photoCount: Int
+
+    /// Whether nothing is wrong.
+    public var isClean: Bool { problems.isEmpty }
+}

@@ -1,0 +1,39 @@
+import GRDB
+
+/// The catalog's schema, as named, append-only migrations: a migration that has shipped is
+/// never edited; changes come as new migrations.
+enum LibrarySchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: photo catalog") { db in
+            try db.create(table: "photo") { table in
+                table.primaryKey("id", .text)
+                table.column("number", .integer).notNull().unique()
+                table.column("caption", .text).notNull()
+                // ISO 8601 UTC with milliseconds ("2026-11-22T07:33:00.123Z"): exact, and sorts as text.
+                table.column("created_at", .text).notNull().indexed()
+                table.column("thumbnail", .blob).notNull()
+                table.column("width", .integer).notNull()
+                table.column("height", .integer).notNull()
+                table.column("byte_count", .integer).notNull()
+                table.column("file", .text).notNull().unique()
+            }
+            // Where `check --repair` keeps the record of a photo whose original is gone or
+            // unreadable: its caption and thumbnail are all that is left of it.
+            try db.create(table: "lost_photo") { table in
+                table.primaryKey("id", .text)
+                table.column("number", .integer).notNull()
+                table.column("caption", .text).notNull()
+                table.column("created_at", .text).notNull()
+                table.column("thumbnail", .blob).notNull()
+                table.column("width", .integer).notNull()
+                table.column("height", .integer).notNull()
+                table.column("byte_count", .integer).notNull()
+                table.column("file", .text).notNull()
+                table.column("lost_at", .text).notNull()
+                table.column("reason", .text).notNull()
+            }
+        }
+        return migrator
+    }
+}

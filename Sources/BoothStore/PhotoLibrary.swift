@@ -1,0 +1,222 @@
+import BoothCore
+import Foundation
+import GRDB
+import Logging
+import Synchronization
+
+/// The photo library: originals as files under `photos/`, and a SQLite catalog of them.
+///
+/// ```
+/// <directory>/
+///   photobooth.sqlite (+ -wal, -shm)
+///   photos/YYYY/MM/DD/<uuid>.jpg
+/// ```
+///
+/// The catalog runs in WAL mode with `synchronous=FULL`: each commit is on disk when it
+/// returns, so a photo the booth reported as saved survives a power cut, not only a crash.
+/// NORMAL would be faster but may lose the last commits on power loss. A photo is committed
+/// once per shot, so the extra `fsync` costs nothing a guest notices.
+public final class PhotoLibrary: Sendable {
+    /// The catalog's file name inside the library folder.
+    public static let catalogName = "photobooth.sqlite"
+    /// The folder of originals inside the library folder.
+    public static let photosFolder = "photos"
+
+    /// The library folder.
+    public let directory: URL
+    let database: DatabasePool
+    let thumbnailer: any Thumbnailer
+    let logger: Logger
+    /// The next photo number to hand out. Numbers are never reused, not even those of lost photos.
+    private let nextNumber: Mutex<Int>
+
+    /// Opens the library in `directory` and brings its catalog to the current schema.
+    ///
+    /// - Parameter create: create the folder and catalog when they do not exist (the booth does);
+    ///   when `false`, a missing catalog is an error (a typo in `--data-dir` should not look like
+    ///   an empty library).
+    public init(directory: URL, thumbnailer: any Thumbnailer, logger: Logger, create: Bool) throws(LibraryError) {
+        self.directory = directory.standardizedFileURL
+        self.thumbnailer = thumbnailer
+        self.logger = logger
+        let catalog = self.directory.appendingPathComponent(Self.catalogName)
+        if create {
+            try DurableFile.makeFolders(self.directory.appendingPathComponent(Self.photosFolder))
+        } else if !FileManager.default.fileExists(atPath: catalog.path) {
+            throw LibraryError.noLibrary(at: self.directory)
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            database = try DatabasePool(path: catalog.path, configuration: configuration)
+            try LibrarySchema.migrator.migrate(database)
+            let highest = try database.read { db in
+                try Int.fetchOne(db, sql: "SELECT MAX(number) FROM (SELECT number FROM photo UNION ALL SELECT number FROM lost_photo)")
+            }
+            nextNumber = Mutex((highest ?? 0) + 1)
+        } catch {
+            throw LibraryError.database(error, while: "open the catalog", at: catalog.path)
+        }
+    }
+
+    /// Hands out the next photo number (for the default caption "Photo 42").
+    public func reservePhotoNumber() -> Int {
+        nextNumber.withLock { number in
+            defer { number += 1 }
+            return number
+        }
+    }
+
+    /// Where the original of `photo` is.
+    public func url(of photo: Photo) -> URL {
+        directory.appendingPathComponent(photo.file)
+    }
+
+    /// How long the steps of ``add(_:thumbnail:id:number:caption:createdAt:)`` took.
+    public struct SaveTimings: Sendable {
+        /// Writing the temporary file, `fsync`, rename and `fsync` of the folder.
+        public var write: Duration
+        /// The catalog transaction.
+        public var commit: Duration
+    }
+
+    /// Stores a new photo durably: the original first (temporary file, `fsync`, rename, `fsync`
+    /// of the folder), then its catalog row in one transaction. When this returns, the photo
+    /// survives a crash or power cut. The original is never rewritten afterwards.
+    public func add(
+        _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date
+    ) throws(LibraryError) -> (Photo, SaveTimings) {
+        let createdAt = createdAt.roundedToMilliseconds
+        let file = Self.relativePath(for: id, createdAt: createdAt)
+        let photo = Photo(
+            id: id, number: number, caption: caption, createdAt: createdAt,
+            width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: jpeg.count, file: file)
+        let clock = ContinuousClock()
+        let started = clock.now
+        try DurableFile.write(jpeg, to: directory.appendingPathComponent(file), temporaryName: Self.temporaryName(for: id))
+        let written = clock.now
+        try insert(photo, thumbnail: thumbnail.jpeg)
+        return (photo, SaveTimings(write: written - started, commit: clock.now - written))
+    }
+
+    /// Changes the caption of a photo.
+    public func setCaption(_ caption: Caption, of id: UUID) throws(LibraryError) {
+        let changed = try write("rename a photo") { db in
+            try db.execute(sql: "UPDATE photo SET caption = ? WHERE id = ?", arguments: [caption.text, id.lowercased])
+            return db.changesCount
+        }
+        guard changed == 1 else { throw LibraryError.unknownPhoto(id.lowercased) }
+    }
+
+    /// The photos, newest first.
+    public func photos(limit: Int? = nil) throws(LibraryError) -> [Photo] {
+        try read("list photos") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.photoColumns) FROM photo ORDER BY created_at DESC, number DESC LIMIT ?",
+                arguments: [limit ?? -1]
+            ).map(Self.photo(from:))
+        }
+    }
+
+    /// The photo with this id, or `nil`.
+    public func photo(id: UUID) throws(LibraryError) -> Photo? {
+        try read("look up a photo") { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE id = ?", arguments: [id.lowercased])
+                .map(Self.photo(from:))
+        }
+    }
+
+    /// The photo whose id is `reference` or starts with it (as with git commits, a few
+    /// characters are enough when they are unique).
+    public func photo(matching reference: String) throws(LibraryError) -> Photo {
+        let prefix = reference.lowercased().trimmingCharacters(in: .whitespaces)
+        guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw LibraryError.unknownPhoto(reference)
+        }
+        let matches = try read("look up a photo") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE substr(id, 1, ?) = ? LIMIT 2",
+                arguments: [prefix.count, prefix]
+            ).map(Self.photo(from:))
+        }
+        switch matches.count {
+        case 0: throw LibraryError.unknownPhoto(reference)
+        case 1: return matches[0]
+        default: throw LibraryError.ambiguousPhoto(reference)
+        }
+    }
+
+    /// The thumbnail JPEG of a photo.
+    public func thumbnail(of id: UUID) throws(LibraryError) -> Data? {
+        try read("read a thumbnail") { db in
+            try Data.fetchOne(db, sql: "SELECT thumbnail FROM photo WHERE id = ?", arguments: [id.lowercased])
+        }
+    }
+
+    /// The catalog's journal mode, as SQLite reports it ("wal").
+    public func journalMode() throws(LibraryError) -> String {
+        try read("read the journal mode") { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+
+    // MARK: Internals shared with reconciliation and repair
+
+    func insert(_ photo: Photo, thumbnail: Data) throws(LibraryError) {
+        try write("record the photo \(photo.id.lowercased)") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    photo.id.lowercased, photo.number, photo.caption.text, photo.createdAt.utcTimestamp, thumbnail, photo.width,
+                    photo.height, photo.byteCount, photo.file,
+                ])
+        }
+    }
+
+    func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(LibraryError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw LibraryError.database(error, while: operation, at: database.path)
+        }
+    }
+
+    func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(LibraryError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw LibraryError.database(error, while: operation, at: database.path)
+        }
+    }
+
+    static let photoColumns = "id, number, caption, created_at, width, height, byte_count, file"
+
+    static func photo(from row: Row) -> Photo {
+        let number: Int = row["number"]
+        let id: String = row["id"]
+        return Photo(
+            id: UUID(uuidString: id) ?? UUID(),
+            number: number,
+            caption: Caption(sanitizing: row["caption"] as String) ?? .placeholder(number: number),
+            createdAt: Date(utcTimestamp: row["created_at"]) ?? Date(timeIntervalSince1970: 0),
+            width: row["width"], height: row["height"], byteCount: row["byte_count"], file: row["file"])
+    }
+
+    /// `photos/YYYY/MM/DD/<uuid>.jpg`, dated in UTC like `created_at`.
+    static func relativePath(for id: UUID, createdAt: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let day = calendar.dateComponents([.year, .month, .day], from: createdAt)
+        let folder = String(format: "%04d/%02d/%02d", day.year!, day.month!, day.day!)
+        return "\(photosFolder)/\(folder)/\(id.lowercased).jpg"
+    }
+
+    /// Temporary files are hidden and end in `.tmp`, so that reconciliation recognises them.
+    static func temporaryName(for id: UUID) -> String {
+        ".\(id.lowercased).jpg.tmp"
+    }
+}

@@ -1,0 +1,142 @@
+import BoothCore
+import BoothImaging
+import Foundation
+import GRDB
+import Testing
+
+@testable import BoothStore
+
+@Suite("Photo library")
+struct PhotoLibraryTests {
+    @Test("A new library is a WAL catalog with full synchronous commits")
+    func catalogSettings() throws {
+        let fixture = try LibraryFixture()
+        #expect(try fixture.library.journalMode() == "wal")
+        let synchronous = try fixture.library.database.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(synchronous == 2, "2 is FULL")
+        #expect(FileManager.default.fileExists(atPath: fixture.url("photobooth.sqlite").path))
+    }
+
+    @Test("A saved photo is the original bytes at photos/YYYY/MM/DD/<uuid>.jpg, with its row")
+    func addStoresFileAndRow() throws {
+        let fixture = try LibraryFixture()
+        let jpeg = try LibraryFixture.jpeg()
+        let id = UUID()
+        let created = Date(timeIntervalSince1970: 1_790_000_000.25)
+        let (photo, _) = try fixture.library.add(
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: id, number: 1,
+            caption: Caption(sanitizing: "Alice")!, createdAt: created)
+        #expect(photo.file == "photos/2026/09/21/\(id.lowercased).jpg")
+        #expect(try Data(contentsOf: fixture.url(photo.file)) == jpeg)
+        #expect(fixture.files().filter { $0.hasSuffix(".tmp") }.isEmpty)
+        let stored = try #require(try fixture.library.photo(id: id))
+        #expect(stored == photo)
+        #expect(stored.createdAt.timeIntervalSince1970 == 1_790_000_000.25, "sub-second precision survives")
+        #expect(stored.width == 320 && stored.height == 240 && stored.byteCount == jpeg.count)
+        let thumbnail = try #require(try fixture.library.thumbnail(of: id))
+        #expect(try JPEGHeader(thumbnail).width == 320)
+    }
+
+    @Test("Listing is newest first, and a limit keeps the newest")
+    func listing() throws {
+        let fixture = try LibraryFixture()
+        try fixture.add(caption: "old", secondsAgo: 60)
+        try fixture.add(caption: "new", secondsAgo: 1)
+        try fixture.add(caption: "middle", secondsAgo: 30)
+        #expect(try fixture.library.photos().map(\.caption.text) == ["new", "middle", "old"])
+        #expect(try fixture.library.photos(limit: 1).map(\.caption.text) == ["new"])
+    }
+
+    @Test("Photo numbers keep counting after a restart")
+    func numbersPersist() throws {
+        let fixture = try LibraryFixture()
+        let first = try fixture.add()
+        let second = try fixture.add()
+        #expect(first.number == 1 && second.number == 2)
+        #expect(second.caption.text == "Photo 2")
+        let reopened = try LibraryFixture.open(fixture.directory)
+        #expect(reopened.reservePhotoNumber() == 3)
+    }
+
+    @Test("Captions can be changed; an unknown photo is an error")
+    func captions() throws {
+        let fixture = try LibraryFixture()
+        let photo = try fixture.add()
+        try fixture.library.setCaption(Caption(sanitizing: "Bob")!, of: photo.id)
+        #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Bob")
+        #expect(throws: LibraryError.unknownPhoto) { try fixture.library.setCaption(Caption(sanitizing: "x")!, of: UUID()) }
+    }
+
+    @Test("Photos are found by id or by a unique prefix of it")
+    func lookup() throws {
+        let fixture = try LibraryFixture()
+        let photo = try fixture.add()
+        #expect(try fixture.library.photo(matching: photo.id.uuidString) == photo)
+        #expect(try fixture.library.photo(matching: String(photo.id.lowercased.prefix(6))) == photo)
+        #expect(throws: LibraryError.unknownPhoto) { try fixture.library.photo(matching: "zz-not-an-id") }
+        #expect(throws: LibraryError.unknownPhoto) { try fixture.library.photo(matching: "") }
+        // Two photos share the empty-ish prefix of one hex digit often enough: force it.
+        var ids: [UUID] = []
+        while Set(ids.map { $0.lowercased.prefix(1) }).count == ids.count { ids.append(try fixture.add().id) }
+        let shared = ids.map { String($0.lowercased.prefix(1)) }.first { prefix in ids.filter { $0.lowercased.hasPrefix(prefix) }.count > 1 }!
+        #expect(throws: LibraryError.ambiguousPhoto) { try fixture.library.photo(matching: shared) }
+    }
+
+    @Test("Opening a folder without a catalog is an error unless asked to create one")
+    func missingLibrary() throws {
+        let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-library-\(UUID())")
+        #expect(throws: LibraryError.noLibrary) { try LibraryFixture.open(nowhere, create: false) }
+        #expect(!FileManager.default.fileExists(atPath: nowhere.path))
+    }
+
+    @Test("A full disk is reported as such, with the file and what to do")
+    func fullDiskMessage() {
+        let error = LibraryError.file("write", "/data/photos/x.jpg", errno: ENOSPC)
+        #expect(error == .storageFull)
+        #expect(error.description.contains("/data/photos/x.jpg") && error.description.contains("Free some space"))
+    }
+}
+
+@Suite("Library lock")
+struct LibraryLockTests {
+    @Test("One process at a time; released when the holder goes away")
+    func exclusive() throws {
+        let fixture = try LibraryFixture()
+        var lock: LibraryLock? = try LibraryLock(directory: fixture.directory)
+        #expect(lock != nil)
+        // flock locks belong to the open file, so a second claim in this process conflicts too.
+        #expect(throws: LibraryError.inUse) { try LibraryLock(directory: fixture.directory) }
+        #expect(LibraryLock.isHeld(in: fixture.directory))
+        lock = nil
+        #expect(!LibraryLock.isHeld(in: fixture.directory))
+        _ = try LibraryLock(directory: fixture.directory)
+    }
+}
+
+@Suite("Export")
+struct ExportTests {
+    @Test("Copies are named after captions, never replace a file, and keep the creation time")
+    func export() throws {
+        let fixture = try LibraryFixture()
+        let alice = try fixture.add(caption: "Alice", secondsAgo: 3600)
+        let alice2 = try fixture.add(caption: "Alice")
+        let odd = try fixture.add(caption: "../a/b: c?.")
+        let target = fixture.directory.appendingPathComponent("export")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: target.appendingPathComponent("Alice.jpg"))
+
+        let files = try fixture.library.export([alice, alice2, odd], to: target)
+        #expect(files.map(\.lastPathComponent) == ["Alice (2).jpg", "Alice (3).jpg", "_a_b_ c_.jpg"])
+        #expect(try Data(contentsOf: target.appendingPathComponent("Alice.jpg")) == Data("keep me".utf8))
+        #expect(try Data(contentsOf: files[0]) == Data(contentsOf: fixture.url(alice.file)))
+        let modified = try FileManager.default.attributesOfItem(atPath: files[0].path)[.modificationDate] as? Date
+        #expect(abs((modified ?? .distantPast).timeIntervalSince(alice.createdAt)) < 1)
+    }
+
+    @Test("File names are cut to a size every file system accepts")
+    func longNames() {
+        let name = PhotoLibrary.fileName(for: Caption(sanitizing: String(repeating: "é", count: 64))!)
+        #expect(name.utf8.count <= 200)
+        #expect(PhotoLibrary.fileName(for: Caption(sanitizing: "...")!) == "photo")
+    }
+}
