@@ -35,6 +35,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "BoothDevices",
+            dependencies: [
+                "BoothCore",
+                "BoothImaging",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "BoothImagingTests",
@@ -46,5 +55,6 @@ let package = Package(
             dependencies: ["BoothStore", "BoothImaging", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "BoothDevicesTests", dependencies: ["BoothDevices"], swiftSettings: strictSettings),
     ]
 )

@@ -1,0 +1,88 @@
+import BoothCore
+import BoothImaging
+import Foundation
+import Synchronization
+
+/// A camera made of software: it films ``TestPattern`` and delivers Motion JPEG the way a USB
+/// webcam does, at a steady frame rate, with monotonic timestamps and without Huffman tables
+/// in the frames, so the simulated booth runs the same capture path as the real one.
+public struct SimulatedCamera: Camera {
+    public let width: Int
+    public let height: Int
+    public let framesPerSecond: Int
+
+    /// A camera of the given size and rate; the defaults are a common 720p webcam.
+    public init(width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30) {
+        self.width = width
+        self.height = height
+        self.framesPerSecond = framesPerSecond
+    }
+
+    public var name: String { "simulated camera (\(width)x\(height) MJPEG, \(framesPerSecond) fps)" }
+
+    /// Starts a thread that renders, encodes and delivers frames until the stream is dropped.
+    public func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: CameraFrame.self, bufferingPolicy: .bufferingNewest(FrameRing().capacity))
+        let stop = StopFlag()
+        continuation.onTermination = { _ in stop.raise() }
+        let camera = self
+        let thread = Thread {
+            camera.stream(into: continuation, until: stop)
+        }
+        thread.name = "simulated camera"
+        thread.start()
+        return stream
+    }
+
+    /// The camera's loop: one frame per period, paced by absolute deadlines on the monotonic
+    /// clock so that the rate does not drift. When encoding falls behind, frames are skipped
+    /// (their sequence numbers too), as a real camera drops frames nobody reads in time.
+    private func stream(into continuation: AsyncThrowingStream<CameraFrame, any Error>.Continuation, until stop: StopFlag) {
+        let pattern = TestPattern(width: width, height: height)
+        let encoder: JPEGEncoder
+        do {
+            encoder = try JPEGEncoder()
+        } catch {
+            continuation.finish(throwing: error)
+            return
+        }
+        let clock = MonotonicClock()
+        let period = Duration.seconds(1) / framesPerSecond
+        let start = clock.now
+        var sequence: UInt64 = 0
+        while !stop.isRaised {
+            let exposure = start + period * Int(sequence)
+            Self.sleep(until: exposure)
+            do {
+                let jpeg = try encoder.encode(pattern.render(frame: sequence, at: clock.date(of: exposure)), quality: 85)
+                let frame = CameraFrame(
+                    bytes: try JPEGSegments(jpeg).removingHuffmanTables(), encoding: .mjpeg, width: width, height: height,
+                    timestamp: exposure, sequence: sequence)
+                continuation.yield(frame)
+            } catch {
+                continuation.finish(throwing: error)
+                return
+            }
+            let late = exposure.duration(to: clock.now)
+            sequence += 1 + UInt64(max(0, late.inNanoseconds / period.inNanoseconds))
+        }
+        continuation.finish()
+    }
+
+    /// Sleeps until `deadline` on the monotonic clock. The corresponding C function is
+    /// `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)`.
+    private static func sleep(until deadline: MonotonicInstant) {
+        var target = timespec(
+            tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+    }
+}
+
+/// A flag one side raises and a thread polls, safe across threads.
+final class StopFlag: Sendable {
+    private let raised = Atomic(false)
+
+    func raise() { raised.store(true, ordering: .releasing) }
+    var isRaised: Bool { raised.load(ordering: .acquiring) }
+}

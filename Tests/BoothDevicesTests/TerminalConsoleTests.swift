@@ -1,0 +1,150 @@
+import BoothCore
+import Foundation
+import Logging
+import Testing
+
+@testable import BoothDevices
+
+/// A console wired to pipes: the test writes its input and reads its screen.
+private final class ConsoleHarness {
+    let console: TerminalConsole
+    let input: FileHandle
+    let screen: FileHandle
+    private let inputPipe = Pipe()
+    private let outputPipe = Pipe()
+
+    init(patient: Bool) {
+        console = TerminalConsole(
+            input: inputPipe.fileHandleForReading.fileDescriptor, output: outputPipe.fileHandleForWriting.fileDescriptor,
+            patient: patient, logger: Logger(label: "test"))
+        input = inputPipe.fileHandleForWriting
+        screen = outputPipe.fileHandleForReading
+        console.start()
+    }
+
+    func type(_ bytes: [UInt8]) throws {
+        try input.write(contentsOf: bytes)
+    }
+
+    func type(_ text: String) throws {
+        try type(Array(text.utf8))
+    }
+
+    func endInput() throws {
+        try input.close()
+    }
+
+    /// The lines printed so far.
+    func printed() async -> [String] {
+        await console.flush()
+        let data = screen.availableData
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
+
+private let placeholder = Caption.placeholder(number: 1)
+
+@Suite("Terminal console")
+struct TerminalConsoleTests {
+    @Test("Piped lines wait until the booth waits for one, so none is lost")
+    func patientLines() async throws {
+        let harness = ConsoleHarness(patient: true)
+        // The whole script arrives before the booth shows anything.
+        try harness.type("\nAlice\n\nBob\n")
+        try harness.endInput()
+        var presses = harness.console.presses.makeAsyncIterator()
+        var keys = harness.console.keys.makeAsyncIterator()
+
+        harness.console.show(.ready)
+        #expect(await presses.next() != nil)
+        harness.console.show(.countdown(secondsLeft: 1))
+        harness.console.show(.smile)
+        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        var typed: [KeypadKey] = []
+        while let key = await keys.next() {
+            typed.append(key)
+            if key == .enter { break }
+        }
+        #expect(typed == "Alice".map { .character($0) } + [.enter])
+        // Typing updates the naming screen; that does not take another line.
+        harness.console.show(.naming(typed: "Alice", placeholder: placeholder))
+        harness.console.show(.saving)
+        harness.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID()))
+        #expect(await presses.next() != nil, "the empty line presses the shutter on the saved screen")
+        harness.console.show(.smile)
+        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        var second: [KeypadKey] = []
+        while let key = await keys.next() {
+            second.append(key)
+            if key == .enter { break }
+        }
+        #expect(second == "Bob".map { .character($0) } + [.enter])
+        harness.console.show(.saving)
+        harness.console.show(.saved(Caption(sanitizing: "Bob")!, photo: UUID()))
+        // Input has ended and the booth waits: both streams end.
+        #expect(await keys.next() == nil)
+        #expect(await presses.next() == nil)
+        #expect(await harness.printed() == [
+            "Ready. Press Enter to take a photo.", "1", "Smile!", "Name your photo:", "Saving...", "Saved as Alice",
+            "Smile!", "Name your photo:", "Saving...", "Saved as Bob",
+        ])
+    }
+
+    @Test("Escape cancels, Delete and Backspace erase, CR and invalid UTF-8 are dropped")
+    func editingKeys() async throws {
+        let harness = ConsoleHarness(patient: true)
+        try harness.type(Array("Ab\u{7F}c\u{8}d\r\n".utf8) + [0x45, 0xFF, 0x76, 0x0A] + Array("Zed\u{1B}more\n".utf8))
+        var keys = harness.console.keys.makeAsyncIterator()
+        var received: [KeypadKey] = []
+        for _ in 0..<3 {
+            harness.console.show(.naming(typed: "", placeholder: placeholder))
+            while let key = await keys.next() {
+                received.append(key)
+                if key == .enter || key == .cancel { break }
+            }
+            harness.console.show(.saving)
+        }
+        let expected: [KeypadKey] = [
+            .character("A"), .character("b"), .backspace, .character("c"), .backspace, .character("d"), .enter,
+            .character("E"), .character("v"), .enter,
+            .character("Z"), .character("e"), .character("d"), .cancel,
+        ]
+        #expect(received == expected)
+    }
+
+    @Test("The end of input is passed on only when the booth waits, after pending lines")
+    func endOfInputWaitsForTheBooth() async throws {
+        let harness = ConsoleHarness(patient: true)
+        try harness.type("\n")
+        try harness.endInput()
+        var presses = harness.console.presses.makeAsyncIterator()
+        var keys = harness.console.keys.makeAsyncIterator()
+        harness.console.show(.ready)
+        #expect(await presses.next() != nil)
+        harness.console.show(.smile)
+        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        #expect(await keys.next() == nil)
+    }
+
+    @Test("Terminal input acts at once, like a real button, even while the booth is busy")
+    func impatientLines() async throws {
+        let harness = ConsoleHarness(patient: false)
+        var presses = harness.console.presses.makeAsyncIterator()
+        harness.console.show(.countdown(secondsLeft: 3))
+        try harness.type("\n")
+        #expect(await presses.next() != nil)
+        let printed = await harness.printed()
+        #expect(printed.first?.hasPrefix("Simulated booth:") == true)
+        #expect(printed.last == "3")
+    }
+
+    @Test("A repeated screen prints once")
+    func printsChangesOnly() async throws {
+        let harness = ConsoleHarness(patient: true)
+        for content in [ScreenContent.countdown(secondsLeft: 2), .countdown(secondsLeft: 2), .countdown(secondsLeft: 1)] {
+            harness.console.show(content)
+        }
+        harness.console.show(.fault(.storageFull))
+        #expect(await harness.printed() == ["2", "1", BoothFault.storageFull.message])
+    }
+}
