@@ -12,8 +12,9 @@ public enum BoothEvent: Sendable, Hashable {
     case shotTaken(TakenPhoto)
     /// No usable frame was found for the shot.
     case shotFailed
-    /// The photo and its caption are committed to disk and catalog.
-    case photoSaved(id: UUID)
+    /// The photo is committed to disk and catalog under `caption` (the placeholder when the
+    /// chosen name could not be stored).
+    case photoSaved(id: UUID, caption: Caption)
     /// The photo could not be saved.
     case photoNotSaved(id: UUID, fault: BoothFault)
     /// The camera stopped delivering frames.
@@ -30,8 +31,8 @@ public enum BoothEffect: Sendable, Hashable {
     /// ``BoothEvent/shotTaken(_:)`` or ``BoothEvent/shotFailed``.
     case takeShot(exposedAt: MonotonicInstant)
     /// Give the photo its final caption (when it differs from the one stored) and answer with
-    /// ``BoothEvent/photoSaved(id:)`` once the photo and caption are committed.
-    case finishPhoto(id: UUID, caption: Caption)
+    /// ``BoothEvent/photoSaved(id:caption:)`` once the photo and caption are committed.
+    case finishPhoto(TakenPhoto, caption: Caption)
     /// The event had no effect in the current state (a press during the countdown, say); worth
     /// a log line.
     case ignored(BoothEvent)

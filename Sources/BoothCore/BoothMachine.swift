@@ -3,14 +3,14 @@
 /// drive it with whatever instants they choose.
 public struct BoothMachine: Sendable {
     /// Where the booth is now.
-    public private(set) var state: BoothState = .idle
+    public private(set) var state: BoothState = .starting
     /// How long each part of the cycle lasts.
     public let settings: BoothSettings
     /// Whether the camera delivers frames. A guest who is naming a photo finishes even when
     /// the camera goes away; the fault shows once the cycle is back at the main screen.
-    public private(set) var cameraPresent = true
+    public private(set) var cameraPresent = false
 
-    /// A booth at its main screen.
+    /// A booth waiting for its camera.
     public init(settings: BoothSettings = BoothSettings()) {
         self.settings = settings
     }
@@ -38,8 +38,8 @@ public struct BoothMachine: Sendable {
             guard case .capturing = state else { return [.ignored(event)] }
             return enter(.fault(.shotFailed, retryAt: now + settings.faultRetry), now: now)
 
-        case .photoSaved(let id):
-            guard case .saving(let photo, let caption, _) = state, photo.id == id else { return [.ignored(event)] }
+        case .photoSaved(let id, let caption):
+            guard case .saving(let photo, _, _) = state, photo.id == id else { return [.ignored(event)] }
             return enter(.saved(photo, caption: caption, until: now + settings.savedDisplay), now: now)
 
         case .photoNotSaved(let id, let fault):
@@ -55,14 +55,16 @@ public struct BoothMachine: Sendable {
         case .cameraLost:
             cameraPresent = false
             switch state {
-            case .idle, .countdown: return enter(.fault(.cameraMissing, retryAt: nil), now: now)
+            case .starting, .idle, .countdown: return enter(.fault(.cameraMissing, retryAt: nil), now: now)
             default: return []
             }
 
         case .cameraReady:
             cameraPresent = true
-            guard case .fault(.cameraMissing, _) = state else { return [] }
-            return enter(.idle, now: now)
+            switch state {
+            case .starting, .fault(.cameraMissing, _): return enter(.idle, now: now)
+            default: return []
+            }
         }
     }
 
@@ -70,7 +72,7 @@ public struct BoothMachine: Sendable {
     /// number shown during the countdown. `nil` when only an event can move it on.
     public func nextDeadline(after now: MonotonicInstant) -> MonotonicInstant? {
         switch state {
-        case .idle:
+        case .starting, .idle:
             return nil
         case .countdown(let shutterAt):
             let secondsLeft = Self.secondsLeft(until: shutterAt, now: now)
@@ -117,12 +119,12 @@ public struct BoothMachine: Sendable {
 
     private mutating func finish(_ photo: TakenPhoto, caption: Caption, now: MonotonicInstant) -> [BoothEffect] {
         enter(.saving(photo, caption: caption, giveUpAt: now + settings.saveTimeout), now: now)
-            + [.finishPhoto(id: photo.id, caption: caption)]
+            + [.finishPhoto(photo, caption: caption)]
     }
 
     private mutating func checkDeadline(now: MonotonicInstant) -> [BoothEffect] {
         switch state {
-        case .idle:
+        case .starting, .idle:
             return []
         case .countdown(let shutterAt):
             guard now < shutterAt else { return shoot(at: shutterAt, now: now) }
@@ -157,6 +159,7 @@ public struct BoothMachine: Sendable {
     /// What the screen shows in the current state.
     public func screen(now: MonotonicInstant) -> ScreenContent {
         switch state {
+        case .starting: .starting
         case .idle: .ready
         case .countdown(let shutterAt): .countdown(secondsLeft: Self.secondsLeft(until: shutterAt, now: now))
         case .capturing: .smile

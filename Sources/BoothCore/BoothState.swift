@@ -38,6 +38,9 @@ public enum BoothFault: Sendable, Hashable {
 /// Where the booth is in its cycle. Every state that waits has a deadline that leads back to
 /// `idle` (directly or through a fault), so the booth never stays stuck.
 public enum BoothState: Sendable, Hashable {
+    /// Waiting for the camera's first frame, so that "ready" is only shown when a shot can be
+    /// taken. The camera reports either frames or a failure, which moves the booth on.
+    case starting
     /// Main screen with the live preview.
     case idle
     /// Counting down to the shot, which is taken at `shutterAt`.
@@ -56,6 +59,7 @@ public enum BoothState: Sendable, Hashable {
     /// A short name for logs.
     public var name: String {
         switch self {
+        case .starting: "starting"
         case .idle: "idle"
         case .countdown: "countdown"
         case .capturing: "capturing"

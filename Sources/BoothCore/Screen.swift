@@ -3,6 +3,8 @@ import Foundation
 /// What the booth's screen shows, as content rather than pixels, so that a framebuffer, a
 /// terminal and a web page can each render it their own way.
 public enum ScreenContent: Sendable, Hashable {
+    /// The camera is starting.
+    case starting
     /// Live preview, waiting for the button.
     case ready
     /// The countdown over the live preview.
@@ -22,7 +24,7 @@ public enum ScreenContent: Sendable, Hashable {
     public var awaitsGuest: Bool {
         switch self {
         case .ready, .naming, .saved: true
-        case .countdown, .smile, .saving, .fault: false
+        case .starting, .countdown, .smile, .saving, .fault: false
         }
     }
 }

@@ -19,6 +19,10 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     private let pressSink: AsyncStream<MonotonicInstant>.Continuation
     private let keySink: AsyncStream<KeypadKey>.Continuation
+    /// Duplicates of the descriptors given at creation, owned by the console, so that input is
+    /// never read from (nor output written to) a descriptor number that was closed and reused.
+    /// The reader thread closes `input` when input ends; `deinit` closes `output` after the
+    /// last write, since pending writes keep the console alive.
     private let input: Int32
     private let output: Int32
     private let patient: Bool
@@ -43,17 +47,34 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case shutter, name
     }
 
-    /// A console reading `input` and printing to `output` (file descriptors it does not own).
+    /// A console reading `input` and printing to `output`. The caller keeps its descriptors; the
+    /// console works on duplicates of them.
     ///
     /// - Parameter patient: whether lines wait for the booth; by default, when `input` is not
     ///   a terminal.
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, patient: Bool? = nil, logger: Logger) {
-        self.input = input
-        self.output = output
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, patient: Bool? = nil, logger: Logger) throws(DeviceError) {
+        self.input = try Self.duplicate(input, name: "standard input")
+        do {
+            self.output = try Self.duplicate(output, name: "standard output")
+        } catch {
+            close(self.input)
+            throw error
+        }
         self.patient = patient ?? (isatty(input) == 0)
         self.logger = logger
         (presses, pressSink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         (keys, keySink) = AsyncStream.makeStream(of: KeypadKey.self)
+    }
+
+    deinit {
+        close(output)
+    }
+
+    /// The corresponding C function is `fcntl(F_DUPFD_CLOEXEC)`.
+    private static func duplicate(_ descriptor: Int32, name: String) throws(DeviceError) -> Int32 {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else { throw DeviceError.systemCall("fcntl(F_DUPFD_CLOEXEC)", on: name, errno: errno) }
+        return copy
     }
 
     /// Starts reading input on a thread of its own (reads block).
@@ -90,6 +111,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     // MARK: Input
 
     private func readLines() {
+        defer { close(input) }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         reading: while true {
@@ -173,12 +195,13 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         switch content {
         case .ready, .saved: .shutter
         case .naming: .name
-        case .countdown, .smile, .saving, .fault: nil
+        case .starting, .countdown, .smile, .saving, .fault: nil
         }
     }
 
     private static func line(for content: ScreenContent) -> String {
         switch content {
+        case .starting: "Starting the camera..."
         case .ready: "Ready. Press Enter to take a photo."
         case .countdown(let secondsLeft): "\(secondsLeft)"
         case .smile: "Smile!"
@@ -191,8 +214,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     private func write(_ line: String) {
         let bytes = Array((line + "\n").utf8)
-        let output = output
-        printer.async {
+        printer.async { [self] in
             var offset = 0
             while offset < bytes.count {
                 let written = bytes[offset...].withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }

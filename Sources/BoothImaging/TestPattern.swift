@@ -3,6 +3,9 @@ import Foundation
 /// The picture the simulated camera films: colour bars, a box that moves a little every frame,
 /// and the time of day with milliseconds plus the frame number in large digits, so that
 /// consecutive frames always differ and a saved photo shows when it was taken.
+///
+/// The still background carries a fixed grain, like a sensor's noise, so that frames compress
+/// to the sizes of real webcam frames and timings measured on them mean something.
 public struct TestPattern: Sendable {
     public let width: Int
     public let height: Int
@@ -10,11 +13,15 @@ public struct TestPattern: Sendable {
     private let background: Bitmap
 
     /// A pattern of the given size (at least 64 x 48).
-    public init(width: Int, height: Int) {
+    ///
+    /// - Parameter grain: the largest change the grain makes to a colour value; 0 for none.
+    public init(width: Int, height: Int, grain: Int = 12) {
         precondition(width >= 64 && height >= 48, "the test pattern needs at least 64 x 48 pixels")
         self.width = width
         self.height = height
-        background = Self.drawBackground(width: width, height: height)
+        var background = Self.drawBackground(width: width, height: height)
+        if grain > 0 { Self.addGrain(to: &background, amplitude: grain) }
+        self.background = background
     }
 
     /// The picture of frame number `frame`, filmed at `time`.
@@ -48,6 +55,21 @@ public struct TestPattern: Sendable {
         let m = milliseconds / 60_000 % 60
         let s = milliseconds / 1000 % 60
         return String(format: "%02d:%02d:%02d.%03d", h, m, s, milliseconds % 1000)
+    }
+
+    /// Adds noise from a fixed seed, so every run films the same picture.
+    private static func addGrain(to bitmap: inout Bitmap, amplitude: Int) {
+        var state: UInt32 = 0x9E37_79B9
+        bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
+            for index in pixels.indices {
+                // xorshift32: cheap and good enough for grain.
+                state ^= state << 13
+                state ^= state >> 17
+                state ^= state << 5
+                let offset = Int(state % UInt32(2 * amplitude + 1)) - amplitude
+                pixels[index] = UInt8(clamping: Int(pixels[index]) + offset)
+            }
+        }
     }
 
     /// Eight vertical colour bars over the upper two thirds, a grey ramp below.

@@ -9,8 +9,10 @@ private final class Session {
     var machine: BoothMachine
     let start = MonotonicInstant(nanoseconds: 5_000_000_000)
 
+    /// A booth whose camera delivered its first frame at the start.
     init(_ settings: BoothSettings = BoothSettings(countdown: .seconds(3), nameTimeout: .seconds(30))) {
         machine = BoothMachine(settings: settings)
+        _ = machine.handle(.cameraReady, at: start)
     }
 
     func instant(_ t: Double) -> MonotonicInstant { start + .seconds(t) }
@@ -41,6 +43,7 @@ private final class Session {
 }
 
 private let photo = TakenPhoto(id: UUID(), placeholder: .placeholder(number: 7))
+private let alice = Caption(sanitizing: "Alice")!
 
 private func typing(_ text: String) -> [BoothEvent] {
     text.map { .key(.character($0)) }
@@ -48,6 +51,36 @@ private func typing(_ text: String) -> [BoothEvent] {
 
 @Suite("Booth state machine")
 struct BoothMachineTests {
+    @Test("A new booth waits for its camera, ignoring presses, then shows the main screen")
+    func startsWithTheCamera() {
+        var machine = BoothMachine()
+        let start = MonotonicInstant(nanoseconds: 0)
+        #expect(machine.state == .starting)
+        #expect(machine.screen(now: start) == .starting)
+        #expect(machine.nextDeadline(after: start) == nil)
+        let press = BoothEvent.shutterPressed(at: start)
+        #expect(machine.handle(press, at: start) == [.ignored(press)])
+        #expect(machine.handle(.cameraReady, at: start) == [.show(.ready)])
+    }
+
+    @Test("A camera that fails to start is a camera fault")
+    func cameraFailsToStart() {
+        var machine = BoothMachine()
+        let start = MonotonicInstant(nanoseconds: 0)
+        #expect(machine.handle(.cameraLost, at: start) == [.show(.fault(.cameraMissing))])
+        #expect(machine.handle(.cameraReady, at: start) == [.show(.ready)])
+    }
+
+    @Test("The saved screen shows the caption that was stored, which may be the placeholder")
+    func savedShowsStoredCaption() {
+        let session = Session()
+        session.reachNaming(photo, at: 0)
+        session.send(.key(.character("A")), at: 4)
+        session.send(.key(.enter), at: 5)
+        #expect(session.send(.photoSaved(id: photo.id, caption: photo.placeholder), at: 5.1)
+            == [.show(.saved(photo.placeholder, photo: photo.id))])
+    }
+
     @Test("A press on the main screen starts the countdown and shows its first number")
     func pressStartsCountdown() {
         let session = Session()
@@ -149,9 +182,8 @@ struct BoothMachineTests {
         #expect(session.send(.key(.backspace), at: 5) == [.show(.naming(typed: "Alic", placeholder: photo.placeholder))])
         session.send(.key(.character("e")), at: 6)
         let effects = session.send(.key(.enter), at: 7)
-        let alice = Caption(sanitizing: "Alice")!
-        #expect(effects == [.show(.saving), .finishPhoto(id: photo.id, caption: alice)])
-        #expect(session.send(.photoSaved(id: photo.id), at: 7.01) == [.show(.saved(alice, photo: photo.id))])
+        #expect(effects == [.show(.saving), .finishPhoto(photo, caption: alice)])
+        #expect(session.send(.photoSaved(id: photo.id, caption: alice), at: 7.01) == [.show(.saved(alice, photo: photo.id))])
         #expect(session.machine.state == .saved(photo, caption: alice, until: session.instant(12.01)))
     }
 
@@ -170,7 +202,7 @@ struct BoothMachineTests {
         session.reachNaming(photo, at: 0)
         session.send(.key(.character("A")), at: 4)
         let effects = session.tick(at: 34)
-        #expect(effects == [.show(.saving), .finishPhoto(id: photo.id, caption: photo.placeholder)])
+        #expect(effects == [.show(.saving), .finishPhoto(photo, caption: photo.placeholder)])
     }
 
     @Test("Cancel keeps the placeholder")
@@ -178,7 +210,7 @@ struct BoothMachineTests {
         let session = Session()
         session.reachNaming(photo, at: 0)
         for event in typing("Bob") { session.send(event, at: 4) }
-        #expect(session.send(.key(.cancel), at: 5).contains(.finishPhoto(id: photo.id, caption: photo.placeholder)))
+        #expect(session.send(.key(.cancel), at: 5).contains(.finishPhoto(photo, caption: photo.placeholder)))
     }
 
     @Test("Enter on an empty or blank name keeps the placeholder")
@@ -186,7 +218,7 @@ struct BoothMachineTests {
         let session = Session()
         session.reachNaming(photo, at: 0)
         for event in typing("   ") { session.send(event, at: 4) }
-        #expect(session.send(.key(.enter), at: 5).contains(.finishPhoto(id: photo.id, caption: photo.placeholder)))
+        #expect(session.send(.key(.enter), at: 5).contains(.finishPhoto(photo, caption: photo.placeholder)))
     }
 
     @Test("Keys that change nothing are ignored and do not restart the timeout")
@@ -221,7 +253,7 @@ struct BoothMachineTests {
         let session = Session()
         session.reachNaming(photo, at: 0)
         session.send(.key(.enter), at: 4)
-        session.send(.photoSaved(id: photo.id), at: 4.1)
+        session.send(.photoSaved(id: photo.id, caption: alice), at: 4.1)
         #expect(session.press(at: 5) == [.show(.countdown(secondsLeft: 3))])
     }
 
@@ -230,7 +262,7 @@ struct BoothMachineTests {
         let session = Session()
         session.reachNaming(photo, at: 0)
         session.send(.key(.enter), at: 4)
-        session.send(.photoSaved(id: photo.id), at: 4)
+        session.send(.photoSaved(id: photo.id, caption: alice), at: 4)
         #expect(session.tick(at: 8.9) == [])
         #expect(session.tick(at: 9) == [.show(.ready)])
     }
@@ -240,7 +272,7 @@ struct BoothMachineTests {
         let session = Session()
         session.reachNaming(photo, at: 0)
         session.send(.key(.enter), at: 4)
-        let other = BoothEvent.photoSaved(id: UUID())
+        let other = BoothEvent.photoSaved(id: UUID(), caption: alice)
         #expect(session.send(other, at: 4.1) == [.ignored(other)])
         #expect(session.machine.state.name == "saving")
     }
@@ -300,7 +332,7 @@ struct BoothMachineTests {
         #expect(session.send(.cameraLost, at: 4) == [])
         for event in typing("Eve") { session.send(event, at: 5) }
         session.send(.key(.enter), at: 6)
-        session.send(.photoSaved(id: photo.id), at: 6)
+        session.send(.photoSaved(id: photo.id, caption: alice), at: 6)
         #expect(session.tick(at: 11) == [.show(.fault(.cameraMissing))])
     }
 
@@ -309,7 +341,7 @@ struct BoothMachineTests {
         let session = Session()
         session.reachNaming(photo, at: 0)
         session.send(.key(.enter), at: 4)
-        session.send(.photoSaved(id: photo.id), at: 4)
+        session.send(.photoSaved(id: photo.id, caption: alice), at: 4)
         session.send(.cameraLost, at: 5)
         #expect(session.press(at: 6) == [.show(.fault(.cameraMissing))])
     }
@@ -342,7 +374,7 @@ struct BoothMachineTests {
     @Test("Results that arrive in the wrong state are ignored")
     func strayResults() {
         let session = Session()
-        for event in [BoothEvent.shotTaken(photo), .shotFailed, .photoSaved(id: photo.id)] {
+        for event in [BoothEvent.shotTaken(photo), .shotFailed, .photoSaved(id: photo.id, caption: alice)] {
             #expect(session.send(event, at: 0) == [.ignored(event)])
             #expect(session.machine.state == .idle)
         }

@@ -13,10 +13,16 @@ private final class ConsoleHarness {
     private let inputPipe = Pipe()
     private let outputPipe = Pipe()
 
-    init(patient: Bool) {
-        console = TerminalConsole(
+    init(patient: Bool) throws {
+        // The console may still print after a test has closed its end of the screen pipe; as in
+        // the photobooth command, that must be an error on write, not a fatal SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        console = try TerminalConsole(
             input: inputPipe.fileHandleForReading.fileDescriptor, output: outputPipe.fileHandleForWriting.fileDescriptor,
             patient: patient, logger: Logger(label: "test"))
+        // The console keeps its own copies; the test's ends can go at any time.
+        try inputPipe.fileHandleForReading.close()
+        try outputPipe.fileHandleForWriting.close()
         input = inputPipe.fileHandleForWriting
         screen = outputPipe.fileHandleForReading
         console.start()
@@ -48,7 +54,7 @@ private let placeholder = Caption.placeholder(number: 1)
 struct TerminalConsoleTests {
     @Test("Piped lines wait until the booth waits for one, so none is lost")
     func patientLines() async throws {
-        let harness = ConsoleHarness(patient: true)
+        let harness = try ConsoleHarness(patient: true)
         // The whole script arrives before the booth shows anything.
         try harness.type("\nAlice\n\nBob\n")
         try harness.endInput()
@@ -92,7 +98,7 @@ struct TerminalConsoleTests {
 
     @Test("Escape cancels, Delete and Backspace erase, CR and invalid UTF-8 are dropped")
     func editingKeys() async throws {
-        let harness = ConsoleHarness(patient: true)
+        let harness = try ConsoleHarness(patient: true)
         try harness.type(Array("Ab\u{7F}c\u{8}d\r\n".utf8) + [0x45, 0xFF, 0x76, 0x0A] + Array("Zed\u{1B}more\n".utf8))
         var keys = harness.console.keys.makeAsyncIterator()
         var received: [KeypadKey] = []
@@ -114,7 +120,7 @@ struct TerminalConsoleTests {
 
     @Test("The end of input is passed on only when the booth waits, after pending lines")
     func endOfInputWaitsForTheBooth() async throws {
-        let harness = ConsoleHarness(patient: true)
+        let harness = try ConsoleHarness(patient: true)
         try harness.type("\n")
         try harness.endInput()
         var presses = harness.console.presses.makeAsyncIterator()
@@ -128,7 +134,7 @@ struct TerminalConsoleTests {
 
     @Test("Terminal input acts at once, like a real button, even while the booth is busy")
     func impatientLines() async throws {
-        let harness = ConsoleHarness(patient: false)
+        let harness = try ConsoleHarness(patient: false)
         var presses = harness.console.presses.makeAsyncIterator()
         harness.console.show(.countdown(secondsLeft: 3))
         try harness.type("\n")
@@ -140,7 +146,7 @@ struct TerminalConsoleTests {
 
     @Test("A repeated screen prints once")
     func printsChangesOnly() async throws {
-        let harness = ConsoleHarness(patient: true)
+        let harness = try ConsoleHarness(patient: true)
         for content in [ScreenContent.countdown(secondsLeft: 2), .countdown(secondsLeft: 2), .countdown(secondsLeft: 1)] {
             harness.console.show(content)
         }
