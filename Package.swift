@@ -10,8 +10,13 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "photobooth",
     platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "photobooth", targets: ["photobooth"]),
+    ],
     dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
@@ -44,6 +49,27 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "BoothService",
+            dependencies: [
+                "BoothCore",
+                "BoothImaging",
+                "BoothStore",
+                "BoothDevices",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "photobooth",
+            dependencies: [
+                "BoothService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "BoothImagingTests",
@@ -56,5 +82,6 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BoothDevicesTests", dependencies: ["BoothDevices"], swiftSettings: strictSettings),
+        .testTarget(name: "BoothServiceTests", dependencies: ["BoothService"], swiftSettings: strictSettings),
     ]
 )

@@ -1,0 +1,160 @@
+import BoothCore
+import BoothStore
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// The running booth: one loop feeds what happens (presses, keys, camera status, save results,
+/// deadlines) into the state machine and carries out its effects. The loop owns the machine, so
+/// there is no shared mutable state; everything that blocks happens elsewhere (device threads,
+/// the photo writer's queue).
+final class BoothRuntime: Service {
+    private enum Input: Sendable {
+        case event(BoothEvent)
+        /// The keypad's input has ended for good (a piped script is over).
+        case inputEnded
+        /// SIGTERM or SIGINT.
+        case shutdown
+    }
+
+    private let settings: BoothSettings
+    private let frames: RecentFrames
+    private let button: any ShutterButton
+    private let keypad: any Keypad
+    private let screen: any Screen
+    private let library: PhotoLibrary
+    private let logger: Logger
+    private let clock = MonotonicClock()
+    private let inputs: AsyncStream<Input>
+    private let sink: AsyncStream<Input>.Continuation
+    private let writer: PhotoWriter
+
+    init(
+        settings: BoothSettings, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
+        library: PhotoLibrary, thumbnailer: any Thumbnailer, logger: Logger
+    ) {
+        self.settings = settings
+        self.frames = frames
+        self.button = button
+        self.keypad = keypad
+        self.screen = screen
+        self.library = library
+        self.logger = logger
+        let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
+        self.inputs = inputs
+        self.sink = sink
+        writer = PhotoWriter(library: library, thumbnailer: thumbnailer, logger: logger) { event in
+            sink.yield(.event(event))
+        }
+    }
+
+    /// Hands an event to the booth; safe from any thread.
+    func post(_ event: BoothEvent) {
+        sink.yield(.event(event))
+    }
+
+    /// Runs the booth until the keypad's input ends (and the cycle under way is finished) or a
+    /// graceful shutdown; either way every queued save completes before it returns.
+    func run() async {
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await pressedAt in self.button.presses { self.post(.shutterPressed(at: pressedAt)) }
+                }
+                group.addTask {
+                    for await key in self.keypad.keys { self.post(.key(key)) }
+                    self.sink.yield(.inputEnded)
+                }
+                await loop(in: &group)
+                group.cancelAll()
+            }
+        } onGracefulShutdown: { [sink] in
+            sink.yield(.shutdown)
+        }
+        await writer.drain()
+        logger.info("All photos are saved.")
+    }
+
+    private func loop(in group: inout DiscardingTaskGroup) async {
+        var machine = BoothMachine(settings: settings)
+        var stateEnteredAt = clock.now
+        var timer: Task<Void, Never>?
+        var inputEnded = false
+        defer { timer?.cancel() }
+
+        func apply(_ event: BoothEvent, group: inout DiscardingTaskGroup) {
+            let now = clock.now
+            let before = machine.state
+            let effects = machine.handle(event, at: now)
+            if before.name != machine.state.name {
+                logger.info("\(before.name) -> \(machine.state.name) (\(before.name) lasted \(String(format: "%.3f", stateEnteredAt.duration(to: now).inSeconds)) s)")
+                stateEnteredAt = now
+            }
+            for effect in effects {
+                perform(effect, in: &group)
+            }
+        }
+
+        screen.show(machine.screen(now: clock.now))
+        for await input in inputs {
+            switch input {
+            case .shutdown:
+                logger.notice("Stopping: finishing the photos being saved.")
+                return
+            case .inputEnded:
+                logger.info("Input has ended: the booth finishes the photo under way and stops.")
+                inputEnded = true
+            case .event(let event):
+                apply(event, group: &group)
+            }
+            if inputEnded {
+                switch machine.state {
+                case .naming:
+                    apply(.key(.cancel), group: &group)
+                case .starting, .idle, .saved, .fault:
+                    return
+                case .countdown, .capturing, .saving:
+                    break
+                }
+            }
+            timer?.cancel()
+            timer = machine.nextDeadline(after: clock.now).map { deadline in
+                Task { [clock, sink] in
+                    guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                    sink.yield(.event(.tick))
+                }
+            }
+        }
+    }
+
+    private func perform(_ effect: BoothEffect, in group: inout DiscardingTaskGroup) {
+        switch effect {
+        case .show(let content):
+            screen.show(content)
+        case .takeShot(let shutterAt):
+            group.addTask { await self.takeShot(at: shutterAt) }
+        case .finishPhoto(let photo, let caption):
+            writer.finish(photo, caption: caption)
+        case .ignored(.shutterPressed):
+            logger.info("Shutter press ignored: the booth is busy.")
+        case .ignored(let event):
+            logger.debug("Ignored \(event).")
+        }
+    }
+
+    /// Picks the frame exposed nearest `shutterAt` and queues it for saving.
+    private func takeShot(at shutterAt: MonotonicInstant) async {
+        let candidates = await frames.shot(at: shutterAt, waitingAtMost: settings.captureTimeout / 2)
+        guard !candidates.isEmpty else {
+            logger.error("No frame from the camera near the shutter instant; the shot is missed.")
+            post(.shotFailed)
+            return
+        }
+        let number = library.reservePhotoNumber()
+        let photo = TakenPhoto(id: UUID(), placeholder: .placeholder(number: number))
+        // The shot is announced before it is queued: the writer's answer (a failure, say) goes
+        // through the same event stream and must reach the machine after the shot itself.
+        post(.shotTaken(photo))
+        writer.store(.init(photo: photo, number: number, candidates: candidates, shutterAt: shutterAt))
+    }
+}

@@ -1,0 +1,115 @@
+import BoothCore
+import BoothImaging
+import BoothStore
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// Saves shots on a background queue while the guest types a name: JPEG repair, thumbnail,
+/// durable write and catalog commit all block, so none of them runs on Swift's cooperative
+/// thread pool or delays the state machine. Jobs run one at a time, in order, so a photo's
+/// caption is always stored after the photo itself.
+final class PhotoWriter: Sendable {
+    /// A shot waiting to be saved.
+    struct Shot: Sendable {
+        let photo: TakenPhoto
+        let number: Int
+        /// The frames exposed nearest the shutter instant, nearest first; the first that decodes
+        /// is saved.
+        let candidates: [CameraFrame]
+        let shutterAt: MonotonicInstant
+    }
+
+    private enum Outcome {
+        case stored, failed
+    }
+
+    private let queue = DispatchQueue(label: "photobooth.photo-writer", qos: .userInitiated)
+    private let library: PhotoLibrary
+    private let thumbnailer: any Thumbnailer
+    private let logger: Logger
+    /// Where results go: the booth's event stream.
+    private let report: @Sendable (BoothEvent) -> Void
+    /// What became of each shot whose caption is not stored yet. Touched only on `queue`; the
+    /// mutex makes that safe to state to the compiler.
+    private let outcomes = Mutex<[UUID: Outcome]>([:])
+
+    init(library: PhotoLibrary, thumbnailer: any Thumbnailer, logger: Logger, report: @escaping @Sendable (BoothEvent) -> Void) {
+        self.library = library
+        self.thumbnailer = thumbnailer
+        self.logger = logger
+        self.report = report
+    }
+
+    /// Queues a shot for saving with its placeholder caption.
+    func store(_ shot: Shot) {
+        queue.async { [self] in
+            let outcome = save(shot)
+            outcomes.withLock { $0[shot.photo.id] = outcome }
+        }
+    }
+
+    /// Queues the final caption of a photo; reports ``BoothEvent/photoSaved(id:caption:)`` once
+    /// the photo and the caption are committed.
+    func finish(_ photo: TakenPhoto, caption: Caption) {
+        queue.async { [self] in
+            guard outcomes.withLock({ $0.removeValue(forKey: photo.id) }) == .stored else { return }
+            guard caption != photo.placeholder else {
+                report(.photoSaved(id: photo.id, caption: caption))
+                return
+            }
+            do {
+                try library.setCaption(caption, of: photo.id)
+                logger.info("named \(photo.id.lowercased) \"\(caption)\"")
+                report(.photoSaved(id: photo.id, caption: caption))
+            } catch {
+                // The photo is safe under its placeholder; the screen says so.
+                logger.error("Photo \(photo.id.lowercased) keeps its caption \"\(photo.placeholder)\": \(error)")
+                report(.photoSaved(id: photo.id, caption: photo.placeholder))
+            }
+        }
+    }
+
+    /// Returns when every queued job has run.
+    func drain() async {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    }
+
+    private func save(_ shot: Shot) -> Outcome {
+        let clock = ContinuousClock()
+        for frame in shot.candidates {
+            let started = clock.now
+            let jpeg: Data
+            let thumbnail: Thumbnail
+            do {
+                jpeg = try frame.photoJPEG()
+                thumbnail = try thumbnailer.thumbnail(forJPEG: jpeg)
+            } catch {
+                logger.warning("Frame #\(frame.sequence) for photo \(shot.photo.id.lowercased) is unusable (\(error)); trying the next nearest frame.")
+                continue
+            }
+            let prepared = clock.now
+            do {
+                let (photo, timings) = try library.add(
+                    jpeg, thumbnail: thumbnail, id: shot.photo.id, number: shot.number,
+                    caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp))
+                let offset = Double(shot.shutterAt.duration(to: frame.timestamp).inNanoseconds) / 1e6
+                logger.info("""
+                    saved \(photo.id.lowercased) "\(photo.caption)" \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \
+                    frame #\(frame.sequence) \(String(format: "%+.1f", offset)) ms from the shutter; \
+                    thumbnail \((prepared - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds), \
+                    commit \(timings.commit.formattedMilliseconds)
+                    """)
+                return .stored
+            } catch {
+                logger.error("Photo \(shot.photo.id.lowercased) was not saved: \(error)")
+                report(.photoNotSaved(id: shot.photo.id, fault: error == .storageFull ? .storageFull : .storageFailing))
+                return .failed
+            }
+        }
+        logger.error("Photo \(shot.photo.id.lowercased) was not saved: no usable frame among the \(shot.candidates.count) nearest the shutter.")
+        report(.photoNotSaved(id: shot.photo.id, fault: .shotFailed))
+        return .failed
+    }
+}

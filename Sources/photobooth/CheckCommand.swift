@@ -1,0 +1,48 @@
+import ArgumentParser
+import BoothStore
+import Foundation
+
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check that catalog and files agree and that every photo decodes.",
+        discussion: """
+            Reports catalog rows without files, files without rows, unreadable JPEGs and leftover \
+            temporary files. Exits 0 when the library is clean, 1 otherwise. With --repair it fixes \
+            what can be fixed without deleting an original: temporary files are removed, files \
+            without rows are adopted with a default caption, unreadable files are moved to \
+            quarantine/, and rows whose file is missing or unreadable are kept in the lost_photo table.
+            """)
+
+    @OptionGroup var library: LibraryOptions
+
+    @Flag(help: "Fix what can be fixed (needs the booth to be stopped).")
+    var repair = false
+
+    func run() throws {
+        // Repairs write; the lock makes sure no booth writes at the same time.
+        let lock = repair ? try LibraryLock(directory: library.directory) : nil
+        defer { withExtendedLifetime(lock) {} }
+        let library = try library.openLibrary()
+        if !repair && LibraryLock.isHeld(in: library.directory) {
+            print("Note: the booth is running; a photo being saved right now may show up as a temporary file or a file without a row.")
+        }
+        var report = try library.check()
+        print(summary(report))
+        if repair && !report.isClean {
+            for action in try library.repair(report) { print("  repaired: \(action)") }
+            report = try library.check()
+            print("After repair: " + summary(report))
+        } else if !report.isClean {
+            print("Run `photobooth check --repair` to fix what can be fixed.")
+        }
+        if !report.isClean { throw ExitCode.failure }
+    }
+
+    private func summary(_ report: LibraryReport) -> String {
+        let photos = "\(report.photoCount) photo\(report.photoCount == 1 ? "" : "s")"
+        guard !report.isClean else { return "Checked \(photos): no problems." }
+        let lines = report.problems.map { "  - \($0)" }.joined(separator: "\n")
+        return "Checked \(photos): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"):\n" + lines
+    }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import BoothCore
+import Foundation
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Copy originals into a folder, named after their captions.",
+        discussion: """
+            Files are named "Alice.jpg", then "Alice (2).jpg" and so on; an existing file is never \
+            replaced. Copies keep the photo's creation time.
+            """)
+
+    @OptionGroup var library: LibraryOptions
+
+    @Argument(help: ArgumentHelp("Ids (or unique prefixes) of the photos to export.", valueName: "id"))
+    var ids: [String] = []
+
+    @Flag(help: "Export every photo.")
+    var all = false
+
+    @Option(name: .customLong("to"), help: ArgumentHelp("The folder to copy into (created if needed).", valueName: "dir"), completion: .directory)
+    var destination: String
+
+    func validate() throws {
+        if all && !ids.isEmpty { throw ValidationError("Give photo ids or --all, not both.") }
+        if !all && ids.isEmpty { throw ValidationError("Give the ids of the photos to export, or --all.") }
+    }
+
+    func run() throws {
+        let library = try library.openLibrary()
+        let photos = all ? try library.photos().reversed() : try ids.map { try library.photo(matching: $0) }
+        let files = try library.export(Array(photos), to: URL(fileURLWithPath: destination))
+        for (photo, file) in zip(photos, files) {
+            print("\(photo.id.lowercased.prefix(8))  \(file.path)")
+        }
+        print("Exported \(files.count) photo\(files.count == 1 ? "" : "s") to \(URL(fileURLWithPath: destination).path).")
+    }
+}

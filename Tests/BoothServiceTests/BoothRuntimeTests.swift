@@ -1,0 +1,141 @@
+import BoothCore
+import BoothImaging
+import BoothStore
+import Foundation
+import Logging
+import Testing
+
+@testable import BoothService
+
+/// A runtime with controlled devices and a library in a temporary folder.
+private final class Rig: Sendable {
+    let camera = ControlledCamera()
+    let controls = TestControls()
+    let screen = RecordingScreen()
+    let frames = RecentFrames()
+    let directory: URL
+    let library: PhotoLibrary
+    let runtime: BoothRuntime
+    let cameraService: CameraService
+
+    init(countdown: Duration = .zero) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
+        library = try PhotoLibrary(
+            directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
+        runtime = BoothRuntime(
+            settings: BoothSettings(countdown: countdown), frames: frames, button: controls, keypad: controls,
+            screen: screen, library: library, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+        cameraService = CameraService(camera: camera, frames: frames, logger: Logger(label: "test")) { [runtime] in
+            runtime.post($0)
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Runs the booth while `body` drives it; returns when the booth has stopped.
+    func run(_ body: () async throws -> Void) async throws {
+        let cameraTask = Task { await cameraService.run() }
+        let boothTask = Task { await runtime.run() }
+        try await body()
+        controls.endInput()
+        await boothTask.value
+        cameraTask.cancel()
+        await cameraTask.value
+    }
+}
+
+@Suite("Booth runtime")
+struct BoothRuntimeTests {
+    @Test("The saved photo is the camera's frame nearest the shutter, repaired, with the typed name")
+    func zeroShutterLag() async throws {
+        let rig = try Rig()
+        let press = MonotonicClock().now
+        let nearest = try TestFrames.frame(number: 2, at: press - .milliseconds(10))
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: press - .milliseconds(43)))
+            await rig.screen.next(.ready)
+            await rig.camera.deliver(nearest)
+            rig.controls.press(at: press)
+            // The frame after the shutter arrives later; it is further away than frame 2.
+            await rig.camera.deliver(try TestFrames.frame(number: 3, at: press + .milliseconds(23)))
+            await rig.screen.next { if case .naming = $0 { true } else { false } }
+            rig.controls.type("Ann")
+            await rig.screen.next { if case .saved = $0 { true } else { false } }
+        }
+        let photos = try rig.library.photos()
+        #expect(photos.map(\.caption.text) == ["Ann"])
+        let saved = try Data(contentsOf: rig.library.url(of: photos[0]))
+        #expect(saved == (try JPEGSegments.repairedMJPEG(nearest.bytes)))
+        #expect(rig.screen.contents.contains(.saved(Caption(sanitizing: "Ann")!, photo: photos[0].id)))
+    }
+
+    @Test("A corrupt frame at the shutter is replaced by the next nearest one")
+    func corruptFrameFallsBack() async throws {
+        let rig = try Rig()
+        let press = MonotonicClock().now
+        let fallback = try TestFrames.frame(number: 2, at: press + .milliseconds(30))
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 0, at: press - .milliseconds(200)))
+            await rig.screen.next(.ready)
+            await rig.camera.deliver(try TestFrames.truncatedFrame(number: 1, at: press))
+            await rig.camera.deliver(fallback)
+            rig.controls.press(at: press)
+            await rig.screen.next { if case .naming = $0 { true } else { false } }
+            rig.controls.type("")
+            await rig.screen.next { if case .saved = $0 { true } else { false } }
+        }
+        let photo = try #require(try rig.library.photos().first)
+        #expect(photo.caption.text == "Photo 1")
+        #expect(try Data(contentsOf: rig.library.url(of: photo)) == (try JPEGSegments.repairedMJPEG(fallback.bytes)))
+    }
+
+    @Test("Camera unplugged mid-countdown: a fault, nothing saved, and back by itself when it returns")
+    func cameraUnpluggedDuringCountdown() async throws {
+        let rig = try Rig(countdown: .seconds(30))
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.screen.next(.ready)
+            rig.controls.press(at: MonotonicClock().now)
+            await rig.screen.next(.countdown(secondsLeft: 30))
+            rig.camera.unplug()
+            await rig.screen.next(.fault(.cameraMissing))
+            // The booth reopens the camera by itself; frames bring the main screen back.
+            await rig.camera.deliver(try TestFrames.frame(number: 2, at: MonotonicClock().now))
+            await rig.screen.next(.ready)
+        }
+        #expect(try rig.library.photos().isEmpty)
+        #expect(!rig.screen.contents.contains(.smile))
+    }
+
+    @Test("A photo that cannot be written interrupts naming with the reason, and the booth carries on")
+    func storageFailure() async throws {
+        let rig = try Rig()
+        // A file where the photos folder should be: every write fails (even for root).
+        let photos = rig.directory.appendingPathComponent("photos")
+        try FileManager.default.removeItem(at: photos)
+        try Data().write(to: photos)
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.screen.next(.ready)
+            rig.controls.press(at: MonotonicClock().now)
+            await rig.camera.deliver(try TestFrames.frame(number: 2, at: MonotonicClock().now + .milliseconds(5)))
+            await rig.screen.next(.fault(.storageFailing))
+        }
+        #expect(try rig.library.photos().isEmpty)
+    }
+
+    @Test("When input ends during naming, the photo keeps its placeholder and the booth stops")
+    func inputEndsDuringNaming() async throws {
+        let rig = try Rig()
+        try await rig.run {
+            let now = MonotonicClock().now
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: now))
+            await rig.screen.next(.ready)
+            rig.controls.press(at: now)
+            await rig.screen.next { if case .naming = $0 { true } else { false } }
+        }
+        #expect(try rig.library.photos().map(\.caption.text) == ["Photo 1"])
+    }
+}
