@@ -8,10 +8,10 @@ public enum BoothEvent: Sendable, Hashable {
     case key(KeypadKey)
     /// Time has passed; deadlines are checked against the current time.
     case tick
-    /// The shot was taken and is being saved.
-    case shotTaken(TakenPhoto)
-    /// No usable frame was found for the shot.
-    case shotFailed
+    /// The shot for the shutter instant `shutterAt` was taken and is being saved.
+    case shotTaken(TakenPhoto, shutterAt: MonotonicInstant)
+    /// No usable frame was found for the shot at `shutterAt`.
+    case shotFailed(shutterAt: MonotonicInstant)
     /// The photo is committed to disk and catalog under `caption` (the placeholder when the
     /// chosen name could not be stored).
     case photoSaved(id: UUID, caption: Caption)
@@ -28,7 +28,7 @@ public enum BoothEffect: Sendable, Hashable {
     /// Change what the screen shows.
     case show(ScreenContent)
     /// Take the frame exposed nearest to this instant and start saving it; answer with
-    /// ``BoothEvent/shotTaken(_:)`` or ``BoothEvent/shotFailed``.
+    /// ``BoothEvent/shotTaken(_:shutterAt:)`` or ``BoothEvent/shotFailed(shutterAt:)``.
     case takeShot(exposedAt: MonotonicInstant)
     /// Give the photo its final caption (when it differs from the one stored) and answer with
     /// ``BoothEvent/photoSaved(id:caption:)`` once the photo and caption are committed.

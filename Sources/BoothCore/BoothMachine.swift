@@ -30,12 +30,13 @@ public struct BoothMachine: Sendable {
         case .tick:
             return checkDeadline(now: now)
 
-        case .shotTaken(let photo):
-            guard case .capturing = state else { return [.ignored(event)] }
+        // A result for an earlier shot (one that timed out) is not this shot's.
+        case .shotTaken(let photo, let shotAt):
+            guard case .capturing(let shutterAt, _) = state, shotAt == shutterAt else { return [.ignored(event)] }
             return enter(.naming(photo, draft: CaptionDraft(), until: now + settings.nameTimeout), now: now)
 
-        case .shotFailed:
-            guard case .capturing = state else { return [.ignored(event)] }
+        case .shotFailed(let shotAt):
+            guard case .capturing(let shutterAt, _) = state, shotAt == shutterAt else { return [.ignored(event)] }
             return enter(.fault(.shotFailed, retryAt: now + settings.faultRetry), now: now)
 
         case .photoSaved(let id, let caption):

@@ -12,13 +12,15 @@ public struct CaptionDraft: Sendable, Hashable {
         for character in text { type(character) }
     }
 
-    /// Appends a character; returns `false` when it was ignored (a control character, or the
-    /// draft is full).
+    /// Appends a character; returns `false` when it was ignored (a control character, a space
+    /// before anything else, which the caption would trim, or the draft is full).
     @discardableResult
     public mutating func type(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars.compactMap(Caption.clean)
         guard !scalars.isEmpty else { return false }
-        let longer = text + String(String.UnicodeScalarView(scalars))
+        let typed = String(String.UnicodeScalarView(scalars))
+        guard !(text.isEmpty && typed.allSatisfy(\.isWhitespace)) else { return false }
+        let longer = text + typed
         guard longer.count <= Caption.maximumLength else { return false }
         text = longer
         return true

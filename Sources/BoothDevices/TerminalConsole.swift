@@ -12,7 +12,8 @@ import Synchronization
 /// Input from a terminal acts at once, like a real button: a press during the countdown is
 /// ignored by the booth. Input from a pipe is *patient*: each line waits until the booth waits
 /// for one (main screen, naming, saved screen), so a scripted session never loses a line to a
-/// busy moment. When input ends, the key stream ends, and the booth finishes and stops.
+/// busy moment. When input ends, the key and press streams end once the booth is at rest (a
+/// screen that waits for a guest, or a fault), and the booth finishes and stops.
 public final class TerminalConsole: ShutterButton, Keypad, Screen {
     public let presses: AsyncStream<MonotonicInstant>
     public let keys: AsyncStream<KeypadKey>
@@ -38,7 +39,10 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         var prompt: Prompt?
         /// The booth waits and no line has been taken since it started waiting.
         var armed = false
+        /// The booth is between cycles (waiting for a guest, or in a fault): input may end here.
+        var atRest = false
         var inputEnded = false
+        var streamsEnded = false
         /// The last line printed, so that only changes are printed.
         var lastPrinted: String?
     }
@@ -73,7 +77,10 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// The corresponding C function is `fcntl(F_DUPFD_CLOEXEC)`.
     private static func duplicate(_ descriptor: Int32, name: String) throws(DeviceError) -> Int32 {
         let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard copy >= 0 else { throw DeviceError.systemCall("fcntl(F_DUPFD_CLOEXEC)", on: name, errno: errno) }
+        guard copy >= 0 else {
+            let code = errno
+            throw DeviceError.systemCall("fcntl(F_DUPFD_CLOEXEC)", on: name, errno: code)
+        }
         return copy
     }
 
@@ -94,6 +101,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
                 state.prompt = prompt
                 state.armed = prompt != nil
             }
+            state.atRest = Self.isAtRest(content)
             let line = Self.line(for: content)
             if line != state.lastPrinted {
                 state.lastPrinted = line
@@ -155,15 +163,14 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         }
     }
 
-    /// Hands the next pending line to the booth if it waits for one; at the end of input, ends
-    /// the streams once the booth waits.
+    /// Hands the next pending line to the booth if it waits for one; once every line is taken
+    /// and input has ended, ends the streams when the booth is at rest.
     private func takeLine(_ state: inout State) {
-        guard state.armed, let prompt = state.prompt else { return }
-        if !state.pending.isEmpty {
+        if state.armed, let prompt = state.prompt, !state.pending.isEmpty {
             state.armed = false
             deliver(state.pending.removeFirst(), to: prompt)
-        } else if state.inputEnded {
-            state.armed = false
+        } else if state.inputEnded, state.pending.isEmpty, state.atRest, !state.streamsEnded {
+            state.streamsEnded = true
             keySink.finish()
             pressSink.finish()
         }
@@ -196,6 +203,13 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .ready, .saved: .shutter
         case .naming: .name
         case .starting, .countdown, .smile, .saving, .fault: nil
+        }
+    }
+
+    private static func isAtRest(_ content: ScreenContent) -> Bool {
+        switch content {
+        case .ready, .naming, .saved, .fault: true
+        case .starting, .countdown, .smile, .saving: false
         }
     }
 

@@ -3,6 +3,9 @@ import Foundation
 
 /// What a JPEG's header says, read without decoding the image.
 public struct JPEGHeader: Sendable, Hashable {
+    /// The longest side the booth decodes: twice 8K, far beyond any webcam.
+    public static let maximumSide = 16384
+
     public let width: Int
     public let height: Int
 
@@ -64,6 +67,11 @@ public struct JPEGDecoder: ~Copyable {
         _ jpeg: Data, scale: ScalingFactor = .full, format: PixelFormat = .rgb, fast: Bool = false
     ) throws(ImageError) -> Bitmap {
         let header = try header(of: jpeg)
+        // The header is untrusted: a damaged one must not make us allocate gigabytes.
+        guard header.width <= JPEGHeader.maximumSide, header.height <= JPEGHeader.maximumSide else {
+            throw ImageError.undecodable.detailed(
+                "the JPEG claims \(header.width)x\(header.height) pixels, more than any camera the booth supports")
+        }
         let width = scale.scaled(header.width)
         let height = scale.scaled(header.height)
         var flags = TJFLAG_STOPONWARNING

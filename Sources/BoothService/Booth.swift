@@ -28,14 +28,19 @@ public enum Booth {
     /// photo it reported as saved is on disk and in the catalog.
     public static func run(_ configuration: BoothConfiguration, logger: Logger) async throws {
         guard configuration.simulate else { throw BoothError.realHardwareNotAvailable }
-        let lock = try LibraryLock(directory: configuration.dataDirectory)
-        defer { withExtendedLifetime(lock) {} }
         let thumbnailer = JPEGThumbnailer()
-        let library = try PhotoLibrary(
-            directory: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, create: true)
-        for action in try library.reconcile() {
-            logger.notice("Library: \(action)")
+        // Locking, opening, migrating and reconciling the library block (fsync, decoding
+        // orphans): done on a thread of their own, not on the cooperative pool.
+        let (lock, library) = try await onOwnThread {
+            let lock = try LibraryLock(directory: configuration.dataDirectory)
+            let library = try PhotoLibrary(
+                directory: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, create: true)
+            for action in try library.reconcile() {
+                logger.notice("Library: \(action)")
+            }
+            return (lock, library)
         }
+        defer { withExtendedLifetime(lock) {} }
         logger.info("Photo library in \(library.directory.path)")
 
         let console = try TerminalConsole(logger: logger)
@@ -58,6 +63,16 @@ public enum Booth {
             logger: logger))
         try await group.run()
         await console.flush()
+    }
+}
+
+/// Runs blocking `work` on a Dispatch thread and waits for it without holding a thread of
+/// Swift's cooperative pool.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+            continuation.resume(with: Result { try work() })
+        }
     }
 }
 

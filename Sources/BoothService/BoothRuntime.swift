@@ -147,14 +147,13 @@ final class BoothRuntime: Service {
         let candidates = await frames.shot(at: shutterAt, waitingAtMost: settings.captureTimeout / 2)
         guard !candidates.isEmpty else {
             logger.error("No frame from the camera near the shutter instant; the shot is missed.")
-            post(.shotFailed)
+            post(.shotFailed(shutterAt: shutterAt))
             return
         }
         let number = library.reservePhotoNumber()
         let photo = TakenPhoto(id: UUID(), placeholder: .placeholder(number: number))
-        // The shot is announced before it is queued: the writer's answer (a failure, say) goes
-        // through the same event stream and must reach the machine after the shot itself.
-        post(.shotTaken(photo))
+        // The writer announces the shot from its queue, so that every answer about it arrives
+        // in order (see `PhotoWriter.store`).
         writer.store(.init(photo: photo, number: number, candidates: candidates, shutterAt: shutterAt))
     }
 }

@@ -1,20 +1,27 @@
 import BoothCore
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Keeps the camera streaming into ``RecentFrames`` for as long as the booth runs, and tells the
-/// booth when the camera comes and goes. A failed camera is reopened with a growing pause
-/// (0.5 s doubling to 10 s), so an unplugged camera costs no CPU while the booth waits.
+/// booth when the camera comes and goes. A camera that fails, or delivers nothing for
+/// ``stallTimeout`` (it opened but hangs, or stalled mid-stream), is reopened with a growing
+/// pause (0.5 s doubling to 10 s), so an unplugged camera costs no CPU while the booth waits.
 final class CameraService: Service {
     private let camera: any Camera
     private let frames: RecentFrames
     private let logger: Logger
+    private let stallTimeout: Duration
     private let report: @Sendable (BoothEvent) -> Void
 
-    init(camera: any Camera, frames: RecentFrames, logger: Logger, report: @escaping @Sendable (BoothEvent) -> Void) {
+    init(
+        camera: any Camera, frames: RecentFrames, logger: Logger, stallTimeout: Duration = .seconds(5),
+        report: @escaping @Sendable (BoothEvent) -> Void
+    ) {
         self.camera = camera
         self.frames = frames
         self.logger = logger
+        self.stallTimeout = stallTimeout
         self.report = report
     }
 
@@ -22,30 +29,69 @@ final class CameraService: Service {
         await cancelWhenGracefulShutdown { [self] in await streamWithRetries() }
     }
 
+    private enum StreamEnd: Sendable {
+        case ended
+        case failed(String)
+        case stalled
+    }
+
     private func streamWithRetries() async {
         let firstPause = Duration.milliseconds(500)
         var pause = firstPause
         while !Task.isCancelled {
-            var delivered = false
-            do {
-                for try await frame in camera.frames() {
-                    if !delivered {
-                        delivered = true
-                        pause = firstPause
-                        logger.info("Camera \(camera.name) delivers frames.")
-                        report(.cameraReady)
-                    }
-                    frames.append(frame)
-                }
-                guard !Task.isCancelled else { return }
-                logger.error("Camera \(camera.name) stopped delivering frames. Reopening it in \(pause).")
-            } catch {
-                guard !Task.isCancelled else { return }
-                logger.error("Camera \(camera.name) failed: \(error). Reopening it in \(pause).")
+            let (end, delivered) = await streamOnce()
+            guard !Task.isCancelled else { return }
+            if delivered { pause = firstPause }
+            switch end {
+            case .ended: logger.error("Camera \(camera.name) stopped delivering frames. Reopening it in \(pause).")
+            case .failed(let reason): logger.error("Camera \(camera.name) failed: \(reason). Reopening it in \(pause).")
+            case .stalled: logger.error("Camera \(camera.name) delivered no frame for \(stallTimeout). Reopening it in \(pause).")
             }
             report(.cameraLost)
             try? await Task.sleep(for: pause)
             pause = min(pause * 2, .seconds(10))
         }
+    }
+
+    /// What the streaming task tells the watchdog.
+    private final class Progress: Sendable {
+        let lastFrame = Atomic<Int64>(MonotonicClock().now.nanoseconds)
+        let delivered = Atomic(false)
+    }
+
+    /// Streams until the camera's stream ends, fails or stalls; reports whether it delivered.
+    private func streamOnce() async -> (StreamEnd, delivered: Bool) {
+        let progress = Progress()
+        let end = await withTaskGroup(of: StreamEnd.self) { group in
+            group.addTask { [self] in
+                do {
+                    for try await frame in camera.frames() {
+                        progress.lastFrame.store(MonotonicClock().now.nanoseconds, ordering: .relaxed)
+                        if !progress.delivered.exchange(true, ordering: .relaxed) {
+                            logger.info("Camera \(camera.name) delivers frames.")
+                            report(.cameraReady)
+                        }
+                        frames.append(frame)
+                    }
+                    return .ended
+                } catch {
+                    return .failed("\(error)")
+                }
+            }
+            group.addTask { [stallTimeout] in
+                // A watchdog: checks a few times per timeout whether frames still arrive.
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: stallTimeout / 4)
+                    let silence = Duration.nanoseconds(
+                        MonotonicClock().now.nanoseconds - progress.lastFrame.load(ordering: .relaxed))
+                    if silence >= stallTimeout { return .stalled }
+                }
+                return .ended
+            }
+            let end = await group.next() ?? .ended
+            group.cancelAll()
+            return end
+        }
+        return (end, progress.delivered.load(ordering: .relaxed))
     }
 }

@@ -32,7 +32,8 @@ final class PhotoWriter: Sendable {
     /// Where results go: the booth's event stream.
     private let report: @Sendable (BoothEvent) -> Void
     /// What became of each shot whose caption is not stored yet. Touched only on `queue`; the
-    /// mutex makes that safe to state to the compiler.
+    /// mutex makes that safe to state to the compiler. A shot the booth gave up on is saved
+    /// but never finished; its entry stays, a few bytes per missed shot.
     private let outcomes = Mutex<[UUID: Outcome]>([:])
 
     init(library: PhotoLibrary, thumbnailer: any Thumbnailer, logger: Logger, report: @escaping @Sendable (BoothEvent) -> Void) {
@@ -43,8 +44,14 @@ final class PhotoWriter: Sendable {
     }
 
     /// Queues a shot for saving with its placeholder caption.
+    ///
+    /// The job itself announces the shot (``BoothEvent/shotTaken(_:shutterAt:)``) before saving
+    /// it. That one order settles two races: the save's own failure report cannot reach the
+    /// booth before the shot does, and the guest's name (``finish(_:caption:)``), which can only
+    /// be typed once the shot is announced, is always queued after the store job.
     func store(_ shot: Shot) {
         queue.async { [self] in
+            report(.shotTaken(shot.photo, shutterAt: shot.shutterAt))
             let outcome = save(shot)
             outcomes.withLock { $0[shot.photo.id] = outcome }
         }

@@ -18,6 +18,9 @@ final class RecentFrames: Sendable {
         var ring = FrameRing()
         var waiters: [Waiter] = []
         var nextWaiterID: UInt64 = 0
+        /// Waits that timed out (or were cancelled) before they were registered; they must not
+        /// register afterwards, or nothing would ever end them.
+        var abandoned: Set<UInt64> = []
     }
 
     private let state = Mutex(State())
@@ -51,7 +54,8 @@ final class RecentFrames: Sendable {
             group.cancelAll()
         }
         return state.withLock { state in
-            state.ring.nearest(to: instant).filter {
+            state.abandoned.remove(id)
+            return state.ring.nearest(to: instant).filter {
                 abs($0.timestamp.nanoseconds - instant.nanoseconds) <= Self.maximumShotOffset.inNanoseconds
             }
         }
@@ -59,19 +63,22 @@ final class RecentFrames: Sendable {
 
     private func wait(id: UInt64, until instant: MonotonicInstant) async {
         await withCheckedContinuation { continuation in
-            let covered = state.withLock { state in
-                if state.ring.covers(instant) { return true }
+            let done = state.withLock { state in
+                if state.ring.covers(instant) || state.abandoned.contains(id) { return true }
                 state.waiters.append(Waiter(id: id, instant: instant, continuation: continuation))
                 return false
             }
-            if covered { continuation.resume() }
+            if done { continuation.resume() }
         }
     }
 
-    /// Ends a wait that timed out; a wait that already ended is left alone.
+    /// Ends a wait that timed out, or marks it abandoned if it has not registered yet.
     private func stopWaiting(id: UInt64) {
         let waiter = state.withLock { state -> Waiter? in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else {
+                state.abandoned.insert(id)
+                return nil
+            }
             return state.waiters.remove(at: index)
         }
         waiter?.continuation.resume()

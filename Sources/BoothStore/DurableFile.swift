@@ -34,8 +34,9 @@ enum DurableFile {
             current = current.deletingLastPathComponent()
         }
         for created in missing.reversed() {
-            if mkdir(created.path, 0o755) != 0 && errno != EEXIST {
-                throw LibraryError.file("create the folder", created.path, errno: errno)
+            if mkdir(created.path, 0o755) != 0 {
+                let code = errno
+                if code != EEXIST { throw LibraryError.file("create the folder", created.path, errno: code) }
             }
             try syncFolder(created.deletingLastPathComponent())
         }
@@ -65,8 +66,9 @@ enum DurableFile {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if count == 0 { return data }
             if count < 0 {
-                if errno == EINTR { continue }
-                throw LibraryError.file("read", url.path, errno: errno)
+                let code = errno
+                if code == EINTR { continue }
+                throw LibraryError.file("read", url.path, errno: code)
             }
             data.append(contentsOf: chunk[0..<count])
         }
@@ -83,8 +85,9 @@ enum DurableFile {
         } catch {
             failure = error
         }
-        if Glibc.close(descriptor) != 0 && errno != EINTR && failure == nil {
-            failure = LibraryError.file("close", path, errno: errno)
+        if Glibc.close(descriptor) != 0 {
+            let code = errno
+            if code != EINTR && failure == nil { failure = LibraryError.file("close", path, errno: code) }
         }
         if let failure {
             _ = unlink(path)
@@ -99,7 +102,8 @@ enum DurableFile {
             throw LibraryError.file("move a file to", destination.path, errno: EEXIST)
         }
         guard rename(source.path, destination.path) == 0 else {
-            throw LibraryError.file("move a file to", destination.path, errno: errno)
+            let code = errno
+            throw LibraryError.file("move a file to", destination.path, errno: code)
         }
         try syncFolder(destination.deletingLastPathComponent())
         try syncFolder(source.deletingLastPathComponent())
@@ -107,8 +111,9 @@ enum DurableFile {
 
     /// Removes a file; a file that is already gone is fine.
     static func remove(_ url: URL) throws(LibraryError) {
-        guard unlink(url.path) == 0 || errno == ENOENT else {
-            throw LibraryError.file("remove", url.path, errno: errno)
+        if unlink(url.path) != 0 {
+            let code = errno
+            if code != ENOENT { throw LibraryError.file("remove", url.path, errno: code) }
         }
     }
 
@@ -119,7 +124,8 @@ enum DurableFile {
         while true {
             let descriptor = Glibc.open(path, flags, mode)
             if descriptor >= 0 { return descriptor }
-            if errno != EINTR { throw LibraryError.file("open", path, errno: errno) }
+            let code = errno
+            if code != EINTR { throw LibraryError.file("open", path, errno: code) }
         }
     }
 
@@ -143,7 +149,8 @@ enum DurableFile {
     /// The corresponding C function is `fsync`.
     private static func sync(_ descriptor: Int32, path: String) throws(LibraryError) {
         while fsync(descriptor) != 0 {
-            if errno != EINTR { throw LibraryError.file("sync", path, errno: errno) }
+            let code = errno
+            if code != EINTR { throw LibraryError.file("sync", path, errno: code) }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Why the photo library could not do what was asked. The description says what failed, on which
 /// file, and what to do.
@@ -46,7 +47,7 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
     static func database(_ error: any Error, while operation: String, at path: String) -> LibraryError {
         if let error = error as? LibraryError { return error }
         let text = "\(error)"
-        if text.contains("SQLITE_FULL") {
+        if (error as? DatabaseError)?.resultCode == .SQLITE_FULL {
             return LibraryError(.storageFull, "Cannot \(operation) in \(path): the disk is full. Free some space on the disk.")
         }
         return LibraryError(.databaseFailure, "Cannot \(operation) in the catalog \(path): \(text)")

@@ -16,7 +16,10 @@ public final class LibraryLock: Sendable {
         try DurableFile.makeFolders(directory)
         let path = directory.appendingPathComponent(Self.fileName).path
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw LibraryError.file("open the lock file", path, errno: errno) }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw LibraryError.file("open the lock file", path, errno: code)
+        }
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let code = errno

@@ -38,7 +38,7 @@ private final class Session {
     /// Runs a whole cycle up to the naming screen for `photo`.
     func reachNaming(_ photo: TakenPhoto, at t: Double) {
         _ = shoot(at: t)
-        send(.shotTaken(photo), at: t + machine.settings.countdown.inSeconds + 0.05)
+        send(.shotTaken(photo, shutterAt: instant(t) + machine.settings.countdown), at: t + machine.settings.countdown.inSeconds + 0.05)
     }
 }
 
@@ -150,7 +150,7 @@ struct BoothMachineTests {
     func shotLeadsToNaming() {
         let session = Session()
         _ = session.shoot(at: 0)
-        let effects = session.send(.shotTaken(photo), at: 3.1)
+        let effects = session.send(.shotTaken(photo, shutterAt: session.instant(3)), at: 3.1)
         #expect(effects == [.show(.naming(typed: "", placeholder: photo.placeholder))])
         #expect(session.machine.nextDeadline(after: session.instant(3.1)) == session.instant(33.1))
     }
@@ -159,11 +159,25 @@ struct BoothMachineTests {
     func shotFailure() {
         let session = Session()
         _ = session.shoot(at: 0)
-        #expect(session.send(.shotFailed, at: 3.5) == [.show(.fault(.shotFailed))])
+        #expect(session.send(.shotFailed(shutterAt: session.instant(3)), at: 3.5) == [.show(.fault(.shotFailed))])
         #expect(session.machine.state == .fault(.shotFailed, retryAt: session.instant(8.5)))
         #expect(session.tick(at: 8.4) == [])
         #expect(session.tick(at: 8.5) == [.show(.ready)])
         #expect(session.machine.state == .idle)
+    }
+
+    @Test("A late result of an earlier shot is not taken for the current one")
+    func lateShotResult() {
+        let session = Session()
+        _ = session.shoot(at: 0)
+        session.tick(at: 6)
+        session.tick(at: 11)
+        _ = session.shoot(at: 12)
+        let stale = BoothEvent.shotTaken(photo, shutterAt: session.instant(3))
+        #expect(session.send(stale, at: 15.1) == [.ignored(stale)])
+        let staleFailure = BoothEvent.shotFailed(shutterAt: session.instant(3))
+        #expect(session.send(staleFailure, at: 15.1) == [.ignored(staleFailure)])
+        #expect(session.machine.state.name == "capturing")
     }
 
     @Test("Capturing gives up when no shot is reported in time")
@@ -351,7 +365,7 @@ struct BoothMachineTests {
         let session = Session()
         _ = session.shoot(at: 0)
         #expect(session.send(.cameraLost, at: 3.01) == [])
-        session.send(.shotTaken(photo), at: 3.02)
+        session.send(.shotTaken(photo, shutterAt: session.instant(3)), at: 3.02)
         #expect(session.machine.state.name == "naming")
     }
 
@@ -360,7 +374,7 @@ struct BoothMachineTests {
         let session = Session()
         _ = session.shoot(at: 0)
         session.send(.cameraLost, at: 3.01)
-        session.send(.shotFailed, at: 3.5)
+        session.send(.shotFailed(shutterAt: session.instant(3)), at: 3.5)
         #expect(session.tick(at: 8.5) == [.show(.fault(.cameraMissing))])
     }
 
@@ -374,7 +388,8 @@ struct BoothMachineTests {
     @Test("Results that arrive in the wrong state are ignored")
     func strayResults() {
         let session = Session()
-        for event in [BoothEvent.shotTaken(photo), .shotFailed, .photoSaved(id: photo.id, caption: alice)] {
+        let shutterAt = session.instant(0)
+        for event in [BoothEvent.shotTaken(photo, shutterAt: shutterAt), .shotFailed(shutterAt: shutterAt), .photoSaved(id: photo.id, caption: alice)] {
             #expect(session.send(event, at: 0) == [.ignored(event)])
             #expect(session.machine.state == .idle)
         }

@@ -95,6 +95,15 @@ struct CaptionDraftTests {
         #expect(draft.text.count == 64)
     }
 
+    @Test("Leading spaces are not typed, so they never take room from the name")
+    func leadingSpaces() {
+        var draft = CaptionDraft()
+        let accepted = [" ", "\t", "A", " ", "B"].map { draft.type(Character($0)) }
+        #expect(accepted == [false, false, true, true, true])
+        for _ in 0..<100 { draft.type("x") }
+        #expect(draft.caption?.text.count == 64)
+    }
+
     @Test("Erasing removes whole characters")
     func erase() {
         var draft = CaptionDraft("Ok👍🏽")

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BoothDevices
 
-@Suite("Simulated camera")
+@Suite("Simulated camera", .timeLimit(.minutes(1)))
 struct SimulatedCameraTests {
     @Test("Streams MJPEG frames without Huffman tables, on a steady monotonic schedule")
     func streams() async throws {

@@ -50,7 +50,7 @@ private final class ConsoleHarness {
 
 private let placeholder = Caption.placeholder(number: 1)
 
-@Suite("Terminal console")
+@Suite("Terminal console", .timeLimit(.minutes(1)))
 struct TerminalConsoleTests {
     @Test("Piped lines wait until the booth waits for one, so none is lost")
     func patientLines() async throws {
@@ -130,6 +130,21 @@ struct TerminalConsoleTests {
         harness.console.show(.smile)
         harness.console.show(.naming(typed: "", placeholder: placeholder))
         #expect(await keys.next() == nil)
+    }
+
+    @Test("Input that ends during a fault ends the streams; pending lines wait for the main screen")
+    func endOfInputDuringFault() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        try harness.type("\n")
+        var presses = harness.console.presses.makeAsyncIterator()
+        var keys = harness.console.keys.makeAsyncIterator()
+        harness.console.show(.fault(.storageFull))
+        harness.console.show(.ready)
+        #expect(await presses.next() != nil, "the line waited for the main screen")
+        harness.console.show(.fault(.shotFailed))
+        try harness.endInput()
+        #expect(await keys.next() == nil)
+        #expect(await presses.next() == nil)
     }
 
     @Test("Terminal input acts at once, like a real button, even while the booth is busy")

@@ -54,6 +54,15 @@ struct JPEGCodecTests {
         }
     }
 
+    @Test("A header claiming a huge image is refused before anything is allocated")
+    func hugeHeader() throws {
+        var jpeg = try Fixtures.jpeg(width: 64, height: 48)
+        // Height and width follow the SOF0 marker, its length and the sample precision.
+        let sof = try #require(jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        jpeg.replaceSubrange(sof + 5..<sof + 9, with: [0xF0, 0x00, 0xF0, 0x00])
+        #expect(throws: ImageError.undecodable) { try JPEGDecoder().decode(jpeg, scale: .eighth) }
+    }
+
     @Test("Damaged JPEG data never crashes the decoder")
     func damagedData() throws {
         let jpeg = try Fixtures.jpeg(width: 160, height: 120)

@@ -10,7 +10,7 @@ import Testing
 /// A runtime with controlled devices and a library in a temporary folder.
 private final class Rig: Sendable {
     let camera = ControlledCamera()
-    let controls = TestControls()
+    let controls: TestControls
     let screen = RecordingScreen()
     let frames = RecentFrames()
     let directory: URL
@@ -18,14 +18,20 @@ private final class Rig: Sendable {
     let runtime: BoothRuntime
     let cameraService: CameraService
 
-    init(countdown: Duration = .zero) throws {
+    init(
+        countdown: Duration = .zero, stallTimeout: Duration = .seconds(5), screen: (any Screen)? = nil,
+        controls: TestControls = TestControls()
+    ) throws {
+        self.controls = controls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
         library = try PhotoLibrary(
             directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         runtime = BoothRuntime(
             settings: BoothSettings(countdown: countdown), frames: frames, button: controls, keypad: controls,
-            screen: screen, library: library, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
-        cameraService = CameraService(camera: camera, frames: frames, logger: Logger(label: "test")) { [runtime] in
+            screen: screen ?? self.screen, library: library, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+        cameraService = CameraService(
+            camera: camera, frames: frames, logger: Logger(label: "test"), stallTimeout: stallTimeout
+        ) { [runtime] in
             runtime.post($0)
         }
     }
@@ -46,8 +52,33 @@ private final class Rig: Sendable {
     }
 }
 
-@Suite("Booth runtime")
+@Suite("Booth runtime", .timeLimit(.minutes(1)))
 struct BoothRuntimeTests {
+    @Test("A name typed the instant the naming screen appears is kept (a fast keypad or a pipe)")
+    func nameTypedAtOnce() async throws {
+        let controls = TestControls()
+        let recording = RecordingScreen()
+        let rig = try Rig(screen: TypingScreen(forwardingTo: recording, controls: controls, name: "Quick"), controls: controls)
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await recording.next(.ready)
+            let press = MonotonicClock().now
+            controls.press(at: press)
+            await rig.camera.deliver(try TestFrames.frame(number: 2, at: press + .milliseconds(5)))
+            await recording.next { if case .saved = $0 { true } else { false } }
+        }
+        #expect(try rig.library.photos().map(\.caption.text) == ["Quick"])
+    }
+
+    @Test("A camera that opens but never delivers is a camera fault, not an endless start")
+    func silentCamera() async throws {
+        let rig = try Rig(stallTimeout: .milliseconds(200))
+        try await rig.run {
+            await rig.screen.next(.fault(.cameraMissing))
+        }
+        #expect(!rig.screen.contents.contains(.ready))
+    }
+
     @Test("The saved photo is the camera's frame nearest the shutter, repaired, with the typed name")
     func zeroShutterLag() async throws {
         let rig = try Rig()

@@ -8,7 +8,7 @@ private func at(_ milliseconds: Int64) -> MonotonicInstant {
     MonotonicInstant(nanoseconds: 1_000_000_000_000 + milliseconds * 1_000_000)
 }
 
-@Suite("Recent frames")
+@Suite("Recent frames", .timeLimit(.minutes(1)))
 struct RecentFramesTests {
     @Test("A shot waits for the frame exposed after the shutter, which may be the nearest")
     func waitsForTheNextFrame() async throws {

@@ -137,3 +137,25 @@ final class RecordingScreen: Screen {
         await next { $0 == expected }
     }
 }
+
+/// A screen on which the guest types the moment the naming screen appears, in the same call,
+/// as a fast keypad or a piped script can.
+final class TypingScreen: Screen {
+    private let screen: any Screen
+    private let controls: TestControls
+    private let name: String
+    private let typed = Mutex(false)
+
+    init(forwardingTo screen: any Screen, controls: TestControls, name: String) {
+        self.screen = screen
+        self.controls = controls
+        self.name = name
+    }
+
+    func show(_ content: ScreenContent) {
+        screen.show(content)
+        guard case .naming(typed: "", _) = content, !typed.withLock({ $0 }) else { return }
+        typed.withLock { $0 = true }
+        controls.type(name)
+    }
+}

@@ -89,6 +89,13 @@ struct PhotoLibraryTests {
         #expect(!FileManager.default.fileExists(atPath: nowhere.path))
     }
 
+    @Test("SQLite's disk-full error is a full disk")
+    func sqliteFull() {
+        let error = LibraryError.database(DatabaseError(resultCode: .SQLITE_FULL), while: "record a photo", at: "/data/photobooth.sqlite")
+        #expect(error == .storageFull)
+        #expect(LibraryError.database(DatabaseError(resultCode: .SQLITE_IOERR), while: "x", at: "y") == .databaseFailure)
+    }
+
     @Test("A full disk is reported as such, with the file and what to do")
     func fullDiskMessage() {
         let error = LibraryError.file("write", "/data/photos/x.jpg", errno: ENOSPC)
