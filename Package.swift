@@ -83,5 +83,10 @@ let package = Package(
         ),
         .testTarget(name: "BoothDevicesTests", dependencies: ["BoothDevices"], swiftSettings: strictSettings),
         .testTarget(name: "BoothServiceTests", dependencies: ["BoothService"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PhotoboothEndToEndTests",
+            dependencies: ["photobooth", "BoothImaging", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strictSettings
+        ),
     ]
 )

@@ -1,0 +1,243 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Output of a child process, collected as it arrives, that a test can wait on.
+final class OutputCollector: Sendable {
+    private struct State {
+        var data = Data()
+        var ended = false
+        var waiters: [(matches: @Sendable (String) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds a chunk; an empty chunk is the end of the output.
+    func append(_ chunk: Data) {
+        let resumed = state.withLock { state -> [(CheckedContinuation<Bool, Never>, Bool)] in
+            if chunk.isEmpty { state.ended = true } else { state.data.append(chunk) }
+            let text = String(decoding: state.data, as: UTF8.self)
+            var resumed: [(CheckedContinuation<Bool, Never>, Bool)] = []
+            state.waiters.removeAll { waiter in
+                if waiter.matches(text) {
+                    resumed.append((waiter.continuation, true))
+                    return true
+                }
+                if state.ended {
+                    resumed.append((waiter.continuation, false))
+                    return true
+                }
+                return false
+            }
+            return resumed
+        }
+        for (continuation, matched) in resumed { continuation.resume(returning: matched) }
+    }
+
+    var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
+
+    /// Waits until the output satisfies `matches`; `false` if it ended without doing so.
+    func wait(until matches: @escaping @Sendable (String) -> Bool) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let answer = state.withLock { state -> Bool? in
+                let text = String(decoding: state.data, as: UTF8.self)
+                if matches(text) { return true }
+                if state.ended { return false }
+                state.waiters.append((matches, continuation))
+                return nil
+            }
+            if let answer { continuation.resume(returning: answer) }
+        }
+    }
+
+    /// Waits until the output has ended.
+    func waitForEnd() async {
+        _ = await wait { _ in false }
+    }
+}
+
+/// What a finished photobooth process left.
+struct Finished {
+    /// The exit status, or the signal number when `signaled`.
+    let status: Int32
+    let signaled: Bool
+    let stdout: String
+    let stderr: String
+
+    /// Standard output as lines.
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+}
+
+/// The built `photobooth` executable, run as a user runs it: arguments, standard input,
+/// standard output and error.
+///
+/// Children are started with `posix_spawn` on close-on-exec pipes, one child at a time, so a
+/// child inherits only its own three descriptors. (Foundation's `Process` left pipe ends open
+/// when tests started children in parallel; a booth then waited forever for the end of an input
+/// another child held open.) Output is read and the child reaped on threads of their own, so
+/// nothing here blocks Swift's cooperative pool.
+final class BoothProcess {
+    /// Held while pipes are made close-on-exec and a child is spawned: a spawn on another thread
+    /// between `pipe` and `fcntl` would inherit them.
+    private static let spawning = Mutex(())
+
+    let stdout = OutputCollector()
+    let stderr = OutputCollector()
+    private let pid: pid_t
+    private let input: Mutex<Int32?>
+    private let exitStatus: AsyncStream<(Int32, Bool)>
+
+    /// The executable next to the test bundle (SwiftPM builds both into the same folder).
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("photobooth")
+    }
+
+    struct SpawnError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Starts `executable` (or `wrapper`, a command that runs it, such as `unshare`) with
+    /// `arguments`.
+    init(_ arguments: [String], executable: URL = BoothProcess.executable, wrappedIn wrapper: [String] = []) throws {
+        // Writing to a child that has exited must fail, not kill the test run.
+        signal(SIGPIPE, SIG_IGN)
+        let (child, standardInput, standardOutput, standardError) = try Self.spawning.withLock { _ in
+            try Self.spawn(arguments, executable: executable, wrapper: wrapper)
+        }
+        pid = child
+        input = Mutex(standardInput)
+
+        for (descriptor, collector) in [(standardOutput, stdout), (standardError, stderr)] {
+            Thread {
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    collector.append(Data(chunk[0..<count]))
+                }
+                close(descriptor)
+                collector.append(Data())
+            }.start()
+        }
+        let (statusStream, statusSink) = AsyncStream.makeStream(of: (Int32, Bool).self)
+        exitStatus = statusStream
+        Thread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import.
+            let signal = status & 0x7F
+            statusSink.yield(signal == 0 ? ((status >> 8) & 0xFF, false) : (signal, true))
+            statusSink.finish()
+        }.start()
+    }
+
+    /// Spawns the child on new pipes; returns its pid and the parent's ends (input to write,
+    /// output and error to read).
+    private static func spawn(
+        _ arguments: [String], executable: URL, wrapper: [String]
+    ) throws -> (pid_t, Int32, Int32, Int32) {
+        let standardInput = try makePipe()
+        let standardOutput = try makePipe()
+        let standardError = try makePipe()
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, standardInput.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, standardOutput.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, standardError.write, 2)
+
+        let command = wrapper.isEmpty ? [executable.path] + arguments : ["/usr/bin/env"] + wrapper + [executable.path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = "UTC"
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, command[0], &actions, nil, argv, envp)
+        for descriptor in [standardInput.read, standardOutput.write, standardError.write] { close(descriptor) }
+        guard status == 0 else {
+            for descriptor in [standardInput.write, standardOutput.read, standardError.read] { close(descriptor) }
+            throw SpawnError(description: "cannot start \(command[0]): \(String(cString: strerror(status)))")
+        }
+        return (child, standardInput.write, standardOutput.read, standardError.read)
+    }
+
+    deinit {
+        input.withLock { descriptor in
+            if let descriptor { close(descriptor) }
+        }
+    }
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            throw SpawnError(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Types `text` on the booth's standard input.
+    func type(_ text: String) throws {
+        try type(Array(text.utf8))
+    }
+
+    func type(_ bytes: [UInt8]) throws {
+        try input.withLock { descriptor in
+            guard let descriptor else { throw SpawnError(description: "standard input is closed") }
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw SpawnError(description: "cannot write to the booth: \(String(cString: strerror(errno)))") }
+                offset += written
+            }
+        }
+    }
+
+    /// Ends standard input.
+    func endInput() throws {
+        input.withLock { descriptor in
+            if let descriptor { close(descriptor) }
+            descriptor = nil
+        }
+    }
+
+    /// Kills the process at once, as a power cut or the OOM killer would.
+    func kill() {
+        _ = Glibc.kill(pid, SIGKILL)
+    }
+
+    /// Waits for the process to exit and its output to end.
+    func finished() async -> Finished {
+        var iterator = exitStatus.makeAsyncIterator()
+        let (status, signaled) = await iterator.next() ?? (-1, false)
+        await stdout.waitForEnd()
+        await stderr.waitForEnd()
+        return Finished(status: status, signaled: signaled, stdout: stdout.text, stderr: stderr.text)
+    }
+
+    /// Runs `photobooth arguments` with `input` on standard input, to the end.
+    static func run(_ arguments: [String], input: String = "") async throws -> Finished {
+        let booth = try BoothProcess(arguments)
+        if !input.isEmpty { try booth.type(input) }
+        try booth.endInput()
+        return await booth.finished()
+    }
+}
+
+/// A library folder for one test, removed afterwards.
+final class DataDirectory {
+    let url: URL
+    var path: String { url.path }
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-e2e-\(UUID().uuidString.lowercased())")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

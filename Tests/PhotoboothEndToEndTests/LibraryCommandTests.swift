@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@Suite("Library commands", .timeLimit(.minutes(2)))
+struct LibraryCommandTests {
+    @Test("check finds a deleted original, names the photo, and --repair leaves the library consistent")
+    func checkAndRepair() async throws {
+        let directory = DataDirectory()
+        try await session("\nAlice\n\nBob\n", in: directory)
+        let photos = try await listed(directory)
+        let alice = try #require(photos.first { $0.caption == "Alice" })
+        try FileManager.default.removeItem(atPath: alice.file)
+
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains(alice.id) && check.stdout.contains("Alice"))
+
+        let repair = try await BoothProcess.run(["check", "--repair", "--data-dir", directory.path])
+        #expect(repair.status == 0, "\(repair.stdout)")
+        let after = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(after.status == 0)
+        #expect(try await listed(directory).map(\.caption) == ["Bob"])
+    }
+
+    @Test("show prints every field of one photo; an unknown id fails clearly")
+    func show() async throws {
+        let directory = DataDirectory()
+        try await session("\nDave\n", in: directory)
+        let photo = try #require(try await listed(directory).first)
+        let shown = try await BoothProcess.run(["show", String(photo.id.prefix(8)), "--data-dir", directory.path])
+        #expect(shown.status == 0)
+        for value in [photo.id, "Dave", photo.created_at, photo.file, "\(photo.byte_count) bytes", "\(photo.width)x\(photo.height)"] {
+            #expect(shown.stdout.contains(value), "show lacks \(value)")
+        }
+        let unknown = try await BoothProcess.run(["show", "0000dead", "--data-dir", directory.path])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("No photo has the id 0000dead"))
+        #expect(!unknown.stderr.contains("Fatal") && !unknown.stderr.contains("Stack"))
+    }
+
+    @Test("export copies originals named after captions, without overwriting")
+    func export() async throws {
+        let directory = DataDirectory()
+        try await session("\nAlice\n\nBob\n", in: directory)
+        let target = directory.url.appendingPathComponent("usb-stick").path
+        let first = try await BoothProcess.run(["export", "--all", "--to", target, "--data-dir", directory.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try await BoothProcess.run(["export", "--all", "--to", target, "--data-dir", directory.path])
+        #expect(second.status == 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: target).sorted()
+        #expect(files == ["Alice (2).jpg", "Alice.jpg", "Bob (2).jpg", "Bob.jpg"])
+        let alice = try #require(try await listed(directory).first { $0.caption == "Alice" })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target + "/Alice.jpg")) == Data(contentsOf: URL(fileURLWithPath: alice.file)))
+    }
+
+    @Test("Bad usage exits 2; a failed operation exits 1 with a message and no stack trace", arguments: [
+        (["list", "--limit", "0"], Int32(2), "--limit"),
+        (["frobnicate"], 2, "frobnicate"),
+        (["export", "--to", "/tmp/x"], 2, "--all"),
+        (["run", "--countdown", "-1"], 2, "--countdown"),
+        (["list", "--data-dir", "/nonexistent/photobooth"], 1, "no photo library in /nonexistent/photobooth"),
+        (["run", "--data-dir", "/tmp/photobooth-not-simulated"], 1, "--simulate"),
+    ])
+    func exitCodes(arguments: [String], status: Int32, message: String) async throws {
+        let result = try await BoothProcess.run(arguments)
+        #expect(result.status == status)
+        #expect(result.stderr.localizedCaseInsensitiveContains(message), "stderr: \(result.stderr)")
+    }
+
+    @Test("--help works for every command")
+    func help() async throws {
+        for command in ["run", "list", "show", "export", "check"] {
+            let result = try await BoothProcess.run([command, "--help"])
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("--data-dir"))
+        }
+    }
+
+    @Test("list on an empty library says so")
+    func emptyList() async throws {
+        let directory = DataDirectory()
+        try await session("", in: directory)
+        let result = try await BoothProcess.run(["list", "--data-dir", directory.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("No photos yet"))
+    }
+}

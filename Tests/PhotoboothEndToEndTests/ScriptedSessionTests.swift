@@ -1,0 +1,136 @@
+import BoothImaging
+import Foundation
+import GRDB
+import Testing
+
+/// A photo as `photobooth list --json` prints it.
+struct ListedPhoto: Decodable, Equatable {
+    let id: String
+    let caption: String
+    let created_at: String
+    let width: Int
+    let height: Int
+    let byte_count: Int
+    let file: String
+}
+
+/// `photobooth list --json` for a library, parsed; records an issue when it fails.
+func listed(_ directory: DataDirectory) async throws -> [ListedPhoto] {
+    let result = try await BoothProcess.run(["list", "--json", "--data-dir", directory.path])
+    #expect(result.status == 0, "list failed: \(result.stderr)")
+    return try JSONDecoder().decode([ListedPhoto].self, from: Data(result.stdout.utf8))
+}
+
+/// Runs the simulated booth on a script, to the end; the session must succeed.
+@discardableResult
+func session(_ script: String, in directory: DataDirectory, options: [String] = ["--countdown", "0"]) async throws -> Finished {
+    let result = try await BoothProcess.run(["run", "--simulate", "--data-dir", directory.path] + options, input: script)
+    #expect(result.status == 0 && !result.signaled, "the booth failed: \(result.stderr)")
+    return result
+}
+
+@Suite("A scripted session of the simulated booth", .timeLimit(.minutes(2)))
+struct ScriptedSessionTests {
+    @Test("Two named photos: on the screen, in the list newest first, as files, thumbnails and WAL catalog")
+    func twoPhotos() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nAlice\n\nBob\n", in: directory)
+        #expect(result.lines.filter { $0.hasPrefix("Saved as") } == ["Saved as Alice", "Saved as Bob"])
+        #expect(result.lines.filter { $0 == "Name your photo:" }.count == 2)
+
+        let raw = try await BoothProcess.run(["list", "--json", "--data-dir", directory.path])
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(raw.stdout.utf8)) as? [[String: Any]])
+        #expect(objects.allSatisfy { Set($0.keys) == ["id", "caption", "created_at", "width", "height", "byte_count", "file"] })
+
+        let photos = try await listed(directory)
+        #expect(photos.map(\.caption) == ["Bob", "Alice"])
+        #expect(photos[0].created_at > photos[1].created_at)
+        for photo in photos {
+            #expect(photo.file.hasPrefix("/"))
+            #expect(photo.file.hasSuffix("/\(photo.id).jpg"))
+            #expect(photo.created_at.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression) != nil)
+            let jpeg = try Data(contentsOf: URL(fileURLWithPath: photo.file))
+            #expect(jpeg.count == photo.byte_count)
+            let decoded = try JPEGDecoder().decode(jpeg)
+            #expect(decoded.width == photo.width && decoded.height == photo.height)
+            #expect(try JPEGSegments(jpeg).hasHuffmanTables, "the camera's frame was repaired into a standard JPEG")
+        }
+
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let catalog = try DatabaseQueue(path: directory.url.appendingPathComponent("photobooth.sqlite").path, configuration: readOnly)
+        let (journalMode, thumbnails) = try await catalog.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Data.fetchAll(db, sql: "SELECT thumbnail FROM photo"))
+        }
+        #expect(journalMode == "wal")
+        #expect(thumbnails.count == 2)
+        for thumbnail in thumbnails {
+            let header = try JPEGHeader(thumbnail)
+            #expect(max(header.width, header.height) <= 320)
+        }
+
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
+    @Test("Names are kept as typed, cleaned of control characters and cut to 64 characters")
+    func namesAreSanitized() async throws {
+        let directory = DataDirectory()
+        let long = String(repeating: "x", count: 200)
+        try await session("\nAnn\u{1}\u{7}e\tMarie \n\n\(long)\n\nZoë 👩‍👩‍👧 李\n", in: directory)
+        let captions = try await listed(directory).map(\.caption)
+        #expect(captions.count == 3)
+        #expect(captions[0].unicodeScalars.elementsEqual("Zoë 👩‍👩‍👧 李".unicodeScalars))
+        #expect(captions[1] == String(repeating: "x", count: 64))
+        #expect(captions[2] == "Anne Marie")
+    }
+
+    @Test("Bytes that are not UTF-8 are dropped from a name, the rest is kept")
+    func invalidUTF8Name() async throws {
+        let directory = DataDirectory()
+        let booth = try BoothProcess(["run", "--simulate", "--countdown", "0", "--data-dir", directory.path])
+        try booth.type([0x0A, 0x45, 0x76, 0xFF, 0xFE, 0x61, 0x0A])
+        try booth.endInput()
+        let result = await booth.finished()
+        #expect(result.status == 0)
+        #expect(result.lines.contains("Saved as Eva"))
+        #expect(try await listed(directory).map(\.caption) == ["Eva"])
+    }
+
+    @Test("A photo nobody names keeps its default caption when naming times out")
+    func namingTimesOut() async throws {
+        let directory = DataDirectory()
+        let booth = try BoothProcess(["run", "--simulate", "--countdown", "0", "--name-timeout", "0.3", "--data-dir", directory.path])
+        try booth.type("\n")
+        // The guest walks away: input stays open, nothing more is typed.
+        #expect(await booth.stdout.wait { $0.contains("Saved as Photo 1\n") })
+        try booth.endInput()
+        let result = await booth.finished()
+        #expect(result.status == 0)
+        #expect(try await listed(directory).map(\.caption) == ["Photo 1"])
+    }
+
+    @Test("Escape cancels naming: the photo is kept under its default caption")
+    func escapeCancels() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nMallory\u{1B}\n", in: directory)
+        #expect(result.lines.contains("Saved as Photo 1"))
+        #expect(try await listed(directory).map(\.caption) == ["Photo 1"])
+    }
+
+    @Test("Input that ends while a name is asked for keeps the photo with its default caption")
+    func inputEndsWhileNaming() async throws {
+        let directory = DataDirectory()
+        try await session("\n", in: directory)
+        #expect(try await listed(directory).map(\.caption) == ["Photo 1"])
+    }
+
+    @Test("With a countdown the screen counts 3, 2, 1 before the shot")
+    func countdown() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nCarol\n", in: directory, options: ["--countdown", "3"])
+        let shown = result.lines.drop { $0 != "3" }.prefix(4)
+        #expect(Array(shown) == ["3", "2", "1", "Smile!"])
+        #expect(result.stderr.contains("countdown -> capturing"))
+    }
+}
