@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "photobooth", targets: ["photobooth"]),
+        .executable(name: "photobooth-bench", targets: ["photobooth-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -68,6 +69,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "photobooth-bench",
+            dependencies: ["BoothCore", "BoothImaging", "BoothStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),

@@ -1,0 +1,121 @@
+import BoothCore
+import BoothImaging
+import BoothStore
+import Foundation
+import Logging
+
+/// `photobooth-bench`: the figures other booths are compared against. For 1080p and 4K camera
+/// frames it measures the thumbnail, the durable save (write + fsync + rename + fsync of the
+/// folder, then the catalog commit) and the frame rate of scaled preview decoding, each the
+/// median of repeated runs.
+///
+///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER]
+@main
+enum Benchmark {
+    static func main() throws {
+        let options = try Options(CommandLine.arguments.dropFirst())
+        #if DEBUG
+        print("warning: this is a debug build; run `swift run -c release photobooth-bench` for real figures.\n")
+        #endif
+        let folder = options.directory.appendingPathComponent("photobooth-bench-\(UUID().lowercased)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try PhotoLibrary(
+            directory: folder, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "bench"), create: true)
+        print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores")
+        print("library on \(fileSystem(of: options.directory)) at \(options.directory.path)\n")
+
+        for (width, height) in [(1920, 1080), (3840, 2160)] {
+            // A frame as a webcam delivers it: JPEG at quality 90 without Huffman tables.
+            let encoded = try JPEGEncoder().encode(TestPattern(width: width, height: height).render(frame: 1, at: Date()), quality: 90)
+            let frame = try JPEGSegments(encoded).removingHuffmanTables()
+            let photo = try JPEGSegments.repairedMJPEG(frame)
+            print("\(width)x\(height) frame: \(frame.count / 1024) KiB MJPEG")
+
+            let repair = median(options.runs) { _ = try JPEGSegments.repairedMJPEG(frame) }
+            let thumbnailer = JPEGThumbnailer()
+            let thumbnail = try thumbnailer.thumbnail(forJPEG: photo)
+            let thumbnailing = median(options.runs) { _ = try thumbnailer.thumbnail(forJPEG: photo) }
+            var writes: [Duration] = []
+            var commits: [Duration] = []
+            for _ in 0..<options.runs {
+                let number = library.reservePhotoNumber()
+                let (_, timings) = try library.add(
+                    photo, thumbnail: thumbnail, id: UUID(), number: number, caption: .placeholder(number: number),
+                    createdAt: Date())
+                writes.append(timings.write)
+                commits.append(timings.commit)
+            }
+            let totals = zip(writes, commits).map { $0 + $1 }
+            print("  repair (insert Huffman tables)   \(format(repair))")
+            print("  thumbnail (320 px, q80)          \(format(thumbnailing))")
+            print("  save: write+fsync+rename+fsync   \(format(middle(writes)))")
+            print("        catalog commit             \(format(middle(commits)))")
+            print("        total                      \(format(middle(totals)))")
+            var rates: [String] = []
+            for scale in [ScalingFactor.half, .quarter, .eighth] {
+                let decoder = try JPEGDecoder()
+                let perFrame = median(options.runs) { _ = try decoder.decode(frame, scale: scale, format: .bgrx, fast: true) }
+                rates.append("\(scale) \(String(format: "%.0f", 1 / perFrame.inSeconds)) fps")
+            }
+            print("  preview decode                   \(rates.joined(separator: ", "))\n")
+        }
+    }
+
+    /// The median duration of `runs` runs of `body`, after one warm-up run.
+    static func median(_ runs: Int, _ body: () throws -> Void) -> Duration {
+        let clock = ContinuousClock()
+        try? body()
+        return middle((0..<runs).map { _ in clock.measure { try? body() } })
+    }
+
+    static func middle(_ durations: [Duration]) -> Duration {
+        let sorted = durations.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    static func format(_ duration: Duration) -> String {
+        duration.formattedMilliseconds
+    }
+
+    /// The file system type of `folder` (the longest mount point above it in /proc/mounts), since
+    /// fsync on tmpfs measures nothing.
+    static func fileSystem(of folder: URL) -> String {
+        let path = folder.resolvingSymlinksInPath().path
+        let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+        var best: (mountPoint: String, type: String)?
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count > 2 else { continue }
+            let mountPoint = fields[1]
+            let inside = mountPoint == "/" || path == mountPoint || path.hasPrefix(mountPoint + "/")
+            if inside && mountPoint.count > (best?.mountPoint.count ?? -1) { best = (mountPoint, fields[2]) }
+        }
+        guard let type = best?.type else { return "an unknown file system" }
+        return type == "tmpfs" ? "tmpfs (fsync costs nothing there: pass --dir on a real disk)" : type
+    }
+
+    struct Options {
+        var runs = 21
+        var directory = FileManager.default.temporaryDirectory
+
+        init(_ arguments: ArraySlice<String>) throws(UsageError) {
+            var arguments = arguments
+            while let argument = arguments.popFirst() {
+                switch argument {
+                case "--runs":
+                    guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else { throw UsageError() }
+                    runs = value
+                case "--dir":
+                    guard let value = arguments.popFirst() else { throw UsageError() }
+                    directory = URL(fileURLWithPath: value)
+                default:
+                    throw UsageError()
+                }
+            }
+        }
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER]"
+}
