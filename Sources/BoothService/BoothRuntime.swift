@@ -91,7 +91,7 @@ final class BoothRuntime: Service {
                 stateEnteredAt = now
             }
             for effect in effects {
-                perform(effect, in: &group)
+                perform(effect, in: &group, state: machine.state)
             }
         }
 
@@ -127,7 +127,7 @@ final class BoothRuntime: Service {
         }
     }
 
-    private func perform(_ effect: BoothEffect, in group: inout DiscardingTaskGroup) {
+    private func perform(_ effect: BoothEffect, in group: inout DiscardingTaskGroup, state: BoothState) {
         switch effect {
         case .show(let content):
             screen.show(content)
@@ -136,9 +136,9 @@ final class BoothRuntime: Service {
         case .finishPhoto(let photo, let caption):
             writer.finish(photo, caption: caption)
         case .ignored(.shutterPressed):
-            logger.info("Shutter press ignored: the booth is busy.")
+            logger.info("Shutter press ignored: the booth is in \(state.name).")
         case .ignored(let event):
-            logger.debug("Ignored \(event).")
+            logger.debug("Ignored \(event) in \(state.name).")
         }
     }
 

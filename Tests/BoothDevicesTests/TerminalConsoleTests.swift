@@ -50,6 +50,16 @@ private final class ConsoleHarness {
 
 private let placeholder = Caption.placeholder(number: 1)
 
+/// The keys of one name: up to and including Enter or Cancel.
+private func nameKeys(from keys: inout AsyncStream<KeypadKey>.Iterator) async -> [KeypadKey] {
+    var typed: [KeypadKey] = []
+    while let key = await keys.next() {
+        typed.append(key)
+        if key == .enter || key == .cancel { break }
+    }
+    return typed
+}
+
 @Suite("Terminal console", .timeLimit(.minutes(1)))
 struct TerminalConsoleTests {
     @Test("Piped lines wait until the booth waits for one, so none is lost")
@@ -66,12 +76,7 @@ struct TerminalConsoleTests {
         harness.console.show(.countdown(secondsLeft: 1))
         harness.console.show(.smile)
         harness.console.show(.naming(typed: "", placeholder: placeholder))
-        var typed: [KeypadKey] = []
-        while let key = await keys.next() {
-            typed.append(key)
-            if key == .enter { break }
-        }
-        #expect(typed == "Alice".map { .character($0) } + [.enter])
+        #expect(await nameKeys(from: &keys) == "Alice".map { .character($0) } + [.enter])
         // Typing updates the naming screen; that does not take another line.
         harness.console.show(.naming(typed: "Alice", placeholder: placeholder))
         harness.console.show(.saving)
@@ -79,12 +84,7 @@ struct TerminalConsoleTests {
         #expect(await presses.next() != nil, "the empty line presses the shutter on the saved screen")
         harness.console.show(.smile)
         harness.console.show(.naming(typed: "", placeholder: placeholder))
-        var second: [KeypadKey] = []
-        while let key = await keys.next() {
-            second.append(key)
-            if key == .enter { break }
-        }
-        #expect(second == "Bob".map { .character($0) } + [.enter])
+        #expect(await nameKeys(from: &keys) == "Bob".map { .character($0) } + [.enter])
         harness.console.show(.saving)
         harness.console.show(.saved(Caption(sanitizing: "Bob")!, photo: UUID()))
         // Input has ended and the booth waits: both streams end.
@@ -104,10 +104,7 @@ struct TerminalConsoleTests {
         var received: [KeypadKey] = []
         for _ in 0..<3 {
             harness.console.show(.naming(typed: "", placeholder: placeholder))
-            while let key = await keys.next() {
-                received.append(key)
-                if key == .enter || key == .cancel { break }
-            }
+            received += await nameKeys(from: &keys)
             harness.console.show(.saving)
         }
         let expected: [KeypadKey] = [

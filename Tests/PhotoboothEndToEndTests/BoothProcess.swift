@@ -205,6 +205,11 @@ final class BoothProcess {
         }
     }
 
+    /// Asks the process to stop, as systemd does.
+    func terminate() {
+        _ = Glibc.kill(pid, SIGTERM)
+    }
+
     /// Kills the process at once, as a power cut or the OOM killer would.
     func kill() {
         _ = Glibc.kill(pid, SIGKILL)

@@ -23,8 +23,23 @@ private let canMountTmpfs: Bool = {
     return status == 0
 }()
 
-@Suite("Crashes and a full disk", .timeLimit(.minutes(3)))
+@Suite("Stops, crashes and a full disk", .timeLimit(.minutes(3)))
 struct CrashAndFullDiskTests {
+    @Test("SIGTERM while a guest names a photo: the photo is saved under its default caption, exit 0")
+    func terminateWhileNaming() async throws {
+        let directory = DataDirectory()
+        let booth = try BoothProcess(["run", "--simulate", "--countdown", "0", "--data-dir", directory.path])
+        try booth.type("\n")
+        #expect(await booth.stdout.wait { $0.contains("Name your photo:\n") })
+        booth.terminate()
+        let result = await booth.finished()
+        #expect(result.status == 0 && !result.signaled, "\(result.stderr)")
+        #expect(result.stderr.contains("All photos are saved."))
+        #expect(try await listed(directory).map(\.caption) == ["Photo 1"])
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status == 0)
+    }
+
     @Test("Killed with SIGKILL during a burst of captures, restarted: check is clean and every photo reported saved is listed")
     func killDuringBurst() async throws {
         let directory = DataDirectory()
