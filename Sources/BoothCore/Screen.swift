@@ -19,14 +19,6 @@ public enum ScreenContent: Sendable, Hashable {
     case saved(Caption, photo: UUID)
     /// Something is wrong; the booth says what and waits.
     case fault(BoothFault)
-
-    /// Whether the booth is waiting for a person here (to press the button or type a name).
-    public var awaitsGuest: Bool {
-        switch self {
-        case .ready, .naming, .saved: true
-        case .starting, .countdown, .smile, .saving, .fault: false
-        }
-    }
 }
 
 /// The booth's screen.
