@@ -5,7 +5,7 @@ import Foundation
 /// Whatever the source (keypad, terminal, a pipe, a command line), a caption is trimmed, has its
 /// control characters removed and holds at most ``maximumLength`` characters (grapheme clusters,
 /// so an emoji or an accented letter counts once). Everything else is kept exactly as typed.
-public struct Caption: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct Caption: Sendable, Hashable, CustomStringConvertible {
     /// The longest caption, in characters as people count them.
     public static let maximumLength = 64
 
@@ -38,19 +38,6 @@ public struct Caption: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public var description: String { text }
-
-    public init(from decoder: any Decoder) throws {
-        let raw = try decoder.singleValueContainer().decode(String.self)
-        guard let caption = Caption(sanitizing: raw) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "empty caption"))
-        }
-        self = caption
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(text)
-    }
 
     /// What one typed scalar becomes in a caption: itself, a space (for tabs and line breaks),
     /// or nothing (other control characters, and the bidirectional overrides that would let a

@@ -67,14 +67,6 @@ struct CaptionTests {
     func placeholder() {
         #expect(Caption.placeholder(number: 42).text == "Photo 42")
     }
-
-    @Test("Captions decode from JSON through the same rules")
-    func codable() throws {
-        let decoded = try JSONDecoder().decode([Caption].self, from: Data(#"[" Bob\u0007 "]"#.utf8))
-        #expect(decoded.map(\.text) == ["Bob"])
-        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Caption.self, from: Data(#""  ""#.utf8)) }
-        #expect(String(decoding: try JSONEncoder().encode(decoded[0]), as: UTF8.self) == #""Bob""#)
-    }
 }
 
 @Suite("Caption drafts")
