@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,6 +27,12 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        // V4L2: ioctl numbers and fourcc codes computed by the C compiler, libv4l2 behind fixed
+        // arguments.
+        .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .systemLibrary(name: "CLinuxFB"),
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
         .target(
             name: "BoothImaging",
@@ -46,6 +53,10 @@ let package = Package(
             dependencies: [
                 "BoothCore",
                 "BoothImaging",
+                "CV4L2",
+                "CGPIOD",
+                "CFreeType",
+                "CLinuxFB",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -59,6 +70,7 @@ let package = Package(
                 "BoothDevices",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings
         ),
@@ -87,7 +99,8 @@ let package = Package(
             dependencies: ["BoothStore", "BoothImaging", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "BoothDevicesTests", dependencies: ["BoothDevices"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothImaging"], swiftSettings: strictSettings),
         .testTarget(name: "BoothServiceTests", dependencies: ["BoothService"], swiftSettings: strictSettings),
         .testTarget(
             name: "PhotoboothEndToEndTests",

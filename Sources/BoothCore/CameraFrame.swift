@@ -6,6 +6,11 @@ public struct CameraFrame: Sendable {
     public enum Encoding: Sendable, Hashable {
         /// Motion JPEG: one JPEG per frame, possibly without Huffman tables.
         case mjpeg
+        /// Packed 4:2:2 YUV (Y0 U Y1 V), `bytesPerRow` bytes per row.
+        case yuyv(bytesPerRow: Int)
+        /// Red, green, blue, 3 bytes per pixel, `bytesPerRow` bytes per row: what libv4l2 converts
+        /// Bayer and vendor formats to.
+        case rgb24(bytesPerRow: Int)
     }
 
     /// The bytes exactly as the camera delivered them.

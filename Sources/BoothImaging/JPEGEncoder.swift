@@ -30,13 +30,37 @@ public struct JPEGEncoder: ~Copyable {
                 bitmap.format.turboJPEGFormat, &buffer, &size, Int32(TJSAMP_420.rawValue),
                 Int32(min(max(quality, 1), 100)), 0)
         }
+        return try takeOver(buffer, size: size, status: status)
+    }
+
+    /// Encodes planar 4:2:2 YUV (a camera's YUYV, deinterleaved) at `quality` without converting
+    /// colours. The corresponding C function is `tjCompressFromYUVPlanes`.
+    func encode(_ planes: YUV422Planes, quality: Int) throws(ImageError) -> Data {
+        var buffer: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        let strides: [Int32] = [Int32(planes.width), Int32(planes.width / 2), Int32(planes.width / 2)]
+        let status = planes.y.withUnsafeBufferPointer { y in
+            planes.u.withUnsafeBufferPointer { u in
+                planes.v.withUnsafeBufferPointer { v in
+                    var sources: [UnsafePointer<UInt8>?] = [y.baseAddress, u.baseAddress, v.baseAddress]
+                    return tjCompressFromYUVPlanes(
+                        handle, &sources, Int32(planes.width), strides, Int32(planes.height),
+                        Int32(TJSAMP_422.rawValue), &buffer, &size, Int32(min(max(quality, 1), 100)), 0)
+                }
+            }
+        }
+        return try takeOver(buffer, size: size, status: status)
+    }
+
+    /// Wraps the buffer TurboJPEG allocated in `Data`, which frees it the TurboJPEG way.
+    private func takeOver(_ buffer: UnsafeMutablePointer<UInt8>?, size: UInt, status: Int32) throws(ImageError) -> Data {
         guard status == 0, let buffer else {
             tjFree(buffer)
             throw ImageError.unencodable.detailed("cannot encode JPEG: \(String(cString: tjGetErrorStr2(handle)))")
         }
-        // TurboJPEG allocated the buffer; Data takes it over and frees it the TurboJPEG way.
         return Data(bytesNoCopy: buffer, count: Int(size), deallocator: .custom { pointer, _ in
             tjFree(pointer.assumingMemoryBound(to: UInt8.self))
         })
     }
 }
+
