@@ -1,0 +1,137 @@
+import CLinuxFB
+import Foundation
+import Logging
+
+/// A Linux framebuffer device (`/dev/fb0`), mapped into memory.
+///
+/// The size and pixel format come from the driver. A finished canvas is copied in one pass;
+/// when the driver offers a second page (`yres_virtual` at least twice `yres`), the copy goes
+/// to the hidden page and the display pans to it, so no half-copied picture is ever shown.
+/// The framebuffer owns its descriptor and mapping and releases them exactly once, when it is
+/// dropped.
+struct Framebuffer: ~Copyable {
+    let device: String
+    let layout: FramebufferLayout
+    private let descriptor: Int32
+    private let memory: UnsafeMutableRawPointer
+    private let mappedLength: Int
+    /// The driver's screen information, kept to pan between pages.
+    private var screen: fb_var_screeninfo
+    /// The page the display showed when the booth started, restored at the end.
+    private let originalYOffset: UInt32
+    /// Where each page's picture starts in the mapping: two pages to flip between, or only the
+    /// visible one.
+    private var pages: [Int]
+    private var shownPage = 0
+    private let logger: Logger
+
+    /// Opens and maps `device`. The corresponding C calls are `open`,
+    /// `ioctl(FBIOGET_FSCREENINFO)`, `ioctl(FBIOGET_VSCREENINFO)` and `mmap`.
+    init(device: String = "/dev/fb0", logger: Logger) throws(ScreenError) {
+        let descriptor = open(device, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            let advice =
+                code == EACCES
+                ? " Add the booth's user to the video group."
+                : code == ENOENT ? " Is a display connected, and its driver loaded?" : ""
+            throw ScreenError.framebufferUnavailable.detailed(
+                "\(device): open failed: \(String(cString: strerror(code))).\(advice)")
+        }
+        var fixed = fb_fix_screeninfo()
+        var screen = fb_var_screeninfo()
+        let layout: FramebufferLayout
+        do throws(ScreenError) {
+            try Self.control(descriptor, FBIOGET_FSCREENINFO, &fixed, "FBIOGET_FSCREENINFO", device)
+            try Self.control(descriptor, FBIOGET_VSCREENINFO, &screen, "FBIOGET_VSCREENINFO", device)
+            layout = FramebufferLayout(
+                width: Int(screen.xres), height: Int(screen.yres), bytesPerRow: Int(fixed.line_length),
+                format: try FramebufferPixelFormat(screen, fixed, device: device))
+            let visibleEnd = (Int(screen.yoffset) + layout.height) * layout.bytesPerRow
+            guard layout.width > 0, layout.height > 0, layout.bytesPerRow >= layout.width * layout.format.bytesPerPixel,
+                visibleEnd <= Int(fixed.smem_len)
+            else {
+                throw ScreenError.framebufferUnsupported.detailed(
+                    "\(device) reports an inconsistent geometry: \(screen.xres)x\(screen.yres) pixels, \(fixed.line_length) bytes per row, \(fixed.smem_len) bytes of memory."
+                )
+            }
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        let mappedLength = Int(fixed.smem_len)
+        let memory = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        guard let memory, memory != UnsafeMutableRawPointer(bitPattern: -1) else {
+            let code = errno
+            close(descriptor)
+            throw ScreenError.systemCall("mmap", on: device, errno: code)
+        }
+        self.device = device
+        self.layout = layout
+        self.descriptor = descriptor
+        self.memory = memory
+        self.mappedLength = mappedLength
+        self.screen = screen
+        self.logger = logger
+        originalYOffset = screen.yoffset
+        let pageLength = layout.height * layout.bytesPerRow
+        if Int(screen.yres_virtual) >= 2 * layout.height, 2 * pageLength <= mappedLength {
+            pages = [0, pageLength]
+            shownPage = screen.yoffset == screen.yres ? 1 : 0
+        } else {
+            pages = [Int(screen.yoffset) * layout.bytesPerRow + Int(screen.xoffset) * layout.format.bytesPerPixel]
+        }
+    }
+
+    deinit {
+        if screen.yoffset != originalYOffset {
+            var original = screen
+            original.yoffset = originalYOffset
+            _ = ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &original)
+        }
+        munmap(memory, mappedLength)
+        close(descriptor)
+    }
+
+    /// Whether frames are drawn into a hidden page and then shown by panning.
+    var flipsPages: Bool { pages.count == 2 }
+
+    /// What the booth draws on, for logs: "/dev/fb0: 1920x1080 XRGB8888, two pages".
+    var summary: String {
+        "\(device): \(layout.width)x\(layout.height) \(layout.format), \(flipsPages ? "two pages" : "one page")"
+    }
+
+    /// Shows `canvas`: copies it to the hidden page and pans there, or, with a single page,
+    /// copies it straight to the screen in one pass. The corresponding C call is
+    /// `ioctl(FBIOPAN_DISPLAY)`, which some drivers make wait for the next vertical blank.
+    mutating func present(_ canvas: Canvas) {
+        guard flipsPages else {
+            layout.copy(canvas, to: memory + pages[0])
+            return
+        }
+        let hidden = 1 - shownPage
+        layout.copy(canvas, to: memory + pages[hidden])
+        screen.xoffset = 0
+        screen.yoffset = UInt32(hidden * layout.height)
+        if ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &screen) == 0 {
+            shownPage = hidden
+        } else {
+            logger.warning(
+                "\(device): FBIOPAN_DISPLAY failed: \(String(cString: strerror(errno))). Drawing straight to the screen from now on."
+            )
+            screen.yoffset = UInt32(shownPage * layout.height)
+            pages = [pages[shownPage]]
+            layout.copy(canvas, to: memory + pages[0])
+        }
+    }
+
+    /// Reads one of the driver's screen descriptions. The corresponding C function is `ioctl`.
+    private static func control<Info: BitwiseCopyable>(
+        _ descriptor: Int32, _ request: Int32, _ info: inout Info, _ name: String, _ device: String
+    ) throws(ScreenError) {
+        while ioctl(descriptor, UInt(request), &info) != 0 {
+            let code = errno
+            guard code == EINTR else { throw ScreenError.systemCall("ioctl(\(name))", on: device, errno: code) }
+        }
+    }
+}

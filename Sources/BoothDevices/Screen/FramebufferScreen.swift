@@ -1,0 +1,140 @@
+import BoothCore
+import Foundation
+import Logging
+import Synchronization
+
+/// The booth's screen on a Linux framebuffer: the live preview and every booth screen, drawn
+/// off-screen and copied to the display in one pass.
+///
+/// Drawing happens on a thread of its own, never on Swift's cooperative pool: ``show(_:)``
+/// and ``showPreview(_:)`` only leave a note and return. The thread draws new content at once
+/// and preview frames at most `previewFPS` times per second, the latest frame only, so the
+/// capture path keeps the CPU; with nothing new it sleeps. That thread opens the device, owns
+/// it, and gives it and the text console back when the screen stops: call ``stop()`` when the
+/// booth ends (the thread keeps the screen alive until then).
+public final class FramebufferScreen: Screen {
+    private let state: Mutex<State>
+    /// Signalled whenever the render thread has something new to consider.
+    private let wakeup = DispatchSemaphore(value: 0)
+    private let logger: Logger
+
+    private struct State {
+        var schedule: RenderSchedule
+        /// How opening the device went; `nil` until the render thread knows.
+        var startup: Result<Void, ScreenError>?
+        var finished = false
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// Opens the framebuffer `device`, loads the fonts and shows "Starting the camera...".
+    /// Blocks until the device is open (or failed to open), like any device opening: call it
+    /// from a thread of your own.
+    ///
+    /// - Parameters:
+    ///   - console: the text console to switch to graphics mode while the booth draws, so that
+    ///     its cursor does not blink over the screen; `nil` to leave it alone.
+    ///   - previewFPS: the most preview frames drawn per second.
+    ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
+    public init(
+        device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
+        previewFPS: Int = 15, viewKeyLabel: String, logger: Logger
+    ) throws(ScreenError) {
+        precondition(previewFPS > 0, "the preview needs a positive frame rate")
+        state = Mutex(State(schedule: RenderSchedule(previewInterval: .seconds(1) / previewFPS)))
+        self.logger = logger
+        let opened = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            run(device: device, console: console, fonts: fonts, viewKeyLabel: viewKeyLabel, opened: opened)
+        }
+        thread.name = "framebuffer screen"
+        thread.start()
+        opened.wait()
+        if case .failure(let error) = state.withLock({ $0.startup }) { throw error }
+        logger.info("Screen on \(device), preview at most \(previewFPS) frames per second.")
+    }
+
+    /// Opens and maps the framebuffer `device` as the screen would, and says what it found
+    /// ("/dev/fb0: 1920x1080 XRGB8888, two pages"), drawing nothing: for `photobooth doctor`.
+    public static func check(device: String = "/dev/fb0") throws(ScreenError) -> String {
+        try Framebuffer(device: device, logger: Logger(label: "photobooth.doctor")).summary
+    }
+
+    public func show(_ content: ScreenContent) {
+        if state.withLock({ $0.schedule.show(content) }) { wakeup.signal() }
+    }
+
+    /// Shows `frame` as the live preview on the screens that have one. Returns at once; a frame
+    /// that arrives before the previous one was drawn replaces it.
+    public func showPreview(_ frame: CameraFrame) {
+        if state.withLock({ $0.schedule.receive(frame) }) { wakeup.signal() }
+    }
+
+    /// Stops drawing and returns once the render thread has released the framebuffer and given
+    /// the text console back (after the frame being drawn, if any).
+    public func stop() async {
+        await withCheckedContinuation { continuation in
+            let finished = state.withLock { state in
+                state.schedule.stop()
+                if !state.finished { state.stopWaiters.append(continuation) }
+                return state.finished
+            }
+            if finished { continuation.resume() } else { wakeup.signal() }
+        }
+    }
+
+    // MARK: Render thread
+
+    private func run(device: String, console: String?, fonts: ScreenFonts, viewKeyLabel: String, opened: DispatchSemaphore) {
+        do throws(ScreenError) {
+            var framebuffer = try Framebuffer(device: device, logger: logger)
+            var renderer = try ScreenRenderer(
+                width: framebuffer.layout.width, height: framebuffer.layout.height, fonts: fonts,
+                viewKeyLabel: viewKeyLabel, logger: logger)
+            let graphicsMode: VirtualConsole? =
+                if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }
+            state.withLock { $0.startup = .success(()) }
+            opened.signal()
+            logger.debug("Drawing on \(framebuffer.summary).")
+
+            draw(with: &renderer, on: &framebuffer)
+
+            // The device first, then the console, which redraws its text over the framebuffer.
+            _ = consume framebuffer
+            _ = consume graphicsMode
+            finish(startup: nil)
+        } catch {
+            finish(startup: .failure(error))
+            opened.signal()
+        }
+    }
+
+    /// Draws what the schedule says until the screen stops.
+    private func draw(with renderer: inout ScreenRenderer, on framebuffer: inout Framebuffer) {
+        let clock = MonotonicClock()
+        while true {
+            switch state.withLock({ $0.schedule.next(at: clock.now) }) {
+            case .render(let content, let frame):
+                renderer.render(content, newFrame: frame)
+                framebuffer.present(renderer.canvas)
+            case .wait(let deadline):
+                let remaining = clock.now.duration(to: deadline).inNanoseconds
+                _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(max(0, remaining))))
+            case .sleep:
+                wakeup.wait()
+            case .finish:
+                return
+            }
+        }
+    }
+
+    /// Marks the render thread as done and resumes whoever waits in ``stop()``.
+    private func finish(startup: Result<Void, ScreenError>?) {
+        let waiters = state.withLock { state in
+            if let startup { state.startup = startup }
+            state.finished = true
+            defer { state.stopWaiters = [] }
+            return state.stopWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,80 @@
+import BoothCore
+
+/// When a screen's render thread draws: at once when the content changes, at most once per
+/// `previewInterval` for a new preview frame (the camera delivers more, and the capture path
+/// needs the CPU more), and never when nothing changed.
+///
+/// Only the latest preview frame is kept; frames that arrive while the content shows no preview
+/// are not decoded at all. The schedule is a value the render thread consults under a lock;
+/// it never reads a clock itself, so tests drive it with plain instants.
+struct RenderSchedule {
+    /// What the render thread does next.
+    enum Step {
+        /// Draw `content`, over `frame` when there is a new one.
+        case render(ScreenContent, frame: CameraFrame?)
+        /// A preview frame waits for the rate limit: look again at `deadline` (or sooner when
+        /// woken).
+        case wait(until: MonotonicInstant)
+        /// Nothing to draw: sleep until woken.
+        case sleep
+        /// The screen stops.
+        case finish
+    }
+
+    let previewInterval: Duration
+    private var content = ScreenContent.starting
+    /// The first content is drawn as soon as the thread starts.
+    private var contentChanged = true
+    private var pendingFrame: CameraFrame?
+    private var lastPreview: MonotonicInstant?
+    private var stopping = false
+
+    init(previewInterval: Duration) {
+        self.previewInterval = previewInterval
+    }
+
+    /// Takes `content` as what the screen shows; returns whether the render thread must be
+    /// woken for it (it changed).
+    @discardableResult
+    mutating func show(_ content: ScreenContent) -> Bool {
+        guard content != self.content else { return false }
+        self.content = content
+        contentChanged = true
+        return true
+    }
+
+    /// Keeps `frame` as the next preview, replacing one not drawn yet; returns whether the
+    /// render thread must be woken for it. It need not be when a frame is already pending (the
+    /// thread waits for the rate limit, or is drawing, and takes the latest next) nor when the
+    /// screen shows no preview, so a camera never wakes the thread more often than it draws.
+    @discardableResult
+    mutating func receive(_ frame: CameraFrame) -> Bool {
+        defer { pendingFrame = frame }
+        return content.showsLivePreview && pendingFrame == nil
+    }
+
+    mutating func stop() {
+        stopping = true
+    }
+
+    /// What to do at `now`.
+    mutating func next(at now: MonotonicInstant) -> Step {
+        if stopping { return .finish }
+        if contentChanged {
+            contentChanged = false
+            return .render(content, frame: content.showsLivePreview ? takeFrame(at: now) : nil)
+        }
+        guard content.showsLivePreview, pendingFrame != nil else { return .sleep }
+        if let lastPreview, now < lastPreview + previewInterval {
+            return .wait(until: lastPreview + previewInterval)
+        }
+        return .render(content, frame: takeFrame(at: now))
+    }
+
+    private mutating func takeFrame(at now: MonotonicInstant) -> CameraFrame? {
+        guard let frame = pendingFrame else { return nil }
+        pendingFrame = nil
+        lastPreview = now
+        return frame
+    }
+}

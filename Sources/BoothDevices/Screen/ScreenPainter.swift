@@ -1,0 +1,253 @@
+import BoothCore
+import BoothImaging
+
+/// Draws what the booth's screen shows into a canvas of any size.
+///
+/// Every length is a fraction of the canvas, so the same screens work from 640x480 to
+/// 1920x1080; headlines are a tenth of the screen's height, which reads from two metres. Text
+/// that would not fit is set smaller and then shortened with an ellipsis, never drawn past
+/// the edge. The painter knows nothing of devices: a framebuffer, a web preview and the tests
+/// all read the same canvas.
+public struct ScreenPainter {
+    private let bold: FontFace
+    private let regular: FontFace
+    /// What the keypad's view key is called, for the main screen's second option.
+    private let viewKeyLabel: String
+
+    /// Loads the fonts.
+    ///
+    /// - Parameter viewKeyLabel: the name printed on the keypad key that opens the gallery.
+    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String) throws(ScreenError) {
+        bold = try FontFace(path: fonts.bold)
+        regular = try FontFace(path: fonts.regular)
+        self.viewKeyLabel = viewKeyLabel
+    }
+
+    /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
+    /// sized to fit the canvas) for the screens that show the camera.
+    public func paint(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {
+        let layout = Layout(canvas: canvas)
+        if content.showsLivePreview {
+            paintPreview(preview, &canvas)
+        } else {
+            canvas.fill(canvas.bounds, with: Palette.background)
+        }
+        switch content {
+        case .starting:
+            try paintMessage("Starting the camera\(FontFace.ellipsis)", layout, &canvas)
+        case .ready:
+            try paintOptions(layout, &canvas)
+        case .countdown(let secondsLeft):
+            try paintOverPreview("\(secondsLeft)", size: layout.height * 6 / 10, color: .white, layout, &canvas)
+        case .smile:
+            canvas.fill(canvas.bounds, with: .white, opacity: 110)
+            try paintOverPreview("Smile!", size: layout.height / 5, color: Palette.accent, layout, &canvas)
+        case .naming(let typed, let placeholder):
+            try paintNaming(typed: typed, placeholder: placeholder.text, layout, &canvas)
+        case .saving:
+            try paintMessage("Saving your photo\(FontFace.ellipsis)", layout, &canvas)
+        case .saved(let caption, _):
+            try paintSaved(caption.text, layout, &canvas)
+        case .fault(let fault):
+            try paintFault(fault, layout, &canvas)
+        }
+    }
+
+    /// The headline a fault is announced with; the fault's message says the rest.
+    static func headline(for fault: BoothFault) -> String {
+        switch fault {
+        case .cameraMissing: "Camera disconnected"
+        case .shotFailed: "No photo taken"
+        case .storageFull: "Storage full"
+        case .storageFailing: "Cannot save photos"
+        }
+    }
+
+    // MARK: Screens
+
+    /// The camera picture centred on black: bars above and below (or beside) a picture whose
+    /// shape is not the screen's. Only the bars are filled, since this runs for every preview
+    /// frame.
+    private func paintPreview(_ preview: Bitmap?, _ canvas: inout Canvas) {
+        guard let preview else {
+            canvas.fill(canvas.bounds, with: .black)
+            return
+        }
+        let picture = PixelRect(
+            x: (canvas.width - preview.width) / 2, y: (canvas.height - preview.height) / 2, width: preview.width,
+            height: preview.height)
+        let bars = [
+            PixelRect(x: 0, y: 0, width: canvas.width, height: picture.y),
+            PixelRect(x: 0, y: picture.maxY, width: canvas.width, height: canvas.height - picture.maxY),
+            PixelRect(x: 0, y: picture.y, width: picture.x, height: picture.height),
+            PixelRect(x: picture.maxX, y: picture.y, width: canvas.width - picture.maxX, height: picture.height),
+        ]
+        for bar in bars { canvas.fill(bar, with: .black) }
+        canvas.draw(preview, atX: picture.x, y: picture.y)
+    }
+
+    /// One headline in the middle of the screen.
+    private func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+        let line = try bold.line(text, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: Palette.text)
+    }
+
+    /// The main screen's two options, on a dark band over the bottom of the preview.
+    private func paintOptions(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+        let options: [[(String, PixelColor)]] = [
+            [("Press ", Palette.text), ("the button", Palette.accent), (" to take a photo", Palette.text)],
+            [("Press ", Palette.text), (viewKeyLabel, Palette.accent), (" to see the photos", Palette.text)],
+        ]
+        // Both options in the same size, whichever is longer: they matter equally.
+        var size = layout.height / 13
+        for option in options {
+            size = try bold.size(toFit: option.map(\.0).joined(), preferred: size, maxWidth: layout.textWidth)
+        }
+        let band = PixelRect(x: 0, y: layout.height * 73 / 100, width: layout.width, height: layout.height * 27 / 100)
+        canvas.fill(band, with: .black, opacity: 200)
+        let lineGap = size * 135 / 100
+        let capHeight = size * 73 / 100
+        for (index, option) in options.enumerated() {
+            let baseline = band.midY + capHeight / 2 + (index == 0 ? -lineGap / 2 : lineGap / 2)
+            var runs: [(TextLine, PixelColor)] = []
+            for (text, color) in option { runs.append((try bold.line(text, size: size), color)) }
+            var x = layout.midX - runs.reduce(0) { $0 + $1.0.width } / 2
+            for (line, color) in runs {
+                canvas.draw(line, atX: x, baseline: baseline, color: color)
+                x += line.width
+            }
+        }
+    }
+
+    /// Large text centred over the preview, outlined by a dark halo so that it reads over any
+    /// picture.
+    private func paintOverPreview(
+        _ text: String, size: Int, color: PixelColor, _ layout: Layout, _ canvas: inout Canvas
+    ) throws(ScreenError) {
+        let line = try bold.line(
+            text, size: size, minimumSize: layout.minimum, maxWidth: layout.textWidth, haloRadius: max(2, size / 20))
+        canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: color)
+    }
+
+    /// The prompt, the name typed so far in a field with a cursor (or the placeholder, greyed,
+    /// while nothing is typed), and how to finish.
+    private func paintNaming(typed: String, placeholder: String, _ layout: Layout, _ canvas: inout Canvas)
+        throws(ScreenError)
+    {
+        let prompt = try bold.line(
+            "Type a name for your photo", size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        canvas.draw(prompt, centredAt: layout.midX, baseline: layout.height * 26 / 100, color: Palette.text)
+
+        let field = PixelRect(
+            x: layout.margin, y: layout.height * 36 / 100, width: layout.textWidth, height: layout.height / 5)
+        canvas.fill(field, with: Palette.accent)
+        canvas.fill(field.inset(by: max(2, layout.height / 200)), with: Palette.field)
+
+        let preferred = layout.height / 9
+        let padding = field.height / 4
+        let cursorWidth = max(3, preferred / 14)
+        let cursorGap = preferred / 12
+        let room = field.width - 2 * padding - cursorWidth - cursorGap
+        let textX = field.x + padding
+        // A long name is set smaller only down to the body size, to stay legible; then it is
+        // shortened at the start, keeping the end in view, where the guest is typing.
+        let line =
+            typed.isEmpty
+            ? try regular.line(placeholder, size: preferred, minimumSize: layout.body, maxWidth: room, truncating: .tail)
+            : try bold.line(typed, size: preferred, minimumSize: layout.body, maxWidth: room, truncating: .head)
+        let baseline = field.midY + line.size * 36 / 100
+        let cursorX: Int
+        if typed.isEmpty {
+            cursorX = textX
+            canvas.draw(line, atX: textX + cursorWidth + cursorGap, baseline: baseline, color: Palette.secondary)
+        } else {
+            cursorX = textX + line.width + cursorGap
+            canvas.draw(line, atX: textX, baseline: baseline, color: Palette.text)
+        }
+        canvas.fill(
+            PixelRect(x: cursorX, y: baseline - line.size * 80 / 100, width: cursorWidth, height: line.size * 95 / 100),
+            with: Palette.accent)
+
+        let hint = try regular.line(
+            "Enter to save \u{00B7} Esc keeps \(placeholder)", size: layout.hint, minimumSize: layout.minimum,
+            maxWidth: layout.textWidth)
+        canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 74 / 100, color: Palette.secondary)
+    }
+
+    /// "Saved as" and the photo's caption, on two lines if it needs them.
+    private func paintSaved(_ caption: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+        let title = try regular.line("Saved as", size: layout.body, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        canvas.draw(title, centredAt: layout.midX, baseline: layout.height * 36 / 100, color: Palette.secondary)
+        let size = layout.height / 8
+        let lines = try bold.lines(wrapping: caption, size: size, maxWidth: layout.textWidth, maxLines: 2)
+        for (index, line) in lines.enumerated() {
+            let baseline = layout.height * 54 / 100 + index * size * 120 / 100
+            canvas.draw(line, centredAt: layout.midX, baseline: baseline, color: Palette.accent)
+        }
+    }
+
+    /// What went wrong in a headline, and what it means below, under an accent bar.
+    private func paintFault(_ fault: BoothFault, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+        canvas.fill(PixelRect(x: 0, y: 0, width: layout.width, height: max(4, layout.height / 60)), with: Palette.accent)
+        let headline = try bold.line(
+            Self.headline(for: fault), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 40 / 100, color: Palette.text)
+        let lines = try regular.lines(wrapping: fault.message, size: layout.body, maxWidth: layout.textWidth, maxLines: 3)
+        for (index, line) in lines.enumerated() {
+            let baseline = layout.height * 56 / 100 + index * layout.body * 135 / 100
+            canvas.draw(line, centredAt: layout.midX, baseline: baseline, color: Palette.secondary)
+        }
+    }
+}
+
+/// Lengths on a canvas of one size, as fractions of it.
+private struct Layout {
+    let width: Int
+    let height: Int
+
+    init(canvas: Canvas) {
+        width = canvas.width
+        height = canvas.height
+    }
+
+    var midX: Int { width / 2 }
+    /// Between the text and the screen's left and right edges.
+    var margin: Int { width / 20 }
+    /// The widest a line of text may be.
+    var textWidth: Int { width - 2 * margin }
+    /// Pixels per em of the main line of each screen: a tenth of the height.
+    var headline: Int { height / 10 }
+    /// Pixels per em of explanations.
+    var body: Int { height / 16 }
+    /// Pixels per em of hints.
+    var hint: Int { height / 22 }
+    /// The smallest text is set in when it is too long, still legible from two metres.
+    var minimum: Int { max(12, height / 22) }
+}
+
+/// The screen's colours: white on a dark background, and one accent.
+private enum Palette {
+    static let background = PixelColor(red: 18, green: 20, blue: 28)
+    static let field = PixelColor(red: 38, green: 42, blue: 56)
+    static let text = PixelColor.white
+    static let secondary = PixelColor(red: 170, green: 176, blue: 190)
+    static let accent = PixelColor(red: 255, green: 184, blue: 28)
+}
+
+extension ScreenContent {
+    /// Whether the screen shows the live camera picture: while the guest waits for the
+    /// button and during the countdown, so they can pose.
+    var showsLivePreview: Bool {
+        switch self {
+        case .ready, .countdown, .smile: true
+        case .starting, .naming, .saving, .saved, .fault: false
+        }
+    }
+}
+
+extension Canvas {
+    /// Draws `line` centred on `x`.
+    fileprivate mutating func draw(_ line: TextLine, centredAt x: Int, baseline: Int, color: PixelColor) {
+        draw(line, atX: x - line.width / 2, baseline: baseline, color: color)
+    }
+}

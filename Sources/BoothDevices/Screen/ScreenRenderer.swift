@@ -1,0 +1,69 @@
+import BoothCore
+import BoothImaging
+import Logging
+
+/// The booth's screen drawn off-screen, without any device: what a framebuffer presents, and
+/// what a web preview or a test reads.
+///
+/// A renderer owns a TurboJPEG decoder and FreeType faces, which one thread uses at a time: it
+/// is neither copyable nor `Sendable`; the thread that draws makes it and keeps it.
+public struct ScreenRenderer: ~Copyable {
+    /// The picture as last rendered.
+    public private(set) var canvas: Canvas
+    private let painter: ScreenPainter
+    private let decoder: JPEGDecoder
+    /// The last preview frame that decoded, sized for the canvas; it stays on screen when a
+    /// frame cannot be decoded.
+    private var preview: Bitmap?
+    private var undecodableFrames = 0
+    private var failedPaints = 0
+    private let logger: Logger
+
+    /// A renderer for a `width` x `height` screen.
+    ///
+    /// - Parameter viewKeyLabel: the name printed on the keypad key that opens the gallery.
+    public init(
+        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, logger: Logger
+    ) throws(ScreenError) {
+        // Everything that can fail first: a half-made renderer cannot be taken apart.
+        let painter = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel)
+        decoder = try Self.makeDecoder()
+        self.painter = painter
+        canvas = Canvas(width: width, height: height)
+        self.logger = logger
+    }
+
+    private static func makeDecoder() throws(ScreenError) -> JPEGDecoder {
+        do {
+            return try JPEGDecoder()
+        } catch {
+            throw ScreenError.decoderUnavailable.detailed("The screen cannot decode preview frames: \(error)")
+        }
+    }
+
+    /// Draws `content`, over `newFrame` when the camera delivered one since the last call (and
+    /// over the last preview otherwise).
+    public mutating func render(_ content: ScreenContent, newFrame: CameraFrame? = nil) {
+        if let newFrame {
+            do {
+                preview = try newFrame.previewBitmap(fitting: canvas.width, canvas.height, decoder: decoder)
+            } catch {
+                undecodableFrames += 1
+                // Log the first and then every 100th: a camera that sends damaged frames sends many.
+                if undecodableFrames % 100 == 1 {
+                    logger.warning(
+                        "Preview frame \(newFrame.sequence) cannot be shown (\(error)); \(undecodableFrames) so far. The last good picture stays."
+                    )
+                }
+            }
+        }
+        do {
+            try painter.paint(content, preview: preview, into: &canvas)
+        } catch {
+            failedPaints += 1
+            if failedPaints % 100 == 1 {
+                logger.error("The screen cannot draw \(content): \(error) (\(failedPaints) times so far).")
+            }
+        }
+    }
+}

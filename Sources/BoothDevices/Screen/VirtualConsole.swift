@@ -1,0 +1,40 @@
+import CLinuxFB
+import Foundation
+import Logging
+
+/// The Linux text console, switched to graphics mode while the booth draws, so that its text
+/// and blinking cursor do not draw over the screen; its previous mode comes back when the value
+/// is dropped.
+///
+/// Best effort: switching needs the console's permission (`CAP_SYS_TTY_CONFIG`, or the console
+/// as controlling terminal). Without it the booth still draws; the console may show through.
+struct VirtualConsole: ~Copyable {
+    private let descriptor: Int32
+    private let previousMode: Int32
+
+    /// Switches the console at `path` (usually `/dev/tty0`, the one on screen) to graphics
+    /// mode; `nil`, logged at debug level, when that is not permitted. The corresponding C
+    /// call is `ioctl(KDSETMODE, KD_GRAPHICS)`.
+    init?(graphicsModeOn path: String, logger: Logger) {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            logger.debug("Console \(path) stays in text mode: open failed: \(String(cString: strerror(errno))).")
+            return nil
+        }
+        var mode: Int32 = 0
+        guard ioctl(descriptor, UInt(KDGETMODE), &mode) == 0, ioctl(descriptor, UInt(KDSETMODE), Int32(KD_GRAPHICS)) == 0
+        else {
+            logger.debug("Console \(path) stays in text mode: KDSETMODE failed: \(String(cString: strerror(errno))).")
+            close(descriptor)
+            return nil
+        }
+        logger.debug("Console \(path) switched to graphics mode while the booth draws.")
+        self.descriptor = descriptor
+        previousMode = mode
+    }
+
+    deinit {
+        _ = ioctl(descriptor, UInt(KDSETMODE), previousMode)
+        close(descriptor)
+    }
+}
