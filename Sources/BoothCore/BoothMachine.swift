@@ -113,6 +113,8 @@ public struct BoothMachine: Sendable {
             return finish(photo, caption: draft.caption ?? photo.placeholder, now: now)
         case .cancel:
             return finish(photo, caption: photo.placeholder, now: now)
+        case .view:
+            return nil
         }
         // Every key restarts the timeout: a slow typist is still typing.
         return enter(.naming(photo, draft: draft, until: now + settings.nameTimeout), now: now)

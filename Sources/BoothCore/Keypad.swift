@@ -8,6 +8,8 @@ public enum KeypadKey: Sendable, Hashable {
     case enter
     /// Leave without changing anything.
     case cancel
+    /// The view key on the main screen: look at the photos taken so far.
+    case view
 }
 
 /// The keypad (or keyboard) a guest uses to name a photo.

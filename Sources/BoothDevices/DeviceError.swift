@@ -4,6 +4,8 @@ import Foundation
 public struct DeviceError: Error, Hashable, CustomStringConvertible {
     private enum Code: Hashable {
         case unavailable
+        case disconnected
+        case unsupported
     }
 
     private let code: Code
@@ -19,9 +21,18 @@ public struct DeviceError: Error, Hashable, CustomStringConvertible {
 
     /// The device cannot be opened or used at all.
     public static let unavailable = DeviceError(.unavailable, "device unavailable")
+    /// The device went away (unplugged, its driver unloaded) or its node does not exist.
+    public static let disconnected = DeviceError(.disconnected, "device disconnected")
+    /// The device works but cannot do what the booth needs (no usable format, wrong pixel layout).
+    public static let unsupported = DeviceError(.unsupported, "device unsupported")
 
-    /// A system call on `device` failed with `errno`.
+    /// The same kind of error with a message of its own.
+    func detailed(_ description: String) -> DeviceError { DeviceError(code, description) }
+
+    /// A system call on `device` failed with `errno`. A device that is gone (ENODEV, ENOENT,
+    /// ENXIO) is ``disconnected``; the booth waits for it to come back.
     static func systemCall(_ call: String, on device: String, errno code: Int32) -> DeviceError {
-        DeviceError(.unavailable, "\(device): \(call) failed: \(String(cString: strerror(code))).")
+        let gone = [ENODEV, ENOENT, ENXIO].contains(code)
+        return DeviceError(gone ? .disconnected : .unavailable, "\(device): \(call) failed: \(String(cString: strerror(code))).")
     }
 }

@@ -1,0 +1,120 @@
+import BoothCore
+import Foundation
+import Logging
+import Synchronization
+
+/// A light on a GPIO line (the shutter button's own LED, usually) that tells guests what the
+/// booth expects: on when it is ready for a photo, blinking during the countdown, off otherwise,
+/// and off in a fault. It follows the screen, so it is a ``Screen`` of its own.
+public final class StatusLight: Screen {
+    /// Where the light is wired.
+    public struct Settings: Sendable, Hashable {
+        public var chip: String
+        public var line: GPIOLineSelector
+        /// The line sinks the LED's current: low is lit.
+        public var activeLow: Bool
+
+        public init(chip: String = "gpiochip0", line: GPIOLineSelector, activeLow: Bool = false) {
+            self.chip = chip
+            self.line = line
+            self.activeLow = activeLow
+        }
+    }
+
+    /// What the light does.
+    enum Pattern: Equatable {
+        case off
+        case on
+        case blinking
+
+        init(for content: ScreenContent) {
+            switch content {
+            case .ready: self = .on
+            case .countdown: self = .blinking
+            default: self = .off
+            }
+        }
+    }
+
+    /// Half a blink: 4 changes a second are seen at once and do not look like a fault.
+    static let blinkPhase = Duration.milliseconds(250)
+
+    private let state = NSCondition()
+    // Guarded by `state`.
+    nonisolated(unsafe) private var pattern = Pattern.off
+    nonisolated(unsafe) private var stopped = false
+
+    /// Requests the line (off) at once, so a wrong line stops the booth before it starts.
+    public init(settings: Settings, logger: Logger) throws(DeviceError) {
+        let line = try GPIOLine(chip: settings.chip, line: settings.line)
+        try line.requestOutput(activeLow: settings.activeLow, value: false)
+        logger.info("Status light on \(line.label).")
+        let owned = Mutex<GPIOLine?>(line)
+        let thread = Thread { [self] in
+            guard let line = owned.withLock({ $0.take() }) else { return }
+            drive(line, logger: logger)
+        }
+        thread.name = "status light"
+        thread.start()
+    }
+
+    public func show(_ content: ScreenContent) {
+        state.withLock {
+            pattern = Pattern(for: content)
+            state.signal()
+        }
+    }
+
+    /// Turns the light off and ends its thread.
+    public func stop() {
+        state.withLock {
+            stopped = true
+            state.signal()
+        }
+    }
+
+    /// The light's loop: sets the line whenever the pattern changes, and every phase while
+    /// blinking. A failing line is logged once and the loop goes on (the light is a courtesy;
+    /// the booth works without it).
+    private func drive(_ line: GPIOLine, logger: Logger) {
+        var lit = false
+        var failing = false
+        state.lock()
+        defer { state.unlock() }
+        while !stopped {
+            let wanted = switch pattern {
+            case .off: false
+            case .on: true
+            case .blinking: !lit
+            }
+            if wanted != lit {
+                do {
+                    try line.set(wanted)
+                    lit = wanted
+                    failing = false
+                } catch {
+                    if !failing { logger.error("Status light: \(error)") }
+                    failing = true
+                }
+            }
+            if pattern == .blinking {
+                _ = state.wait(until: Date(timeIntervalSinceNow: Self.blinkPhase.inSeconds))
+            } else {
+                state.wait()
+            }
+        }
+        try? line.set(false)
+    }
+}
+
+extension StatusLight {
+    /// Requests the light's line as an output (off) and releases it (for `photobooth doctor`).
+    public static func check(_ settings: Settings) throws(DeviceError) -> String {
+        let line = try GPIOLine(chip: settings.chip, line: settings.line)
+        if let user = line.user {
+            throw DeviceError.unavailable.detailed("\(line.label) is in use by \(user).")
+        }
+        try line.requestOutput(activeLow: settings.activeLow, value: false)
+        return line.label
+    }
+}

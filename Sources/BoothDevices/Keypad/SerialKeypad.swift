@@ -1,0 +1,134 @@
+import BoothCore
+import Foundation
+import Logging
+import Synchronization
+
+/// A keypad on a serial port (a USB-serial keypad, or one wired to the Pi's UART).
+///
+/// It is also a ``Screen``: it echoes the prompts and the typed name back to the port for
+/// keypads with a character display, and it learns from the screen whether a name is being
+/// typed (which decides what its keys mean). A port that disappears is waited for and reopened.
+public final class SerialKeypad: Keypad, Screen {
+    /// Which port and how to read it.
+    public struct Settings: Sendable, Hashable {
+        public var device: String
+        public var baud: Int
+        public var layout: KeypadLayout
+        /// The key that opens the gallery on the main screen.
+        public var viewKey: Character
+        /// Echo with ANSI codes (a terminal) instead of plain text (a character display).
+        public var ansi: Bool
+        public var multiTapTimeout: Duration
+
+        /// The speeds a serial port can run at, in bits per second.
+        public static var speeds: [Int] { SerialPort.speeds.keys.sorted() }
+
+        public init(
+            device: String = "/dev/ttyUSB0", baud: Int = 9600, layout: KeypadLayout = .keyboard,
+            viewKey: Character? = nil, ansi: Bool = false, multiTapTimeout: Duration = .seconds(1)
+        ) {
+            self.device = device
+            self.baud = baud
+            self.layout = layout
+            self.viewKey = viewKey ?? (layout == .phone ? "0" : "v")
+            self.ansi = ansi
+            self.multiTapTimeout = multiTapTimeout
+        }
+    }
+
+    public let keys: AsyncStream<KeypadKey>
+    private let port: Port
+    private let echo: Mutex<KeypadEcho>
+    private let thread: DeviceThread
+
+    /// Opens the port at once, so a wrong device or speed stops the booth before it starts.
+    public init(settings: Settings, logger: Logger) throws(DeviceError) {
+        echo = Mutex(KeypadEcho(ansi: settings.ansi))
+        let (keys, sink) = AsyncStream.makeStream(of: KeypadKey.self)
+        self.keys = keys
+        // A keypad that is not plugged in yet is waited for; one that cannot work (not a serial
+        // port, a speed it lacks) stops the booth before it starts.
+        var first: SerialPort?
+        do {
+            first = try SerialPort(path: settings.device, baud: settings.baud)
+        } catch where error == .disconnected {
+            logger.error("Keypad: \(error) Waiting for it.")
+        }
+        let port = Port(settings: settings, logger: logger, open: first)
+        self.port = port
+        thread = try DeviceThread(name: "keypad \(settings.device)", logger: logger) { wakeup, worked in
+            try port.serve(until: wakeup, worked: &worked) { sink.yield($0) }
+        }
+    }
+
+    deinit { thread.stop() }
+
+    public func show(_ content: ScreenContent) {
+        if case .naming = content {
+            port.naming.store(true, ordering: .relaxed)
+        } else {
+            port.naming.store(false, ordering: .relaxed)
+        }
+        let text = echo.withLock { $0.text(for: content) }
+        guard !text.isEmpty else { return }
+        port.open.withLock { $0?.write(Array(text.utf8)) }
+    }
+}
+
+/// What the keypad's reading thread and its echo share.
+private final class Port: Sendable {
+    let settings: SerialKeypad.Settings
+    let logger: Logger
+    /// The open port, nil while it is away.
+    let open: Mutex<SerialPort?>
+    /// Whether the screen asks for a name.
+    let naming = Atomic(false)
+
+    init(settings: SerialKeypad.Settings, logger: Logger, open port: sending SerialPort?) {
+        self.settings = settings
+        self.logger = logger
+        open = Mutex(port)
+    }
+
+    /// Reads the port until stopped; reopens it first if it went away.
+    func serve(until wakeup: Wakeup, worked: inout Bool, deliver: (KeypadKey) -> Void) throws {
+        let descriptor = try open.withLock { port throws(DeviceError) -> Int32 in
+            if port == nil { port = try SerialPort(path: settings.device, baud: settings.baud) }
+            return port!.descriptor
+        }
+        worked = true
+        logger.info("Keypad \(settings.device) is listening (\(settings.baud) baud, \(settings.layout.rawValue) layout, view key \(settings.viewKey.debugDescription)).")
+        var decoder = KeypadDecoder(layout: settings.layout, viewKey: settings.viewKey, multiTapTimeout: settings.multiTapTimeout)
+        let clock = MonotonicClock()
+        do {
+            while true {
+                let wait = decoder.deadline.map { max(clock.now.duration(to: $0), .zero) } ?? .seconds(60)
+                switch try wakeup.wait(for: descriptor, timeout: wait, device: settings.device) {
+                case .woken:
+                    return
+                case .timedOut:
+                    decoder.expire(at: clock.now).forEach(deliver)
+                case .ready:
+                    let bytes = try open.withLock { port throws(DeviceError) in try port?.read() ?? [] }
+                    let now = clock.now
+                    decoder.naming = naming.load(ordering: .relaxed)
+                    let garbageBefore = decoder.garbage
+                    for byte in bytes { decoder.feed(byte, at: now).forEach(deliver) }
+                    if decoder.garbage > garbageBefore {
+                        logger.warning("Keypad \(settings.device) sent \(decoder.garbage - garbageBefore) bytes that are no key; ignored (\(decoder.garbage) so far).")
+                    }
+                }
+            }
+        } catch {
+            open.withLock { $0 = nil }
+            throw error
+        }
+    }
+}
+
+extension SerialKeypad {
+    /// Opens the port at the configured speed and closes it (for `photobooth doctor`).
+    public static func check(_ settings: Settings) throws(DeviceError) {
+        _ = try SerialPort(path: settings.device, baud: settings.baud)
+    }
+}
