@@ -6,28 +6,24 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// How to run the booth.
-public struct BoothConfiguration: Sendable {
-    /// The photo library's folder.
-    public var dataDirectory: URL
-    /// How long each part of the cycle lasts.
-    public var settings: BoothSettings
-    /// Run on simulated hardware: the test-pattern camera and the terminal.
-    public var simulate: Bool
-
-    public init(dataDirectory: URL, settings: BoothSettings = BoothSettings(), simulate: Bool) {
-        self.dataDirectory = dataDirectory
-        self.settings = settings
-        self.simulate = simulate
-    }
-}
-
 /// The booth as a whole: library, devices, state machine and photo writer in one service group.
 public enum Booth {
     /// Runs the booth until its input ends (a piped script), or SIGTERM/SIGINT. Returns once every
     /// photo it reported as saved is on disk and in the catalog.
     public static func run(_ configuration: BoothConfiguration, logger: Logger) async throws {
-        guard configuration.simulate else { throw BoothError.realHardwareNotAvailable }
+        // Devices first: a booth that cannot work stops before it touches the library. Opening
+        // them blocks (ioctls, termios, mmap), so on a thread of its own.
+        let devices = try await onOwnThread {
+            if configuration.simulate { return try DeviceSet.simulated(logger: logger) }
+            do {
+                return try DeviceSet.real(configuration.hardware, logger: logger)
+            } catch {
+                throw BoothError(description: """
+                    \(error) `photobooth doctor` checks every part and says how to fix it; \
+                    `photobooth run --simulate` runs the booth without hardware.
+                    """)
+            }
+        }
         let thumbnailer = JPEGThumbnailer()
         // Locking, opening, migrating and reconciling the library block (fsync, decoding
         // orphans): done on a thread of their own, not on the cooperative pool.
@@ -43,15 +39,15 @@ public enum Booth {
         defer { withExtendedLifetime(lock) {} }
         logger.info("Photo library in \(library.directory.path)")
 
-        let console = try TerminalConsole(logger: logger)
-        let camera = SimulatedCamera()
         let frames = RecentFrames()
         let runtime = BoothRuntime(
-            settings: configuration.settings, frames: frames, button: console, keypad: console, screen: console,
-            library: library, thumbnailer: thumbnailer, logger: logger)
-        let cameraService = CameraService(camera: camera, frames: frames, logger: logger) { runtime.post($0) }
+            settings: configuration.settings, frames: frames, button: devices.button, keypad: devices.keypad,
+            screen: devices.screen, library: library, thumbnailer: thumbnailer, logger: logger)
+        let cameraService = CameraService(camera: devices.camera, frames: frames, logger: logger, preview: devices.preview) {
+            runtime.post($0)
+        }
 
-        console.start()
+        devices.start()
         // The group stops services in reverse order: the booth (which finishes its saves) first,
         // the camera last.
         let group = ServiceGroup(configuration: .init(
@@ -62,8 +58,72 @@ public enum Booth {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()
-        await console.flush()
+        await devices.finish()
     }
+}
+
+/// The booth's parts, simulated or real, behind the BoothCore protocols.
+struct DeviceSet: Sendable {
+    var camera: any Camera
+    var button: any ShutterButton
+    var keypad: any Keypad
+    var screen: any Screen
+    /// Receives the camera's frames for a live preview, when the screen shows one.
+    var preview: (@Sendable (CameraFrame) -> Void)?
+    /// Called once the booth is about to run.
+    var start: @Sendable () -> Void = {}
+    /// Called after the booth stopped (the terminal prints its last lines).
+    var finish: @Sendable () async -> Void = {}
+
+    /// The test-pattern camera and the terminal as button, keypad and screen.
+    static func simulated(logger: Logger) throws -> DeviceSet {
+        let console = try TerminalConsole(logger: logger)
+        return DeviceSet(
+            camera: SimulatedCamera(), button: console, keypad: console, screen: console,
+            start: { console.start() }, finish: { await console.flush() })
+    }
+
+    /// The V4L2 camera, the GPIO button (and light), the serial keypad and the framebuffer.
+    /// A camera or keypad that is not plugged in yet is waited for; a button line or a screen
+    /// that cannot be used stops the booth here, with a message saying why.
+    static func real(_ hardware: HardwareConfiguration, logger: Logger) throws -> DeviceSet {
+        let camera = V4L2Camera(settings: hardware.camera, logger: logger)
+        let button = try GPIOButton(settings: hardware.shutter, logger: logger)
+        let keypad = try SerialKeypad(settings: hardware.keypad, logger: logger)
+        let framebuffer = try FramebufferScreen(
+            device: hardware.screen.device, fonts: hardware.screen.fonts,
+            previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: String(hardware.keypad.viewKey),
+            logger: logger)
+        var screens: [any Screen] = [framebuffer, keypad]
+        let light = try hardware.light.map { try StatusLight(settings: $0, logger: logger) }
+        if let light { screens.append(light) }
+        return DeviceSet(
+            camera: camera, button: button, keypad: keypad, screen: ScreenGroup(screens),
+            preview: { framebuffer.showPreview($0) },
+            finish: {
+                // Give the console its text mode back, and turn the light off.
+                await framebuffer.stop()
+                light?.stop()
+            })
+    }
+}
+
+/// Several outputs that follow the booth's screen: the display, the keypad's echo, the light.
+struct ScreenGroup: Screen {
+    let screens: [any Screen]
+
+    init(_ screens: [any Screen]) {
+        self.screens = screens
+    }
+
+    func show(_ content: ScreenContent) {
+        for screen in screens { screen.show(content) }
+    }
+}
+
+/// Why the booth could not start.
+public struct BoothError: Error, CustomStringConvertible {
+    public let description: String
 }
 
 /// Runs blocking `work` on a Dispatch thread and waits for it without holding a thread of
@@ -74,15 +134,4 @@ func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async 
             continuation.resume(with: Result { try work() })
         }
     }
-}
-
-/// Why the booth could not start.
-public struct BoothError: Error, CustomStringConvertible {
-    public let description: String
-
-    /// Real hardware support arrives with the V4L2, GPIO, serial and framebuffer devices.
-    public static let realHardwareNotAvailable = BoothError(description: """
-        This build drives simulated hardware only. Run `photobooth run --simulate`; \
-        support for a real camera, button, keypad and screen is not built yet.
-        """)
 }

@@ -137,6 +137,8 @@ final class BoothRuntime: Service {
             writer.finish(photo, caption: caption)
         case .ignored(.shutterPressed):
             logger.info("Shutter press ignored: the booth is in \(state.name).")
+        case .ignored(.key(.view)):
+            logger.info("View key pressed in \(state.name): the booth's screen has no photo gallery yet.")
         case .ignored(let event):
             logger.debug("Ignored \(event) in \(state.name).")
         }

@@ -13,13 +13,16 @@ final class CameraService: Service {
     private let logger: Logger
     private let stallTimeout: Duration
     private let report: @Sendable (BoothEvent) -> Void
+    private let preview: (@Sendable (CameraFrame) -> Void)?
 
+    /// `preview` receives every frame too (a screen that shows the live picture).
     init(
         camera: any Camera, frames: RecentFrames, logger: Logger, stallTimeout: Duration = .seconds(5),
-        report: @escaping @Sendable (BoothEvent) -> Void
+        preview: (@Sendable (CameraFrame) -> Void)? = nil, report: @escaping @Sendable (BoothEvent) -> Void
     ) {
         self.camera = camera
         self.frames = frames
+        self.preview = preview
         self.logger = logger
         self.stallTimeout = stallTimeout
         self.report = report
@@ -72,6 +75,7 @@ final class CameraService: Service {
                             report(.cameraReady)
                         }
                         frames.append(frame)
+                        preview?(frame)
                     }
                     return .ended
                 } catch {

@@ -12,7 +12,7 @@ struct Photobooth: AsyncParsableCommand {
             Exit codes: 0 success, 1 a problem found or a failed operation, 2 bad usage.
             Start with `photobooth run --simulate` to try the booth on any Linux machine.
             """,
-        subcommands: [RunCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self])
+        subcommands: [RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self])
 
     /// Runs the command with the exit codes the booth documents: ArgumentParser's usage errors
     /// (64) become 2, and failures print a message without a stack trace.

@@ -21,29 +21,15 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Run on simulated hardware (test-pattern camera, terminal as button, keypad and screen).")
     var simulate = false
 
-    @Option(help: ArgumentHelp("Seconds from the button press to the shot.", valueName: "seconds"))
-    var countdown: Double = 3
-
-    @Option(help: ArgumentHelp("Seconds without a key before the name entry ends with the default name.", valueName: "seconds"))
-    var nameTimeout: Double = 30
+    @OptionGroup var hardware: HardwareOptions
 
     @Option(help: ArgumentHelp("The lowest level of log lines on standard error.", valueName: "level"))
     var logLevel = LogLevel(argument: "info")!
 
-    func validate() throws {
-        guard countdown.isFinite, (0...60).contains(countdown) else {
-            throw ValidationError("--countdown must be between 0 and 60 seconds.")
-        }
-        guard nameTimeout.isFinite, (0.1...3600).contains(nameTimeout) else {
-            throw ValidationError("--name-timeout must be between 0.1 and 3600 seconds.")
-        }
-    }
-
     func run() async throws {
         startLogging(at: logLevel.level)
-        let settings = BoothSettings(countdown: .seconds(countdown), nameTimeout: .seconds(nameTimeout))
-        try await Booth.run(
-            BoothConfiguration(dataDirectory: library.directory, settings: settings, simulate: simulate),
-            logger: Logger(label: "photobooth"))
+        let configuration = try hardware.configuration(
+            dataDirectory: library.directory, explicitDataDirectory: library.dataDirectory != nil, simulate: simulate)
+        try await Booth.run(configuration, logger: Logger(label: "photobooth"))
     }
 }

@@ -59,7 +59,8 @@ struct LibraryCommandTests {
         (["export", "--to", "/tmp/x"], 2, "--all"),
         (["run", "--countdown", "-1"], 2, "--countdown"),
         (["list", "--data-dir", "/nonexistent/photobooth"], 1, "no photo library in /nonexistent/photobooth"),
-        (["run", "--data-dir", "/tmp/photobooth-not-simulated"], 1, "--simulate"),
+        (["run", "--data-dir", "/tmp/photobooth-not-simulated", "--gpio-chip", "/dev/no-such-gpiochip"], 1,
+         "/dev/no-such-gpiochip: opening the GPIO chip failed: No such file or directory. `photobooth doctor` checks every part"),
     ])
     func exitCodes(arguments: [String], status: Int32, message: String) async throws {
         let result = try await BoothProcess.run(arguments)

@@ -1,0 +1,161 @@
+import BoothCore
+import BoothDevices
+import Foundation
+
+/// One setting of the booth, as the configuration file spells it (`camera.device`) and as a
+/// command-line option sets it: what values it allows, and how it changes the configuration.
+public struct ConfigurationKey: Sendable {
+    /// The dotted name: section and key.
+    public let name: String
+    /// The values allowed, for messages: "auto, mjpeg, yuyv or converted".
+    public let allowed: String
+    /// Applies `value`; returns `false` when the value is not allowed.
+    let apply: @Sendable (inout BoothConfiguration, String) -> Bool
+
+    /// Every key, in the order the example file documents them.
+    public static let all: [ConfigurationKey] = [
+        key("data_dir", "an absolute folder path") { configuration, value in
+            guard value.hasPrefix("/") else { return false }
+            configuration.dataDirectory = URL(fileURLWithPath: value)
+            return true
+        },
+        path("camera.device") { $0.hardware.camera.device = $1 },
+        key("camera.size", "WIDTHxHEIGHT, such as 1280x720") { configuration, value in
+            let parts = value.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, (16...8192).contains(parts[0]), (16...8192).contains(parts[1]) else { return false }
+            configuration.hardware.camera.width = parts[0]
+            configuration.hardware.camera.height = parts[1]
+            return true
+        },
+        integer("camera.fps", 1...120) { $0.hardware.camera.framesPerSecond = $1 },
+        choice("camera.format", V4L2Camera.FormatPreference.self) { $0.hardware.camera.format = $1 },
+        text("shutter.chip", "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { $0.hardware.shutter.chip = $1 },
+        text("shutter.line", "a line offset (17) or name (GPIO17)") { $0.hardware.shutter.line = GPIOLineSelector($1) },
+        key("shutter.polarity", "active-low or active-high") { configuration, value in
+            guard let activeLow = Self.polarity(value) else { return false }
+            configuration.hardware.shutter.activeLow = activeLow
+            return true
+        },
+        choice("shutter.bias", GPIOBias.self) { $0.hardware.shutter.bias = $1 },
+        integer("shutter.debounce_ms", 0...1000) { $0.hardware.shutter.debounce = .milliseconds($1) },
+        text("led.chip", "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { configuration, value in
+            configuration.hardware.light?.chip = value
+        },
+        text("led.line", "a line offset or name, or none") { configuration, value in
+            guard value != "none" else {
+                configuration.hardware.light = nil
+                return
+            }
+            var light = configuration.hardware.light ?? StatusLight.Settings(chip: configuration.hardware.shutter.chip, line: .offset(0))
+            light.line = GPIOLineSelector(value)
+            configuration.hardware.light = light
+        },
+        key("led.polarity", "active-low or active-high") { configuration, value in
+            guard let activeLow = Self.polarity(value) else { return false }
+            configuration.hardware.light?.activeLow = activeLow
+            return true
+        },
+        path("keypad.device") { $0.hardware.keypad.device = $1 },
+        key("keypad.baud", SerialKeypad.Settings.speeds.map(String.init).joined(separator: ", ")) { configuration, value in
+            guard let baud = Int(value), SerialKeypad.Settings.speeds.contains(baud) else { return false }
+            configuration.hardware.keypad.baud = baud
+            return true
+        },
+        key("keypad.layout", "keyboard or phone") { configuration, value in
+            guard let layout = KeypadLayout(rawValue: value) else { return false }
+            let defaultViewKey = SerialKeypad.Settings(layout: configuration.hardware.keypad.layout).viewKey
+            configuration.hardware.keypad.layout = layout
+            // A view key still at the old layout's default follows the new layout.
+            if configuration.hardware.keypad.viewKey == defaultViewKey {
+                configuration.hardware.keypad.viewKey = SerialKeypad.Settings(layout: layout).viewKey
+            }
+            return true
+        },
+        key("keypad.view_key", "one character, such as v (or 0 on a phone keypad)") { configuration, value in
+            guard value.count == 1, let key = value.first else { return false }
+            configuration.hardware.keypad.viewKey = key
+            return true
+        },
+        key("keypad.echo", "plain or ansi") { configuration, value in
+            guard value == "plain" || value == "ansi" else { return false }
+            configuration.hardware.keypad.ansi = value == "ansi"
+            return true
+        },
+        integer("keypad.multi_tap_ms", 200...5000) { $0.hardware.keypad.multiTapTimeout = .milliseconds($1) },
+        path("screen.device") { $0.hardware.screen.device = $1 },
+        integer("screen.preview_fps", 1...60) { $0.hardware.screen.previewFramesPerSecond = $1 },
+        path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) },
+        seconds("booth.countdown_seconds", 0...60) { $0.settings.countdown = $1 },
+        seconds("booth.naming_timeout_seconds", 0.1...3600) { $0.settings.nameTimeout = $1 },
+    ]
+
+    /// The key called `name`, if there is one.
+    public static func named(_ name: String) -> ConfigurationKey? { all.first { $0.name == name } }
+
+    // MARK: Kinds of values
+
+    private static func key(
+        _ name: String, _ allowed: String, apply: @escaping @Sendable (inout BoothConfiguration, String) -> Bool
+    ) -> ConfigurationKey {
+        ConfigurationKey(name: name, allowed: allowed, apply: apply)
+    }
+
+    private static func text(
+        _ name: String, _ allowed: String, apply: @escaping @Sendable (inout BoothConfiguration, String) -> Void
+    ) -> ConfigurationKey {
+        key(name, allowed) { configuration, value in
+            guard !value.isEmpty else { return false }
+            apply(&configuration, value)
+            return true
+        }
+    }
+
+    private static func path(
+        _ name: String, apply: @escaping @Sendable (inout BoothConfiguration, String) -> Void
+    ) -> ConfigurationKey {
+        key(name, "an absolute path, such as /dev/...") { configuration, value in
+            guard value.hasPrefix("/") else { return false }
+            apply(&configuration, value)
+            return true
+        }
+    }
+
+    private static func integer(
+        _ name: String, _ range: ClosedRange<Int>, apply: @escaping @Sendable (inout BoothConfiguration, Int) -> Void
+    ) -> ConfigurationKey {
+        key(name, "a whole number from \(range.lowerBound) to \(range.upperBound)") { configuration, value in
+            guard let number = Int(value), range.contains(number) else { return false }
+            apply(&configuration, number)
+            return true
+        }
+    }
+
+    private static func seconds(
+        _ name: String, _ range: ClosedRange<Double>,
+        apply: @escaping @Sendable (inout BoothConfiguration, Duration) -> Void
+    ) -> ConfigurationKey {
+        key(name, "a number of seconds from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())") { configuration, value in
+            guard let seconds = Double(value), seconds.isFinite, range.contains(seconds) else { return false }
+            apply(&configuration, .milliseconds(Int64((seconds * 1000).rounded())))
+            return true
+        }
+    }
+
+    private static func choice<Choice: RawRepresentable<String> & CaseIterable & SendableMetatype>(
+        _ name: String, _ type: Choice.Type, apply: @escaping @Sendable (inout BoothConfiguration, Choice) -> Void
+    ) -> ConfigurationKey {
+        key(name, Choice.allCases.map(\.rawValue).joined(separator: ", ")) { configuration, value in
+            guard let choice = Choice(rawValue: value) else { return false }
+            apply(&configuration, choice)
+            return true
+        }
+    }
+
+    private static func polarity(_ value: String) -> Bool? {
+        switch value {
+        case "active-low": true
+        case "active-high": false
+        default: nil
+        }
+    }
+}

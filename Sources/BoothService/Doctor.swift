@@ -1,0 +1,113 @@
+import BoothCore
+import BoothDevices
+import Foundation
+import Logging
+
+/// `photobooth doctor`: tries each configured part for real and says what to do about each one
+/// that does not work.
+public enum Doctor {
+    /// One check's outcome.
+    public struct Check: Sendable {
+        public let part: String
+        public let passed: Bool
+        /// What was found.
+        public let detail: String
+        /// What to do when it failed.
+        public let fix: String?
+
+        /// "PASS camera: ..." or "FAIL camera: ... Fix: ...".
+        public var line: String {
+            let fixText = fix.map { " Fix: \($0)" } ?? ""
+            return "\(passed ? "PASS" : "FAIL") \(part): \(detail)\(fixText)"
+        }
+    }
+
+    /// Free space below which photos may soon fail to save: a few hundred photos.
+    static let minimumFreeBytes: Int64 = 256 * 1024 * 1024
+
+    /// Runs every check, in the order a builder fixes things; blocking, so call it off the
+    /// cooperative pool (the command line does).
+    public static func checks(_ configuration: BoothConfiguration, logger: Logger) -> [Check] {
+        let hardware = configuration.hardware
+        var checks: [Check] = []
+        func run(_ part: String, fix: String, _ body: () throws -> String) {
+            do {
+                checks.append(Check(part: part, passed: true, detail: try body(), fix: nil))
+            } catch {
+                checks.append(Check(part: part, passed: false, detail: "\(error)", fix: fix))
+            }
+        }
+
+        let cameraFix = "plug the camera in and check `ls -l /dev/video*`; set camera.device (--camera) to its capture node."
+        var formats: String?
+        run("camera", fix: cameraFix) {
+            let inspection = try V4L2Camera.inspect(hardware.camera)
+            let more = inspection.formats.count > 4 ? "; and \(inspection.formats.count - 4) more" : ""
+            formats = inspection.formats.prefix(4).joined(separator: "; ") + more
+            return "\(hardware.camera.device) is \(inspection.identity); the booth uses \(inspection.plan)."
+        }
+        if let formats {
+            checks.append(Check(part: "camera formats", passed: true, detail: formats, fix: nil))
+            run("camera frames", fix: "another program may hold the camera (`fuser \(hardware.camera.device)`), or choose another camera.size/camera.format.") {
+                let camera = V4L2Camera(settings: hardware.camera, logger: logger)
+                guard let frame = try camera.captureOneFrame(timeout: .seconds(10)) else {
+                    throw DoctorFailure("no frame within 10 s in the chosen mode.")
+                }
+                let image = try frame.photoJPEG()
+                return "delivered a \(frame.width)x\(frame.height) frame (\(image.count / 1024) KiB as a photo)."
+            }
+        }
+        run("shutter button", fix: "check `gpioinfo`; set shutter.chip (--gpio-chip) and shutter.line (--shutter-line) to the line the button is wired to, and stop any program that holds it.") {
+            "\(try GPIOButton.check(hardware.shutter)) exists and is free."
+        }
+        if let light = hardware.light {
+            run("status light", fix: "check `gpioinfo`; set led.line (--led-line) to the light's line, or none.") {
+                "\(try StatusLight.check(light)) exists and is free."
+            }
+        }
+        run("keypad", fix: "plug the keypad in and check `ls -l /dev/ttyUSB* /dev/ttyACM* /dev/serial0`; set keypad.device (--keypad) and keypad.baud (--keypad-baud); the user needs the dialout group.") {
+            try SerialKeypad.check(hardware.keypad)
+            return "\(hardware.keypad.device) opens at \(hardware.keypad.baud) baud, 8N1."
+        }
+        run("screen", fix: "connect the screen before boot and check `ls -l /dev/fb*`; set screen.device (--screen); the user needs the video group.") {
+            try FramebufferScreen.check(device: hardware.screen.device)
+        }
+        run("font", fix: "install fonts-dejavu-core, or set screen.font to a TrueType file.") {
+            let fonts = Set([hardware.screen.fonts.bold, hardware.screen.fonts.regular]).sorted()
+            for font in fonts where !FileManager.default.isReadableFile(atPath: font) {
+                throw DoctorFailure("\(font) is missing.")
+            }
+            return fonts.joined(separator: ", ")
+        }
+        run("data dir", fix: "create the folder and give the booth's user write access (set data_dir or --data-dir), or free some space.") {
+            try checkDataDirectory(configuration.dataDirectory)
+        }
+        return checks
+    }
+
+    /// The library folder exists (or can be made), takes a file, and has room for photos.
+    static func checkDataDirectory(_ directory: URL) throws -> String {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let probe = directory.appendingPathComponent(".doctor-\(getpid())")
+        guard FileManager.default.createFile(atPath: probe.path, contents: Data("probe".utf8)) else {
+            throw DoctorFailure("\(directory.path) is not writable.")
+        }
+        try FileManager.default.removeItem(at: probe)
+        var stats = statvfs()
+        guard statvfs(directory.path, &stats) == 0 else {
+            throw DoctorFailure("\(directory.path): statvfs failed: \(String(cString: strerror(errno))).")
+        }
+        let free = Int64(stats.f_bavail) * Int64(stats.f_frsize)
+        let freeText = ByteCountFormatter.string(fromByteCount: free, countStyle: .file)
+        guard free >= minimumFreeBytes else {
+            throw DoctorFailure("\(directory.path) has only \(freeText) free.")
+        }
+        return "\(directory.path) is writable, \(freeText) free."
+    }
+}
+
+/// A check that failed without a device error of its own.
+struct DoctorFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import BoothService
+import Foundation
+
+/// The configuration file and the command-line overrides `run` and `doctor` share. Each option
+/// sets one key of the file (the help names it), and is checked the same way.
+struct HardwareOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The configuration file (YAML).",
+        discussion: "Default: \(BoothConfiguration.defaultFile) when it exists; deploy/photobooth.yaml documents every key.",
+        valueName: "file"))
+    var config: String?
+
+    @Option(help: help("The camera's device", "camera.device", "path"))
+    var camera: String?
+    @Option(help: help("The camera's frame size", "camera.size", "WxH"))
+    var cameraSize: String?
+    @Option(help: help("The camera's frame rate", "camera.fps", "fps"))
+    var cameraFps: String?
+    @Option(help: help("The camera format: auto, mjpeg, yuyv or converted", "camera.format", "format"))
+    var cameraFormat: String?
+    @Option(help: help("The GPIO chip of the shutter button and the light", "shutter.chip, led.chip", "chip"))
+    var gpioChip: String?
+    @Option(help: help("The shutter button's line (offset or name)", "shutter.line", "line"))
+    var shutterLine: String?
+    @Option(help: help("active-low (button to ground) or active-high", "shutter.polarity", "polarity"))
+    var shutterPolarity: String?
+    @Option(help: help("pull-up, pull-down, disabled or as-is", "shutter.bias", "bias"))
+    var shutterBias: String?
+    @Option(help: help("The button's debounce time", "shutter.debounce_ms", "ms"))
+    var debounceMs: String?
+    @Option(help: help("The status light's line, or none", "led.line", "line"))
+    var ledLine: String?
+    @Option(help: help("The keypad's serial device", "keypad.device", "path"))
+    var keypad: String?
+    @Option(help: help("The keypad's speed", "keypad.baud", "baud"))
+    var keypadBaud: String?
+    @Option(help: help("keyboard or phone (12-key multi-tap)", "keypad.layout", "layout"))
+    var keypadLayout: String?
+    @Option(help: help("The key that opens the gallery", "keypad.view_key", "key"))
+    var viewKey: String?
+    @Option(help: help("The framebuffer device", "screen.device", "path"))
+    var screen: String?
+    @Option(help: help("The preview's frame rate cap", "screen.preview_fps", "fps"))
+    var previewFps: String?
+    @Option(help: help("Seconds from the button press to the shot", "booth.countdown_seconds", "seconds"))
+    var countdown: String?
+    @Option(help: help("Seconds without a key before the default name is kept", "booth.naming_timeout_seconds", "seconds"))
+    var nameTimeout: String?
+
+    private static func help(_ what: String, _ key: String, _ valueName: String) -> ArgumentHelp {
+        ArgumentHelp("\(what) (\(key)).", valueName: valueName)
+    }
+
+    /// The overrides given, as (option, key, value), in the order the file documents the keys.
+    private var overrides: [(option: String, key: String, value: String?)] {
+        [
+            ("--camera", "camera.device", camera), ("--camera-size", "camera.size", cameraSize),
+            ("--camera-fps", "camera.fps", cameraFps), ("--camera-format", "camera.format", cameraFormat),
+            ("--gpio-chip", "shutter.chip", gpioChip), ("--shutter-line", "shutter.line", shutterLine),
+            ("--shutter-polarity", "shutter.polarity", shutterPolarity), ("--shutter-bias", "shutter.bias", shutterBias),
+            ("--debounce-ms", "shutter.debounce_ms", debounceMs), ("--led-line", "led.line", ledLine),
+            ("--gpio-chip", "led.chip", gpioChip), ("--keypad", "keypad.device", keypad),
+            ("--keypad-baud", "keypad.baud", keypadBaud), ("--keypad-layout", "keypad.layout", keypadLayout),
+            ("--view-key", "keypad.view_key", viewKey), ("--screen", "screen.device", screen),
+            ("--preview-fps", "screen.preview_fps", previewFps), ("--countdown", "booth.countdown_seconds", countdown),
+            ("--name-timeout", "booth.naming_timeout_seconds", nameTimeout),
+        ]
+    }
+
+    /// The configuration: defaults, then the file (unless simulating without `--config`), then
+    /// the options.
+    func configuration(dataDirectory: URL, explicitDataDirectory: Bool, simulate: Bool) throws -> BoothConfiguration {
+        var configuration = BoothConfiguration(dataDirectory: dataDirectory, simulate: simulate)
+        if let config {
+            try configuration.apply(file: config)
+        } else if !simulate, FileManager.default.fileExists(atPath: BoothConfiguration.defaultFile) {
+            try configuration.apply(file: BoothConfiguration.defaultFile)
+        }
+        if explicitDataDirectory { configuration.dataDirectory = dataDirectory }
+        for override in overrides {
+            guard let value = override.value else { continue }
+            do {
+                try configuration.set(override.key, to: value, from: override.option)
+            } catch {
+                // A wrong option is bad usage (exit code 2), like any other.
+                throw ValidationError(error.description)
+            }
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,94 @@
+import BoothCore
+import BoothDevices
+import Foundation
+import Testing
+
+@testable import BoothService
+
+@Suite("Configuration file")
+struct ConfigurationTests {
+    /// Writes `text` to a temporary file and applies it to a default configuration.
+    func load(_ text: String) throws -> BoothConfiguration {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-\(UUID()).yaml")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var configuration = BoothConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/booth"), simulate: false)
+        try configuration.apply(file: file.path)
+        return configuration
+    }
+
+    /// The message of the error `text` causes.
+    func failure(_ text: String) throws -> String {
+        do {
+            _ = try load(text)
+        } catch let error as ConfigurationError {
+            return error.description
+        }
+        Issue.record("no error for \(text)")
+        return ""
+    }
+
+    @Test("The documented example in deploy/ is valid and holds the defaults")
+    func example() throws {
+        let example = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("deploy/photobooth.yaml")
+        let configuration = try load(String(contentsOf: example, encoding: .utf8))
+        #expect(configuration.hardware == HardwareConfiguration())
+        #expect(configuration.settings == BoothSettings())
+    }
+
+    @Test("Every key sets what it names")
+    func keys() throws {
+        let configuration = try load("""
+            data_dir: /srv/photos
+            camera: {device: /dev/video2, size: 640x480, fps: 25, format: yuyv}
+            shutter: {chip: "1", line: 4, polarity: active-high, bias: pull-down, debounce_ms: 50}
+            led: {line: GPIO27, polarity: active-low}
+            keypad: {device: /dev/ttyS1, baud: 115200, layout: phone, echo: ansi, multi_tap_ms: 800}
+            screen: {device: /dev/fb1, preview_fps: 10}
+            booth: {countdown_seconds: 5, naming_timeout_seconds: 12.5}
+            """)
+        #expect(configuration.dataDirectory.path == "/srv/photos")
+        let hardware = configuration.hardware
+        #expect(hardware.camera == V4L2Camera.Settings(device: "/dev/video2", width: 640, height: 480, framesPerSecond: 25, format: .yuyv))
+        #expect(hardware.shutter == GPIOButton.Settings(chip: "1", line: .offset(4), activeLow: false, bias: .pullDown, debounce: .milliseconds(50)))
+        #expect(hardware.light == StatusLight.Settings(chip: "1", line: .name("GPIO27"), activeLow: true), "on the shutter's chip")
+        #expect(hardware.keypad.layout == .phone && hardware.keypad.viewKey == "0", "the phone layout's view key")
+        #expect(hardware.keypad.baud == 115200 && hardware.keypad.ansi && hardware.keypad.multiTapTimeout == .milliseconds(800))
+        #expect(hardware.screen.device == "/dev/fb1" && hardware.screen.previewFramesPerSecond == 10)
+        #expect(configuration.settings.countdown == .seconds(5) && configuration.settings.nameTimeout == .milliseconds(12_500))
+    }
+
+    @Test("A wrong value names the file, line, key and what is allowed")
+    func wrongValue() throws {
+        let message = try failure("camera:\n  device: /dev/video0\n  format: mjpg\n")
+        #expect(message.contains(".yaml:3: camera.format: \"mjpg\" is not allowed; use auto, mjpeg, yuyv, converted"))
+        #expect(try failure("keypad: {baud: 9601}").contains("keypad.baud: \"9601\" is not allowed; use 1200, 2400"))
+        #expect(try failure("camera: {size: big}").contains("WIDTHxHEIGHT"))
+    }
+
+    @Test("An unknown key or section is refused with the keys there are")
+    func unknownKey() throws {
+        let key = try failure("camera:\n  devise: /dev/video0\n")
+        #expect(key.contains(":2: unknown key \"camera.devise\"; camera has camera.device, camera.size"))
+        #expect(try failure("kamera: {}").contains("unknown key \"kamera\"; the file has booth, camera"))
+    }
+
+    @Test("Broken YAML is refused with the parser's message")
+    func brokenYAML() throws {
+        #expect(try failure("camera: [unclosed").contains("not valid YAML"))
+    }
+
+    @Test("A command-line override is checked like a file value and names the option")
+    func override() throws {
+        var configuration = BoothConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp"), simulate: false)
+        try configuration.set("camera.device", to: "/dev/video7", from: "--camera")
+        #expect(configuration.hardware.camera.device == "/dev/video7")
+        #expect {
+            try configuration.set("shutter.polarity", to: "low", from: "--shutter-polarity")
+        } throws: { error in
+            "\(error)" == "--shutter-polarity: \"low\" is not allowed; use active-low or active-high."
+        }
+    }
+}
