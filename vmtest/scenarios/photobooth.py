@@ -1,0 +1,345 @@
+"""The real photobooth binary on real drivers: v4l2loopback (MJPEG, Bayer), vivid (YUYV), gpio-sim
+(button and light), the second UART (keypad) and the bochs framebuffer (screen).
+
+Every assertion is about behaviour: which frame was saved, what the catalog holds, what the
+screen showed, what the log says happened. Nothing is timed."""
+import io
+import json
+import re
+import shlex
+from pathlib import Path
+
+from PIL import Image, ImageChops, ImageStat
+
+from photobooth_vm import VM, scenario
+
+DATA = "/tmp/booth"
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+class Booth:
+    """One `photobooth run` in the guest, with its log followed line by line."""
+
+    def __init__(self, vm: VM, name: str, camera: str, extra: str = "", fresh: bool = True, countdown: int = 2):
+        self.vm = vm
+        self.log = f"booth/{name}.log"
+        self.offset = 0
+        if fresh:
+            vm.sh_ok(f"rm -rf {DATA}")
+        chip = vm.gpio["chip"]
+        self.command = (
+            f"photobooth run --data-dir {DATA} --camera {camera} --camera-size 640x480 --camera-fps 10 "
+            f"--gpio-chip {chip} --shutter-line 0 --shutter-polarity active-high --shutter-bias pull-down "
+            f"--led-line led --keypad /dev/ttyS1 --keypad-baud 9600 --screen /dev/fb0 --preview-fps 5 "
+            f"--countdown {countdown} --name-timeout 60 --log-level debug {extra}")
+        self.pid = vm.spawn(self.command, self.log)
+        self.wait(r"Keypad /dev/ttyS1 is listening", timeout=60)
+
+    def wait(self, regex: str, timeout: float = 60):
+        match, self.offset = self.vm.wait_for_log(self.log, regex, timeout=timeout, after=self.offset)
+        return match
+
+    def ready(self):
+        """Waits until the booth shows the main screen with a working camera."""
+        self.wait(r"-> idle \(", timeout=90)
+
+    def press(self):
+        """A clean push of the button: the line goes high, then low again."""
+        self.vm.gpio_set_pull(0, "pull-up")
+        self.vm.gpio_set_pull(0, "pull-down")
+
+    def take_photo(self, keys: bytes, out: Path | None = None, shots: str = "") -> str:
+        """Press, wait for the name prompt, type `keys`; returns the saved photo's id."""
+        self.press()
+        self.wait(r"idle -> countdown")
+        if out is not None:
+            self.vm.screendump(out / f"{shots}countdown.png")
+        self.wait(r"-> naming")
+        self.vm.keypad_send(keys)
+        return self.wait(r"saved ([0-9a-f-]{36})").group(1)
+
+    def stop(self):
+        self.vm.kill_pid(self.pid, "TERM")
+        status = self.vm.wait_exit(self.log, timeout=60)
+        check(status == 0, f"photobooth exited with {status}\n{self.vm.read_log(self.log)[-2000:]}")
+
+    def presses(self) -> int:
+        return len(re.findall(r"Shutter pressed at", self.vm.read_log(self.log)))
+
+
+def photos(vm: VM) -> list[dict]:
+    return json.loads(vm.sh_ok(f"photobooth list --json --data-dir {DATA} 2>/dev/null"))
+
+
+def fetch(vm: VM, photo: dict, name: str) -> bytes:
+    """The photo's original, copied through the share."""
+    host, guest = vm.share_path(f"booth/{name}")
+    vm.sh_ok(f"cp {shlex.quote(photo['file'])} {guest}")
+    return host.read_bytes()
+
+
+def difference(a: Image.Image, b: Image.Image, box) -> float:
+    """Mean absolute difference of two screendumps inside box (x0, y0, x1, y1), 0-255."""
+    diff = ImageChops.difference(a.convert("RGB").crop(box), b.convert("RGB").crop(box))
+    return sum(ImageStat.Stat(diff).mean) / 3
+
+
+def centre(image: Image.Image, fraction: float = 0.5):
+    w, h = image.size
+    return (int(w * (1 - fraction) / 2), int(h * (1 - fraction) / 2), int(w * (1 + fraction) / 2), int(h * (1 + fraction) / 2))
+
+
+def mean_colour(image: Image.Image, box) -> tuple:
+    return tuple(round(c) for c in ImageStat.Stat(image.convert("RGB").crop(box)).mean)
+
+
+def screen_changed(vm: VM, path: Path, previous: Image.Image, box, threshold: float, timeout: float = 30) -> Image.Image:
+    """Screendumps until the screen inside box differs from `previous` by more than threshold
+    (the screen draws on its own thread, a moment after the state changed); returns the last
+    screendump, which the caller checks."""
+    import time
+    deadline = time.monotonic() + timeout
+    while True:
+        image = vm.screendump(path)
+        if difference(previous, image, box) > threshold or time.monotonic() > deadline:
+            return image
+        time.sleep(0.2)
+
+
+def screen_shows(vm: VM, path: Path, condition, timeout: float = 30) -> Image.Image:
+    """Screendumps until `condition(image)` holds or the timeout passes; returns the last one."""
+    import time
+    deadline = time.monotonic() + timeout
+    while True:
+        image = vm.screendump(path).convert("RGB")
+        if condition(image) or time.monotonic() > deadline:
+            return image
+        time.sleep(0.2)
+
+
+def reddish(pixel) -> bool:
+    """The fixture frame's red signature (220, 30, 30), give or take JPEG and scaling."""
+    red, green, blue = pixel[:3]
+    return red > 170 and green < 80 and blue < 80
+
+
+def saved_frame(vm: VM, photo: dict, fed: list[str], out: Path) -> str:
+    """Which fed frame the photo is: byte for byte, or for a frame without Huffman tables
+    (repaired when saved) the same pixels."""
+    saved = fetch(vm, photo, f"{photo['id']}.jpg")
+    (out / f"mjpeg-{photo['caption']}.jpg").write_bytes(saved)
+    originals = {name: (vm.fixtures / name).read_bytes() for name in fed}
+    same = [name for name, data in originals.items() if data == saved]
+    if not same:
+        pixels = Image.open(io.BytesIO(saved)).convert("RGB").tobytes()
+        same = [name for name, data in originals.items()
+                if Image.open(io.BytesIO(data)).convert("RGB").tobytes() == pixels]
+    check(same, f"the photo {photo['caption']} is none of the frames fed to the camera ({fed})")
+    return same[0]
+
+
+@scenario(timeout=900)
+def mjpeg_camera(vm: VM, out: Path) -> None:
+    """MJPEG webcam: the saved original is the frame fed (byte for byte; for a frame without
+    Huffman tables, the same pixels), with the name typed on the keypad; the light follows the
+    booth; screendumps of the main screen, countdown and naming show each state."""
+    vm.gpio_sim_setup()
+    camera = vm.load_loopback()
+    # One frame over and over: the preview holds still, so screendumps differ only by what the
+    # booth draws over it.
+    vm.start_feeder("MJPG", 640, 480, 10, ["frame-1.jpg"])
+    # A long countdown: the screendumps are slow under emulation.
+    booth = Booth(vm, "mjpeg", camera, countdown=6)
+    booth.ready()
+    main = screen_shows(vm, out / "screen-main.png", lambda image: reddish(image.getpixel((373, 200))))
+    check(reddish(main.getpixel((373, 200))), "the main screen does not show the camera's red frame")
+    check(vm.gpio_read_value(1) == 1, "the light is off on the main screen")
+
+    booth.press()
+    booth.wait(r"idle -> countdown")
+    countdown = screen_shows(
+        vm, out / "screen-countdown.png",
+        lambda image: reddish(image.getpixel((373, 200))) and difference(main, image, centre(main, 0.4)) > 8)
+    booth.wait(r"-> naming")
+    check(vm.gpio_read_value(1) == 0, "the light is on while a name is typed")
+    vm.keypad_wait_for(rb"Name your photo")
+    naming_empty = screen_changed(vm, out / "screen-naming-empty.png", main, centre(main), 8)
+    vm.keypad_send(b"Anna")
+    vm.keypad_wait_for(rb"Name: Anna")
+    naming = screen_changed(vm, out / "screen-naming-anna.png", naming_empty, centre(main, 0.8), 1)
+    vm.keypad_send(b"\r")
+    photo_id = booth.wait(r"saved ([0-9a-f-]{36})").group(1)
+    booth.wait(r"-> saved")
+    vm.keypad_wait_for(rb"Saved as Anna")
+    screen_changed(vm, out / "screen-saved.png", naming, centre(main), 8)
+    booth.stop()
+
+    check(reddish(countdown.getpixel((373, 200))) and difference(main, countdown, centre(main, 0.4)) > 8,
+          "the countdown digit does not show over the live preview")
+    check(difference(main, naming_empty, centre(main)) > 8, "the naming screen looks like the main screen")
+    check(difference(naming_empty, naming, centre(naming, 0.8)) > 1, "the typed name does not show on the screen")
+
+    [photo] = photos(vm)
+    check(photo["id"] == photo_id and photo["caption"] == "Anna", f"catalog row: {photo}")
+    check((photo["width"], photo["height"]) == (640, 480), f"size {photo['width']}x{photo['height']}")
+    check(saved_frame(vm, photo, ["frame-1.jpg"], out) == "frame-1.jpg", "not byte-identical")
+
+    # A camera that leaves the Huffman tables out, as most MJPEG webcams do.
+    vm.stop_feeders()
+    vm.start_feeder("MJPG", 640, 480, 10, ["frame-5-nodht.jpg"], log_name="loopback-feed-2.log")
+    booth = Booth(vm, "mjpeg-nodht", camera, fresh=False)
+    booth.ready()
+    booth.take_photo(b"NoDHT\r")
+    booth.stop()
+    photo = next(p for p in photos(vm) if p["caption"] == "NoDHT")
+    saved_frame(vm, photo, ["frame-5-nodht.jpg"], out)
+
+
+@scenario(timeout=400)
+def yuyv_camera(vm: VM, out: Path) -> None:
+    """Raw webcam (vivid offers YUYV, no MJPEG): the shot is encoded once as a valid JPEG of the
+    camera's size; Escape keeps the default name."""
+    vm.gpio_sim_setup()
+    camera = vm.load_vivid()
+    booth = Booth(vm, "yuyv", camera)
+    booth.wait(r"Camera /dev/video0 .*: YUYV 640x480")
+    booth.ready()
+    booth.take_photo(b"\x1b")
+    booth.stop()
+    [photo] = photos(vm)
+    check(photo["caption"] == "Photo 1", f"Escape should keep the default name: {photo}")
+    image = Image.open(io.BytesIO(fetch(vm, photo, "yuyv-photo.jpg")))
+    image.load()
+    check(image.format == "JPEG" and image.size == (640, 480), f"saved {image.format} {image.size}")
+    image.save(out / "yuyv-photo.png")
+
+
+@scenario(timeout=400)
+def bayer_camera(vm: VM, out: Path) -> None:
+    """A Bayer-only camera (BA81 is the only format offered) is read through libv4l2's
+    conversion; the photo's quadrants have the colours of the fed pattern."""
+    manifest = json.loads((vm.fixtures / "manifest.json").read_text())
+    bayer = manifest["bayer"][0]
+    vm.gpio_sim_setup()
+    camera = vm.load_loopback()
+    vm.start_feeder("BA81", 640, 480, 10, [bayer["file"]])
+    booth = Booth(vm, "bayer", camera)
+    booth.wait(r"through libv4l2")
+    booth.ready()
+    booth.take_photo(b"Bayer\r")
+    booth.stop()
+    [photo] = photos(vm)
+    image = Image.open(io.BytesIO(fetch(vm, photo, "bayer-photo.jpg"))).convert("RGB")
+    image.save(out / "bayer-photo.png")
+    check(image.size == (640, 480), f"size {image.size}")
+    for quadrant, expected in bayer["quadrants"].items():
+        x0, y0, x1, y1 = manifest["quadrants"][quadrant]
+        inset = ((x1 - x0) // 4, (y1 - y0) // 4)
+        got = mean_colour(image, (x0 + inset[0], y0 + inset[1], x1 - inset[0], y1 - inset[1]))
+        check(all(abs(g - e) < 60 for g, e in zip(got, expected)), f"{quadrant}: expected {expected}, got {got}")
+
+
+@scenario(timeout=400)
+def button_chatter(vm: VM, out: Path) -> None:
+    """Ten edges within a few milliseconds are one press; a button held through the countdown
+    does not press again."""
+    vm.gpio_sim_setup()
+    camera = vm.load_vivid()
+    booth = Booth(vm, "chatter", camera)
+    booth.ready()
+    elapsed = vm.gpio_chatter(0, 10)
+    (out / "chatter.txt").write_text(f"10 edges took {elapsed} us in the guest\n")
+    booth.wait(r"idle -> countdown")
+    booth.wait(r"-> naming")
+    check(booth.presses() == 1, f"{booth.presses()} presses from one bouncing push ({elapsed} us)")
+    vm.keypad_send(b"\r")
+    booth.wait(r"-> saved")
+    booth.wait(r"saved -> idle", timeout=60)
+    vm.gpio_set_pull(0, "pull-up")  # pressed and held
+    booth.wait(r"idle -> countdown")
+    booth.wait(r"-> naming")
+    vm.keypad_send(b"\r")
+    booth.wait(r"saved -> idle", timeout=60)
+    vm.gpio_set_pull(0, "pull-down")
+    check(booth.presses() == 2, f"a held button pressed {booth.presses() - 1} times")
+    check(len(re.findall(r"countdown -> ", vm.read_log(booth.log))) == 2, "more countdowns than pushes")
+    booth.stop()
+
+
+@scenario(timeout=600)
+def camera_unplug(vm: VM, out: Path) -> None:
+    """The camera goes away during the preview and during a countdown: the booth shows the
+    fault, comes back by itself when the camera returns, and the next press saves a photo."""
+    vm.gpio_sim_setup()
+    camera = vm.load_vivid()
+    booth = Booth(vm, "unplug", camera)
+    booth.ready()
+    fault = Image.new("RGB", (1280, 800))
+    for moment in ("preview", "countdown"):
+        if moment == "countdown":
+            booth.press()
+            booth.wait(r"idle -> countdown")
+        # The screen draws a moment after the state changes: wait until the last fault is gone.
+        before = screen_shows(vm, out / f"screen-before-unplug-{moment}.png",
+                              lambda image: difference(fault, image, centre(image)) > 8)
+        # Unbinding the driver is what unplugging a USB camera does: the node goes away while
+        # the booth holds it open (rmmod would refuse, the module being in use).
+        vm.sh_ok("echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind")
+        booth.wait(r"-> fault\(cameraMissing\)")
+        fault = screen_shows(vm, out / f"screen-unplugged-{moment}.png",
+                             lambda image: difference(before, image, centre(before)) > 8)
+        check(difference(before, fault, centre(before)) > 8, f"the screen did not change when unplugged during the {moment}")
+        check(vm.gpio_read_value(1) == 0, "the light is on in a fault")
+        vm.sh_ok("echo vivid.0 > /sys/bus/platform/drivers/vivid/bind")
+        booth.wait(r"Camera /dev/video0 delivers frames", timeout=90)
+        booth.wait(r"fault\(cameraMissing\) -> idle", timeout=60)
+    booth.take_photo(b"Back\r")
+    booth.stop()
+    check([p["caption"] for p in photos(vm)] == ["Back"], "the photo after the unplugs was not saved")
+
+
+@scenario(timeout=400)
+def phone_keypad(vm: VM, out: Path) -> None:
+    """A 12-key keypad: multi-tap letters make the name, # saves; garbage bytes and broken UTF-8
+    on the line are logged and do not crash the booth."""
+    vm.gpio_sim_setup()
+    camera = vm.load_vivid()
+    booth = Booth(vm, "phone", camera, extra="--keypad-layout phone")
+    booth.ready()
+    vm.keypad_send(b"\x00\xff\xfe\x07garbage\xc3")
+    booth.wait(r"bytes that are no key")
+    booth.press()
+    booth.wait(r"-> naming")
+    vm.keypad_send(b"22")
+    vm.keypad_wait_for(rb"Name: b")
+    vm.keypad_send(b"33")
+    vm.keypad_wait_for(rb"Name: be")
+    vm.keypad_send(b"66#")
+    booth.wait(r"saved ([0-9a-f-]{36})")
+    booth.stop()
+    check([p["caption"] for p in photos(vm)] == ["ben"], f"phone keypad typed {[p['caption'] for p in photos(vm)]}")
+
+
+@scenario(timeout=300)
+def doctor(vm: VM, out: Path) -> None:
+    """`photobooth doctor` passes with every part present and fails, naming the camera and its
+    fix, without it."""
+    vm.gpio_sim_setup()
+    camera = vm.load_vivid()
+    chip = vm.gpio["chip"]
+    command = (f"photobooth doctor --data-dir {DATA} --camera {camera} --camera-size 640x480 --gpio-chip {chip} "
+               f"--shutter-line shutter --shutter-bias pull-down --shutter-polarity active-high --led-line led "
+               f"--keypad /dev/ttyS1 --screen /dev/fb0")
+    status, report = vm.sh(command, timeout=120)
+    (out / "doctor-all.txt").write_text(report)
+    check(status == 0, f"doctor failed with every part present:\n{report}")
+    check(report.count("PASS") >= 6 and "FAIL" not in report, report)
+    vm.unload_vivid()
+    status, report = vm.sh(command, timeout=120)
+    (out / "doctor-no-camera.txt").write_text(report)
+    check(status == 1, f"doctor exited {status} without a camera:\n{report}")
+    check(re.search(r"^FAIL camera: .*Fix: ", report, re.M), f"no FAIL line for the camera:\n{report}")
