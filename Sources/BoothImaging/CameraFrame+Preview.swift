@@ -43,35 +43,34 @@ extension CameraFrame {
     /// Converts a YUYV frame to `.bgrx` at `size` (no larger than the frame), sampling the
     /// nearest source pixel, with the BT.601 limited-range matrix webcams use.
     private func sampledYUYV(bytesPerRow: Int, size: PreviewSize) -> Bitmap {
-        let columns = nearestSamples(size.width, of: width)
-        let rows = nearestSamples(size.height, of: height)
-        return Bitmap(bgrxWidth: size.width, height: size.height) { output in
-            bytes.withUnsafeBytes { raw in
-                let source = raw.bindMemory(to: UInt8.self)
-                var offset = 0
-                for row in rows {
-                    let rowStart = row * bytesPerRow
-                    for column in columns {
-                        // Y0 U Y1 V: each pair of pixels shares one U and one V.
-                        let pair = rowStart + (column & ~1) * 2
-                        let y = Int(source[rowStart + column * 2])
-                        let u = Int(source[pair + 1])
-                        let v = Int(source[pair + 3])
-                        let luma = 298 * (y - 16) + 128
-                        output[offset] = UInt8(clamping: (luma + 516 * (u - 128)) >> 8)
-                        output[offset + 1] = UInt8(clamping: (luma - 100 * (u - 128) - 208 * (v - 128)) >> 8)
-                        output[offset + 2] = UInt8(clamping: (luma + 409 * (v - 128)) >> 8)
-                        output[offset + 3] = 0xFF
-                        offset += 4
-                    }
-                }
-            }
+        sampled(bytesPerRow: bytesPerRow, size: size) { source, rowStart, column in
+            // Y0 U Y1 V: each pair of pixels shares one U and one V.
+            let pair = rowStart + (column & ~1) * 2
+            let luma = 298 * (Int(source[rowStart + column * 2]) - 16) + 128
+            let u = Int(source[pair + 1]) - 128
+            let v = Int(source[pair + 3]) - 128
+            return (
+                UInt8(clamping: (luma + 516 * u) >> 8), UInt8(clamping: (luma - 100 * u - 208 * v) >> 8),
+                UInt8(clamping: (luma + 409 * v) >> 8))
         }
     }
 
     /// Converts an RGB24 frame to `.bgrx` at `size` (no larger than the frame), sampling the
     /// nearest source pixel.
     private func sampledRGB(bytesPerRow: Int, size: PreviewSize) -> Bitmap {
+        sampled(bytesPerRow: bytesPerRow, size: size) { source, rowStart, column in
+            let pixel = rowStart + column * 3
+            return (source[pixel + 2], source[pixel + 1], source[pixel])
+        }
+    }
+
+    /// A `.bgrx` bitmap at `size` whose every pixel is `convert` of the nearest source pixel
+    /// (given the raw bytes, the row's start and the column).
+    @inline(__always)
+    private func sampled(
+        bytesPerRow: Int, size: PreviewSize,
+        convert: (UnsafeBufferPointer<UInt8>, _ rowStart: Int, _ column: Int) -> (blue: UInt8, green: UInt8, red: UInt8)
+    ) -> Bitmap {
         let columns = nearestSamples(size.width, of: width)
         let rows = nearestSamples(size.height, of: height)
         return Bitmap(bgrxWidth: size.width, height: size.height) { output in
@@ -81,10 +80,10 @@ extension CameraFrame {
                 for row in rows {
                     let rowStart = row * bytesPerRow
                     for column in columns {
-                        let pixel = rowStart + column * 3
-                        output[offset] = source[pixel + 2]
-                        output[offset + 1] = source[pixel + 1]
-                        output[offset + 2] = source[pixel]
+                        let (blue, green, red) = convert(source, rowStart, column)
+                        output[offset] = blue
+                        output[offset + 1] = green
+                        output[offset + 2] = red
                         output[offset + 3] = 0xFF
                         offset += 4
                     }
