@@ -99,8 +99,11 @@ let package = Package(
             dependencies: ["BoothStore", "BoothImaging", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
+        // Pseudo-terminals, so the serial keypad's tests run it on a real terminal device.
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(
-            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothImaging"], swiftSettings: strictSettings),
+            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothImaging", "CPseudoTerminal"],
+            swiftSettings: strictSettings),
         .testTarget(name: "BoothServiceTests", dependencies: ["BoothService"], swiftSettings: strictSettings),
         .testTarget(
             name: "PhotoboothEndToEndTests",

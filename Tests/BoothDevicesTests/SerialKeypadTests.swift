@@ -1,0 +1,80 @@
+import BoothCore
+import CPseudoTerminal
+import Foundation
+import Logging
+import Testing
+
+@testable import BoothDevices
+
+/// A pseudo-terminal: the keypad opens its device end like a serial port, the test types on the
+/// other end and reads what the keypad echoes.
+final class PseudoTerminal {
+    let controller: Int32
+    let devicePath: String
+
+    init() throws {
+        var path = [CChar](repeating: 0, count: 128)
+        controller = cpseudoterminal_open(&path, path.count)
+        guard controller >= 0 else {
+            throw DeviceError.unavailable.detailed("no pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
+        devicePath = String(decoding: path.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { close(controller) }
+
+    func type(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { write(controller, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads what the keypad wrote until `expected` has arrived (or 10 s passed).
+    func read(until expected: String) -> String {
+        var received = [UInt8]()
+        let deadline = MonotonicClock().now + .seconds(10)
+        while MonotonicClock().now < deadline, !String(decoding: received, as: UTF8.self).contains(expected) {
+            var probe = pollfd(fd: controller, events: Int16(POLLIN), revents: 0)
+            guard poll(&probe, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let count = Glibc.read(controller, &buffer, buffer.count)
+            if count > 0 { received += buffer.prefix(count) }
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+}
+
+@Suite("Serial keypad on a pseudo-terminal", .timeLimit(.minutes(1)))
+struct SerialKeypadTests {
+    @Test("Typed bytes arrive as keys, garbage is skipped, and prompts and the typed name are echoed")
+    func typingAndEcho() async throws {
+        let terminal = try PseudoTerminal()
+        let keypad = try SerialKeypad(
+            settings: .init(device: terminal.devicePath, baud: 9600, layout: .keyboard), logger: Logger(label: "test"))
+        keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 3)))
+        #expect(terminal.read(until: "Name: ").contains("Name your photo"))
+        terminal.type([0x00, 0xFF] + Array("Jo\r".utf8))
+        var keys: [KeypadKey] = []
+        for await key in keypad.keys {
+            keys.append(key)
+            if key == .enter { break }
+        }
+        #expect(keys == [.character("J"), .character("o"), .enter])
+        keypad.show(.naming(typed: "Jo", placeholder: Caption.placeholder(number: 3)))
+        #expect(terminal.read(until: "Name: Jo").contains("Name: Jo"))
+    }
+
+    @Test("A keypad that is not there yet is waited for instead of stopping the booth")
+    func missingAtStart() throws {
+        let keypad = try SerialKeypad(
+            settings: .init(device: "/dev/photobooth-test-no-such-keypad"), logger: Logger(label: "test"))
+        keypad.show(.ready)  // no port: the echo goes nowhere, and nothing crashes
+    }
+
+    @Test("A device that is not a serial port stops the booth with a message naming it")
+    func notATerminal() {
+        #expect {
+            try SerialKeypad(settings: .init(device: "/dev/null"), logger: Logger(label: "test"))
+        } throws: { error in
+            "\(error)".contains("/dev/null") && "\(error)".contains("serial port")
+        }
+    }
+}
