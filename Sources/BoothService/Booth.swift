@@ -24,6 +24,18 @@ public enum Booth {
                     """)
             }
         }
+        do {
+            try await serve(configuration, on: devices, logger: logger)
+        } catch {
+            // The screen gives the console back and the light goes off on every way out.
+            await devices.finish()
+            throw error
+        }
+        await devices.finish()
+    }
+
+    /// Opens the library and runs the booth's services on `devices` until they stop.
+    private static func serve(_ configuration: BoothConfiguration, on devices: DeviceSet, logger: Logger) async throws {
         let thumbnailer = JPEGThumbnailer()
         // Locking, opening, migrating and reconciling the library block (fsync, decoding
         // orphans): done on a thread of their own, not on the cooperative pool.
@@ -58,7 +70,6 @@ public enum Booth {
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         try await group.run()
-        await devices.finish()
     }
 }
 
@@ -90,12 +101,19 @@ struct DeviceSet: Sendable {
         let camera = V4L2Camera(settings: hardware.camera, logger: logger)
         let button = try GPIOButton(settings: hardware.shutter, logger: logger)
         let keypad = try SerialKeypad(settings: hardware.keypad, logger: logger)
-        let framebuffer = try FramebufferScreen(
-            device: hardware.screen.device, fonts: hardware.screen.fonts,
-            previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: String(hardware.keypad.viewKey),
-            logger: logger)
-        var screens: [any Screen] = [framebuffer, keypad]
         let light = try hardware.light.map { try StatusLight(settings: $0, logger: logger) }
+        // The screen last: once open it holds the console in graphics mode until stopped.
+        let framebuffer: FramebufferScreen
+        do {
+            framebuffer = try FramebufferScreen(
+            device: hardware.screen.device, fonts: hardware.screen.fonts,
+                previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: String(hardware.keypad.viewKey),
+                logger: logger)
+        } catch {
+            light?.stopWaiting()
+            throw error
+        }
+        var screens: [any Screen] = [framebuffer, keypad]
         if let light { screens.append(light) }
         return DeviceSet(
             camera: camera, button: button, keypad: keypad, screen: ScreenGroup(screens),
@@ -103,7 +121,7 @@ struct DeviceSet: Sendable {
             finish: {
                 // Give the console its text mode back, and turn the light off.
                 await framebuffer.stop()
-                light?.stop()
+                await light?.stop()
             })
     }
 }

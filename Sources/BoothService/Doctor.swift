@@ -38,7 +38,7 @@ public enum Doctor {
             }
         }
 
-        let cameraFix = "plug the camera in and check `ls -l /dev/video*`; set camera.device (--camera) to its capture node."
+        let cameraFix = "plug the camera in and check `ls -l /dev/video*`; set camera.device (--camera) to its capture node; the user needs the video group."
         var formats: String?
         run("camera", fix: cameraFix) {
             let inspection = try V4L2Camera.inspect(hardware.camera)

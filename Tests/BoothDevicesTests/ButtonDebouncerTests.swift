@@ -7,11 +7,9 @@ import Testing
 struct ButtonDebouncerTests {
     let start = MonotonicInstant(nanoseconds: 5_000_000_000)
 
-    /// Edges alternating rising/falling from `first`, `gap` apart; returns the presses.
-    func presses(_ debouncer: inout ButtonDebouncer, edges: Int, from first: MonotonicInstant, gap: Duration, risingFirst: Bool = true) -> [MonotonicInstant] {
-        (0..<edges).compactMap { index in
-            debouncer.press(rising: (index % 2 == 0) == risingFirst, at: first + gap * index)
-        }
+    /// `count` edges `gap` apart from `first`; returns the presses.
+    func presses(_ debouncer: inout ButtonDebouncer, edges count: Int, from first: MonotonicInstant, gap: Duration) -> [MonotonicInstant] {
+        (0..<count).compactMap { debouncer.edge(at: first + gap * $0) }
     }
 
     @Test("Ten edges within 20 ms are one press, timed at the first contact")
@@ -20,22 +18,34 @@ struct ButtonDebouncerTests {
         #expect(presses(&debouncer, edges: 10, from: start, gap: .milliseconds(2)) == [start])
     }
 
-    @Test("Bouncing on release makes no press; the next real push does")
+    @Test("Bouncing on release after a hold makes no press; the next push does")
     func releaseBounce() {
         var debouncer = ButtonDebouncer(window: .milliseconds(30))
-        #expect(debouncer.press(rising: true, at: start) == start)
-        let release = start + .seconds(2)  // held for two seconds: no edges meanwhile
-        #expect(presses(&debouncer, edges: 5, from: release, gap: .milliseconds(1), risingFirst: false).isEmpty)
+        #expect(presses(&debouncer, edges: 3, from: start, gap: .milliseconds(1)) == [start])
+        debouncer.settle(pressed: true)  // held: the line reads pressed once quiet
+        let release = start + .seconds(2)
+        #expect(presses(&debouncer, edges: 4, from: release, gap: .milliseconds(1)).isEmpty)
+        debouncer.settle(pressed: false)
         let next = release + .milliseconds(500)
-        #expect(debouncer.press(rising: true, at: next) == next)
+        #expect(debouncer.edge(at: next) == next)
     }
 
-    @Test("Two pushes 40 ms apart are two presses with a 30 ms window, one with a 50 ms window", arguments: [(30, 2), (50, 1)])
+    @Test("A tap shorter than the window loses its release edge; the settled level restores it")
+    func shortTap() {
+        var debouncer = ButtonDebouncer(window: .milliseconds(30))
+        #expect(debouncer.edge(at: start) == start)
+        #expect(debouncer.edge(at: start + .milliseconds(20)) == nil, "the release, within the window")
+        #expect(debouncer.settleAt == start + .milliseconds(50))
+        debouncer.settle(pressed: false)
+        #expect(debouncer.settleAt == nil)
+        let next = start + .milliseconds(400)
+        #expect(debouncer.edge(at: next) == next, "the next push is a press")
+    }
+
+    @Test("Two pushes 100 ms apart are two presses with a 30 ms window, one with a 150 ms window", arguments: [(30, 2), (150, 1)])
     func window(milliseconds: Int, expected: Int) {
         var debouncer = ButtonDebouncer(window: .milliseconds(milliseconds))
-        let edges = [(true, 0), (false, 40), (true, 80)].compactMap { rising, offset in
-            debouncer.press(rising: rising, at: start + .milliseconds(offset))
-        }
-        #expect(edges.count == expected)
+        let pressed = [0, 50, 100].compactMap { debouncer.edge(at: start + .milliseconds($0)) }
+        #expect(pressed.count == expected)
     }
 }

@@ -82,6 +82,17 @@ struct KeypadDecoderTests {
         #expect(keys(&decoder, Array("#".utf8), at: start + .seconds(7)) == [.enter])
     }
 
+    @Test("Phone layout: taps read one at a time, with the naming flag set again before each, still cycle")
+    func phoneTapsAcrossReads() {
+        var decoder = KeypadDecoder(layout: .phone, viewKey: "0")
+        var typed: [KeypadKey] = []
+        for (index, byte) in Array("222".utf8).enumerated() {
+            decoder.naming = true  // the keypad refreshes it before every read
+            typed += decoder.feed(byte, at: start + .milliseconds(300 * index))
+        }
+        #expect(typed == [.character("a"), .backspace, .character("b"), .backspace, .character("c")])
+    }
+
     @Test("Phone layout on the main screen: the view key asks for the gallery, * goes back, digits pass through")
     func phoneAtRest() {
         var decoder = KeypadDecoder(layout: .phone, viewKey: "0")

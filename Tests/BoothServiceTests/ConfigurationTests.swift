@@ -60,6 +60,16 @@ struct ConfigurationTests {
         #expect(configuration.settings.countdown == .seconds(5) && configuration.settings.nameTimeout == .milliseconds(12_500))
     }
 
+    @Test("Keys apply whatever their order: the light's chip and the view key are resolved at the end")
+    func order() throws {
+        let late = try load("led: {polarity: active-low, line: 5}\nshutter: {chip: gpiochip1}\nkeypad: {view_key: x, layout: phone}")
+        #expect(late.hardware.light == StatusLight.Settings(chip: "gpiochip1", line: .offset(5), activeLow: true))
+        #expect(late.hardware.keypad.viewKey == "x")
+        let own = try load("led: {chip: gpiochip2, line: GPIO27}")
+        #expect(own.hardware.light?.chip == "gpiochip2")
+        #expect(try load("led: {line: none}").hardware.light == nil)
+    }
+
     @Test("A wrong value names the file, line, key and what is allowed")
     func wrongValue() throws {
         let message = try failure("camera:\n  device: /dev/video0\n  format: mjpg\n")

@@ -314,11 +314,11 @@ def phone_keypad(vm: VM, out: Path) -> None:
     booth.wait(r"bytes that are no key")
     booth.press()
     booth.wait(r"-> naming")
-    vm.keypad_send(b"22")
-    vm.keypad_wait_for(rb"Name: b")
-    vm.keypad_send(b"33")
-    vm.keypad_wait_for(rb"Name: be")
-    vm.keypad_send(b"66#")
+    # One tap at a time, as a person types: each read is a separate batch of bytes.
+    for tap, shown in [(b"2", b"a"), (b"2", b"b"), (b"3", b"bd"), (b"3", b"be"), (b"6", b"bem"), (b"6", b"ben")]:
+        vm.keypad_send(tap)
+        vm.keypad_wait_for(rb"Name: " + shown + rb"[ \r]")
+    vm.keypad_send(b"#")
     booth.wait(r"saved ([0-9a-f-]{36})")
     booth.stop()
     check([p["caption"] for p in photos(vm)] == ["ben"], f"phone keypad typed {[p['caption'] for p in photos(vm)]}")

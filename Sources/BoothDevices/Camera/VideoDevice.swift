@@ -54,7 +54,8 @@ final class VideoDevice {
         guard result == 0 else { throw .systemCall(name, on: path, errno: errno) }
     }
 
-    /// Like ``control(_:_:_:)`` for enumerations: `false` when the index is past the end (EINVAL).
+    /// Like ``control(_:_:_:)`` for enumerations and optional requests: `false` when the index is
+    /// past the end (EINVAL) or the driver lacks the request (ENOTTY).
     func enumerate<Argument>(_ request: UInt, _ name: String, _ argument: inout Argument) throws(DeviceError) -> Bool {
         let result = withUnsafeMutablePointer(to: &argument) { pointer in
             switch access {
@@ -63,7 +64,7 @@ final class VideoDevice {
             }
         }
         if result == 0 { return true }
-        if errno == EINVAL { return false }
+        if errno == EINVAL || errno == ENOTTY { return false }
         throw .systemCall(name, on: path, errno: errno)
     }
 
@@ -235,7 +236,8 @@ extension VideoDevice {
             parameters.parm.capture.capability & UInt32(V4L2_CAP_TIMEPERFRAME) != 0
         else { return nil }
         parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32(framesPerSecond))
-        try control(cv4l2_VIDIOC_S_PARM, "VIDIOC_S_PARM", &parameters)
+        // A driver that will not take the rate streams at its own: not a reason to fail.
+        guard try enumerate(cv4l2_VIDIOC_S_PARM, "VIDIOC_S_PARM", &parameters) else { return nil }
         let chosen = parameters.parm.capture.timeperframe
         return chosen.numerator > 0 ? Double(chosen.denominator) / Double(chosen.numerator) : nil
     }

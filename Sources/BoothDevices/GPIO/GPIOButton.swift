@@ -45,20 +45,24 @@ public final class GPIOButton: ShutterButton {
         thread = try DeviceThread(name: "shutter button", logger: logger) { wakeup, worked in
             let line = try firstLine.withLock { $0.take() } ?? Self.open(settings)
             worked = true
-            var debouncer = ButtonDebouncer(window: settings.debounce)
+            var debouncer = ButtonDebouncer(window: settings.debounce, pressed: try line.value())
             let clock = MonotonicClock()
             while true {
-                switch try wakeup.wait(for: line.eventDescriptor, timeout: .seconds(60), device: line.label) {
+                let wait = debouncer.settleAt.map { max(clock.now.duration(to: $0), .zero) } ?? .seconds(60)
+                switch try wakeup.wait(for: line.eventDescriptor, timeout: wait, device: line.label) {
                 case .woken: return
-                case .timedOut: continue
+                case .timedOut:
+                    // Quiet for the debounce window: the level says where the button is.
+                    if debouncer.settleAt.map({ clock.now >= $0 }) ?? false {
+                        debouncer.settle(pressed: try line.value())
+                    }
                 case .ready:
                     let edge = try line.readEdge()
                     // Kernels before 5.7 stamped edges with the wall clock; such a stamp is far
                     // from the monotonic now and is replaced by the time of reading.
                     let now = clock.now
-                    let plausible = abs(edge.timestamp.nanoseconds - now.nanoseconds) < 10_000_000_000
-                    let stamp = plausible ? edge.timestamp : now
-                    if let press = debouncer.press(rising: edge.rising, at: stamp) {
+                    let stamp = abs(edge.nanoseconds - now.nanoseconds) < 10_000_000_000 ? edge : now
+                    if let press = debouncer.edge(at: stamp) {
                         logger.debug("Shutter pressed at \(press).")
                         sink.yield(press)
                     }

@@ -116,19 +116,19 @@ final class GPIOLine {
     /// The descriptor that becomes readable when an edge event is waiting.
     var eventDescriptor: Int32 { gpiod_line_event_get_fd(line) }
 
-    /// One edge: logical rising (pressed) or falling, at the kernel's monotonic time.
-    struct Edge: Equatable {
-        let rising: Bool
-        let timestamp: MonotonicInstant
-    }
-
-    /// Reads the waiting edge event.
-    func readEdge() throws(DeviceError) -> Edge {
+    /// Reads the waiting edge event; returns when it happened, on the kernel's monotonic clock.
+    /// (Its rising/falling label is not returned: during contact bounce it is unreliable.)
+    func readEdge() throws(DeviceError) -> MonotonicInstant {
         var event = gpiod_line_event()
         guard gpiod_line_event_read(line, &event) == 0 else { throw .systemCall("reading an edge event", on: label, errno: errno) }
-        return Edge(
-            rising: event.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE),
-            timestamp: MonotonicInstant(seconds: Int64(event.ts.tv_sec), nanoseconds: Int64(event.ts.tv_nsec)))
+        return MonotonicInstant(seconds: Int64(event.ts.tv_sec), nanoseconds: Int64(event.ts.tv_nsec))
+    }
+
+    /// The line's logical level now (active is true, after active-low).
+    func value() throws(DeviceError) -> Bool {
+        let value = gpiod_line_get_value(line)
+        guard value >= 0 else { throw .systemCall("reading the line", on: label, errno: errno) }
+        return value == 1
     }
 
     func set(_ value: Bool) throws(DeviceError) {

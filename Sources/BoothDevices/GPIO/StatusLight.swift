@@ -43,6 +43,8 @@ public final class StatusLight: Screen {
     // Guarded by `state`.
     nonisolated(unsafe) private var pattern = Pattern.off
     nonisolated(unsafe) private var stopped = false
+    /// Signalled once the thread has turned the light off and released the line.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Requests the line (off) at once, so a wrong line stops the booth before it starts.
     public init(settings: Settings, logger: Logger) throws(DeviceError) {
@@ -51,8 +53,8 @@ public final class StatusLight: Screen {
         logger.info("Status light on \(line.label).")
         let owned = Mutex<GPIOLine?>(line)
         let thread = Thread { [self] in
-            guard let line = owned.withLock({ $0.take() }) else { return }
-            drive(line, logger: logger)
+            if let line = owned.withLock({ $0.take() }) { drive(line, logger: logger) }
+            finished.signal()
         }
         thread.name = "status light"
         thread.start()
@@ -65,12 +67,25 @@ public final class StatusLight: Screen {
         }
     }
 
-    /// Turns the light off and ends its thread.
-    public func stop() {
+    /// Turns the light off, ends its thread, and returns once the line is off: a released line
+    /// keeps its last value, so the process must not exit before.
+    public func stop() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.stopWaiting()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// ``stop()`` for a thread that may block (never Swift's cooperative pool).
+    public func stopWaiting() {
         state.withLock {
             stopped = true
             state.signal()
         }
+        finished.wait()
+        finished.signal()  // A second stop returns at once.
     }
 
     /// The light's loop: sets the line whenever the pattern changes, and every phase while

@@ -23,7 +23,9 @@ public struct KeypadDecoder: Sendable {
     public let multiTapTimeout: Duration
     /// Whether the booth is asking for a name (the keypad learns it from the screen).
     public var naming = false {
-        didSet { tap = nil }
+        didSet {
+            if naming != oldValue { tap = nil }
+        }
     }
     /// Bytes that meant nothing (control codes, broken UTF-8), since the decoder was made.
     public private(set) var garbage = 0

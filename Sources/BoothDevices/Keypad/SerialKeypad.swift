@@ -14,11 +14,14 @@ public final class SerialKeypad: Keypad, Screen {
         public var device: String
         public var baud: Int
         public var layout: KeypadLayout
-        /// The key that opens the gallery on the main screen.
-        public var viewKey: Character
+        /// The key chosen to open the gallery on the main screen; `nil` for the layout's own.
+        public var chosenViewKey: Character?
         /// Echo with ANSI codes (a terminal) instead of plain text (a character display).
         public var ansi: Bool
         public var multiTapTimeout: Duration
+
+        /// The key that opens the gallery: the chosen one, else v (0 on a phone keypad).
+        public var viewKey: Character { chosenViewKey ?? (layout == .phone ? "0" : "v") }
 
         /// The speeds a serial port can run at, in bits per second.
         public static var speeds: [Int] { SerialPort.speeds.keys.sorted() }
@@ -30,7 +33,7 @@ public final class SerialKeypad: Keypad, Screen {
             self.device = device
             self.baud = baud
             self.layout = layout
-            self.viewKey = viewKey ?? (layout == .phone ? "0" : "v")
+            self.chosenViewKey = viewKey
             self.ansi = ansi
             self.multiTapTimeout = multiTapTimeout
         }
@@ -111,6 +114,8 @@ private final class Port: Sendable {
                 case .ready:
                     let bytes = try open.withLock { port throws(DeviceError) in try port?.read() ?? [] }
                     let now = clock.now
+                    // An Escape whose deadline passed while the thread was busy stands alone.
+                    decoder.expire(at: now).forEach(deliver)
                     decoder.naming = naming.load(ordering: .relaxed)
                     let garbageBefore = decoder.garbage
                     for byte in bytes { decoder.feed(byte, at: now).forEach(deliver) }

@@ -19,7 +19,8 @@ final class SerialPort {
                 "\(path): \(baud) baud is not a serial speed; use one of \(Self.speeds.keys.sorted().map(String.init).joined(separator: ", ")).")
         }
         self.path = path
-        descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        // Kept in a local until the port is set up: a failure below closes it once, here.
+        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw .systemCall("open", on: path, errno: errno) }
         var settings = termios()
         guard tcgetattr(descriptor, &settings) == 0 else {
@@ -39,6 +40,7 @@ final class SerialPort {
             throw .systemCall("tcsetattr", on: path, errno: code)
         }
         tcflush(descriptor, TCIFLUSH)
+        self.descriptor = descriptor
     }
 
     deinit { close(descriptor) }

@@ -47,7 +47,8 @@ final class Wakeup: Sendable {
             pollfd(fd: descriptor, events: events, revents: 0),
             pollfd(fd: self.descriptor, events: Int16(POLLIN), revents: 0),
         ]
-        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        // Rounded up: a deadline a fraction of a millisecond away must not become poll(0) in a loop.
+        let milliseconds = Int32(clamping: (timeout.inNanoseconds + 999_999) / 1_000_000)
         while true {
             let result = poll(&fds, 2, milliseconds)
             if result < 0 {

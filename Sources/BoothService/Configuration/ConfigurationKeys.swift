@@ -38,21 +38,13 @@ public struct ConfigurationKey: Sendable {
         },
         choice("shutter.bias", GPIOBias.self) { $0.hardware.shutter.bias = $1 },
         integer("shutter.debounce_ms", 0...1000) { $0.hardware.shutter.debounce = .milliseconds($1) },
-        text("led.chip", "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { configuration, value in
-            configuration.hardware.light?.chip = value
-        },
+        text("led.chip", "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { $0.hardware.lightChip = $1 },
         text("led.line", "a line offset or name, or none") { configuration, value in
-            guard value != "none" else {
-                configuration.hardware.light = nil
-                return
-            }
-            var light = configuration.hardware.light ?? StatusLight.Settings(chip: configuration.hardware.shutter.chip, line: .offset(0))
-            light.line = GPIOLineSelector(value)
-            configuration.hardware.light = light
+            configuration.hardware.lightLine = value == "none" ? nil : GPIOLineSelector(value)
         },
         key("led.polarity", "active-low or active-high") { configuration, value in
             guard let activeLow = Self.polarity(value) else { return false }
-            configuration.hardware.light?.activeLow = activeLow
+            configuration.hardware.lightActiveLow = activeLow
             return true
         },
         path("keypad.device") { $0.hardware.keypad.device = $1 },
@@ -63,17 +55,12 @@ public struct ConfigurationKey: Sendable {
         },
         key("keypad.layout", "keyboard or phone") { configuration, value in
             guard let layout = KeypadLayout(rawValue: value) else { return false }
-            let defaultViewKey = SerialKeypad.Settings(layout: configuration.hardware.keypad.layout).viewKey
             configuration.hardware.keypad.layout = layout
-            // A view key still at the old layout's default follows the new layout.
-            if configuration.hardware.keypad.viewKey == defaultViewKey {
-                configuration.hardware.keypad.viewKey = SerialKeypad.Settings(layout: layout).viewKey
-            }
             return true
         },
         key("keypad.view_key", "one character, such as v (or 0 on a phone keypad)") { configuration, value in
             guard value.count == 1, let key = value.first else { return false }
-            configuration.hardware.keypad.viewKey = key
+            configuration.hardware.keypad.chosenViewKey = key
             return true
         },
         key("keypad.echo", "plain or ansi") { configuration, value in
