@@ -7,6 +7,7 @@ import io
 import json
 import re
 import shlex
+import time
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageStat
@@ -97,22 +98,8 @@ def mean_colour(image: Image.Image, box) -> tuple:
     return tuple(round(c) for c in ImageStat.Stat(image.convert("RGB").crop(box)).mean)
 
 
-def screen_changed(vm: VM, path: Path, previous: Image.Image, box, threshold: float, timeout: float = 30) -> Image.Image:
-    """Screendumps until the screen inside box differs from `previous` by more than threshold
-    (the screen draws on its own thread, a moment after the state changed); returns the last
-    screendump, which the caller checks."""
-    import time
-    deadline = time.monotonic() + timeout
-    while True:
-        image = vm.screendump(path)
-        if difference(previous, image, box) > threshold or time.monotonic() > deadline:
-            return image
-        time.sleep(0.2)
-
-
 def screen_shows(vm: VM, path: Path, condition, timeout: float = 30) -> Image.Image:
     """Screendumps until `condition(image)` holds or the timeout passes; returns the last one."""
-    import time
     deadline = time.monotonic() + timeout
     while True:
         image = vm.screendump(path).convert("RGB")
@@ -161,21 +148,27 @@ def mjpeg_camera(vm: VM, out: Path) -> None:
 
     booth.press()
     booth.wait(r"idle -> countdown")
+    # The light blinks during the countdown: sampled a few times, it is seen both on and off.
+    samples = set()
+    deadline = time.monotonic() + 3  # well inside the 6 s countdown
+    while samples != {0, 1} and time.monotonic() < deadline:
+        samples.add(vm.gpio_read_value(1))
+    check(samples == {0, 1}, f"the light read {samples} during the countdown, expected blinking")
     countdown = screen_shows(
         vm, out / "screen-countdown.png",
         lambda image: reddish(image.getpixel((373, 200))) and difference(main, image, centre(main, 0.4)) > 8)
     booth.wait(r"-> naming")
     check(vm.gpio_read_value(1) == 0, "the light is on while a name is typed")
     vm.keypad_wait_for(rb"Name your photo")
-    naming_empty = screen_changed(vm, out / "screen-naming-empty.png", main, centre(main), 8)
+    naming_empty = screen_shows(vm, out / "screen-naming-empty.png", lambda image: difference(main, image, centre(main)) > 8)
     vm.keypad_send(b"Anna")
     vm.keypad_wait_for(rb"Name: Anna")
-    naming = screen_changed(vm, out / "screen-naming-anna.png", naming_empty, centre(main, 0.8), 1)
+    naming = screen_shows(vm, out / "screen-naming-anna.png", lambda image: difference(naming_empty, image, centre(main, 0.8)) > 1)
     vm.keypad_send(b"\r")
     photo_id = booth.wait(r"saved ([0-9a-f-]{36})").group(1)
     booth.wait(r"-> saved")
     vm.keypad_wait_for(rb"Saved as Anna")
-    screen_changed(vm, out / "screen-saved.png", naming, centre(main), 8)
+    screen_shows(vm, out / "screen-saved.png", lambda image: difference(naming, image, centre(main)) > 8)
     booth.stop()
 
     check(reddish(countdown.getpixel((373, 200))) and difference(main, countdown, centre(main, 0.4)) > 8,

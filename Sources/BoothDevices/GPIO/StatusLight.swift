@@ -61,8 +61,12 @@ public final class StatusLight: Screen {
     }
 
     public func show(_ content: ScreenContent) {
+        let new = Pattern(for: content)
         state.withLock {
-            pattern = Pattern(for: content)
+            // Each second of the countdown is a new screen but the same blinking: no wake-up,
+            // or the blink would lose its rhythm.
+            guard new != pattern else { return }
+            pattern = new
             state.signal()
         }
     }
@@ -94,13 +98,17 @@ public final class StatusLight: Screen {
     private func drive(_ line: GPIOLine, logger: Logger) {
         var lit = false
         var failing = false
+        var nextToggle = Date.distantPast
         state.lock()
         defer { state.unlock() }
         while !stopped {
+            let now = Date()
+            let toggle = now >= nextToggle
+            if pattern == .blinking, toggle { nextToggle = now + Self.blinkPhase.inSeconds }
             let wanted = switch pattern {
             case .off: false
             case .on: true
-            case .blinking: !lit
+            case .blinking: toggle ? !lit : lit
             }
             if wanted != lit {
                 do {
@@ -113,7 +121,7 @@ public final class StatusLight: Screen {
                 }
             }
             if pattern == .blinking {
-                _ = state.wait(until: Date(timeIntervalSinceNow: Self.blinkPhase.inSeconds))
+                _ = state.wait(until: nextToggle)
             } else {
                 state.wait()
             }
