@@ -107,6 +107,8 @@ public struct BoothMachine: Sendable {
         switch key {
         case .character(let character):
             guard draft.type(character) else { return nil }
+        case .retype(let character):
+            guard draft.retype(character) else { return nil }
         case .backspace:
             guard draft.erase() else { return nil }
         case .enter:

@@ -5,6 +5,8 @@
 public struct CaptionDraft: Sendable, Hashable {
     /// What has been typed so far.
     public private(set) var text: String
+    /// Whether the last key was a character that was kept, which ``retype(_:)`` may replace.
+    private var lastTypeKept = false
 
     /// Creates a draft, empty unless some text is given.
     public init(_ text: String = "") {
@@ -21,16 +23,36 @@ public struct CaptionDraft: Sendable, Hashable {
         let typed = String(String.UnicodeScalarView(scalars))
         guard !(text.isEmpty && typed.allSatisfy(\.isWhitespace)) else { return false }
         let longer = text + typed
-        guard longer.count <= Caption.maximumLength else { return false }
+        lastTypeKept = longer.count <= Caption.maximumLength
+        guard lastTypeKept else { return false }
         text = longer
         return true
+    }
+
+    /// Replaces the character the last key typed by `character` (multi-tap on a phone keypad).
+    /// When the last key typed nothing (the draft was full, or a leading space), nothing is
+    /// replaced: `character` is typed like any other.
+    @discardableResult
+    public mutating func retype(_ character: Character) -> Bool {
+        guard lastTypeKept else { return type(character) }
+        let before = self
+        text.removeLast()
+        if type(character) { return true }
+        // The new letter is not allowed where the old one was: the old one stays.
+        self = before
+        return false
     }
 
     /// Removes the last character; returns `false` when the draft was already empty.
     @discardableResult
     public mutating func erase() -> Bool {
-        text.popLast() != nil
+        lastTypeKept = false
+        return text.popLast() != nil
     }
+
+    // Two drafts are the same when they hold the same text.
+    public static func == (lhs: CaptionDraft, rhs: CaptionDraft) -> Bool { lhs.text == rhs.text }
+    public func hash(into hasher: inout Hasher) { hasher.combine(text) }
 
     /// The caption the draft would be saved as, or `nil` when it holds nothing printable.
     public var caption: Caption? {

@@ -2,6 +2,9 @@
 public enum KeypadKey: Sendable, Hashable {
     /// A printable character to add to the name being typed.
     case character(Character)
+    /// A phone keypad's key pressed again: the letter its last press typed becomes this one
+    /// ("2" then "2" again is b).
+    case retype(Character)
     /// Erase the last character.
     case backspace
     /// Confirm.

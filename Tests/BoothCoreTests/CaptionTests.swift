@@ -123,3 +123,41 @@ struct TimestampTests {
         #expect(Date(utcTimestamp: text) == nil)
     }
 }
+
+@Suite("Caption draft: multi-tap retyping")
+struct CaptionDraftRetypeTests {
+    @Test("Retyping replaces the letter the last key typed")
+    func replaces() {
+        var draft = CaptionDraft("be")
+        let typed = draft.type("m")
+        let retyped = draft.retype("n")
+        #expect(typed && retyped && draft.text == "ben")
+    }
+
+    @Test("In a full draft the first tap types nothing, so retyping replaces nothing the guest typed")
+    func fullDraft() {
+        let full = String(repeating: "x", count: Caption.maximumLength)
+        var draft = CaptionDraft(full)
+        let typed = draft.type("a")
+        let retyped = draft.retype("b")
+        #expect(!typed && !retyped)
+        #expect(draft.text == full, "the last x stays")
+    }
+
+    @Test("After an erase there is nothing to retype: the letter is typed")
+    func afterErase() {
+        var draft = CaptionDraft("ab")
+        draft.erase()
+        let retyped = draft.retype("c")
+        #expect(retyped && draft.text == "ac")
+    }
+
+    @Test("A letter that may not stand where the old one was leaves the old one")
+    func refused() {
+        var draft = CaptionDraft()
+        draft.type("a")
+        let retyped = draft.retype(" ")
+        #expect(!retyped, "a leading space is trimmed from captions, so it is refused")
+        #expect(draft.text == "a")
+    }
+}

@@ -135,7 +135,7 @@ public struct KeypadDecoder: Sendable {
         if let tap, tap.key == character, tap.at.duration(to: now) < multiTapTimeout {
             let index = (tap.index + 1) % letters.count
             self.tap = (character, index, now)
-            return [.backspace, .character(letters[index])]
+            return [.retype(letters[index])]
         }
         tap = (character, 0, now)
         return [.character(letters[0])]
