@@ -108,6 +108,20 @@ def screen_shows(vm: VM, path: Path, condition, timeout: float = 30) -> Image.Im
         time.sleep(0.2)
 
 
+def screen_settles(vm: VM, path: Path, condition, timeout: float = 30) -> Image.Image:
+    """Like screen_shows, and the screen has also stopped changing (two screendumps in a row
+    are the same): the screen draws every key as it arrives, after the keypad's echo."""
+    deadline = time.monotonic() + timeout
+    previous = None
+    while True:
+        image = vm.screendump(path).convert("RGB")
+        settled = previous is not None and difference(previous, image, (0, 0) + image.size) < 0.5
+        if (condition(image) and settled) or time.monotonic() > deadline:
+            return image
+        previous = image
+        time.sleep(0.2)
+
+
 def reddish(pixel) -> bool:
     """The fixture frame's red signature (220, 30, 30), give or take JPEG and scaling."""
     red, green, blue = pixel[:3]
@@ -163,18 +177,19 @@ def mjpeg_camera(vm: VM, out: Path) -> None:
     naming_empty = screen_shows(vm, out / "screen-naming-empty.png", lambda image: difference(main, image, centre(main)) > 8)
     vm.keypad_send(b"Anna")
     vm.keypad_wait_for(rb"Name: Anna")
-    naming = screen_shows(vm, out / "screen-naming-anna.png", lambda image: difference(naming_empty, image, centre(main, 0.8)) > 1)
+    naming = screen_settles(vm, out / "screen-naming-anna.png", lambda image: difference(naming_empty, image, centre(main, 0.8)) > 1)
     vm.keypad_send(b"\r")
     photo_id = booth.wait(r"saved ([0-9a-f-]{36})").group(1)
     booth.wait(r"-> saved")
     vm.keypad_wait_for(rb"Saved as Anna")
-    screen_shows(vm, out / "screen-saved.png", lambda image: difference(naming, image, centre(main)) > 8)
+    saved = screen_settles(vm, out / "screen-saved.png", lambda image: difference(naming, image, centre(main)) > 8)
     booth.stop()
 
     check(reddish(countdown.getpixel((373, 200))) and difference(main, countdown, centre(main, 0.4)) > 8,
           "the countdown digit does not show over the live preview")
     check(difference(main, naming_empty, centre(main)) > 8, "the naming screen looks like the main screen")
     check(difference(naming_empty, naming, centre(naming, 0.8)) > 1, "the typed name does not show on the screen")
+    check(difference(naming, saved, centre(main)) > 8, "the saved screen looks like the naming screen")
 
     [photo] = photos(vm)
     check(photo["id"] == photo_id and photo["caption"] == "Anna", f"catalog row: {photo}")
