@@ -62,6 +62,35 @@ struct SerialKeypadTests {
         #expect(terminal.read(until: "Name: Jo").contains("Name: Jo"))
     }
 
+    @Test("A keypad that goes away is waited for, and works again when it is back")
+    func reconnects() async throws {
+        // The keypad is opened through a symlink, as udev names it (/dev/photobooth/keypad);
+        // the pseudo-terminal behind it is closed and a new one takes its place.
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("keypad-\(UUID())").path
+        defer { unlink(link) }
+        var terminal = try PseudoTerminal()
+        #expect(symlink(terminal.devicePath, link) == 0)
+        let keypad = try SerialKeypad(settings: .init(device: link), logger: Logger(label: "test"))
+        keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 1)))
+        var keys = keypad.keys.makeAsyncIterator()
+        terminal.type(Array("a".utf8))
+        #expect(await keys.next() == .character("a"))
+
+        terminal = try PseudoTerminal()  // the old one is closed: the keypad's port hangs up
+        unlink(link)
+        #expect(symlink(terminal.devicePath, link) == 0)
+        // Until the keypad has reopened the port, what is typed there is not read; keep typing
+        // until a key comes through (the keypad retries after 0.5 s, then 1 s).
+        let typist = Task {
+            while !Task.isCancelled {
+                terminal.type(Array("b".utf8))
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        defer { typist.cancel() }
+        #expect(await keys.next() == .character("b"))
+    }
+
     @Test("A keypad that is not there yet is waited for instead of stopping the booth")
     func missingAtStart() throws {
         let keypad = try SerialKeypad(
