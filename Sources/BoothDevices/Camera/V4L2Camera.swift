@@ -217,7 +217,7 @@ final class CameraSession {
                     settling -= 1
                     continue
                 }
-                if let reason = problem(with: buffer) {
+                if let reason = Self.problem(with: buffer, encoding: encoding, width: mode.width, height: mode.height) {
                     let count = drops.count(reason)
                     if count == 1 || count % 100 == 0 {
                         logger.warning("Camera \(device.path) dropped a frame (\(reason)); \(count) so far for this reason.")
@@ -232,14 +232,24 @@ final class CameraSession {
     }
 
     /// Why a buffer cannot be a frame, or `nil` when it can.
-    func problem(with buffer: CaptureStream.Buffer) -> String? {
+    ///
+    /// A Motion JPEG frame must start a JPEG (SOI) and end one (EOI near its end, before any
+    /// padding): a frame cut short by lost USB packets lacks the EOI, which cannot occur inside
+    /// the compressed data. Decoding every frame to be sure would cost the Pi's CPU.
+    static func problem(with buffer: CaptureStream.Buffer, encoding: CameraFrame.Encoding, width: Int, height: Int)
+        -> String?
+    {
         if buffer.damaged { return "flagged as damaged by the driver" }
         if buffer.bytes.isEmpty { return "empty" }
         switch encoding {
         case .mjpeg:
             if !buffer.bytes.starts(with: [0xFF, 0xD8]) { return "not a JPEG" }
+            let tail = buffer.bytes.suffix(4096)
+            let ended = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
+            if !ended { return "cut short (no end-of-image marker)" }
         case .yuyv(let bytesPerRow), .rgb24(let bytesPerRow):
-            let needed = bytesPerRow * (mode.height - 1) + mode.width * (plan == .yuyv ? 2 : 3)
+            let bytesPerPixel = if case .yuyv = encoding { 2 } else { 3 }
+            let needed = bytesPerRow * (height - 1) + width * bytesPerPixel
             if buffer.bytes.count < needed { return "short: \(buffer.bytes.count) of \(needed) bytes" }
         }
         return nil
