@@ -293,10 +293,22 @@ extension V4L2Camera {
             let sizes = try device.frameSizes(for: format.fourCC).map { ": \($0)" } ?? ""
             lines.append("\(format.fourCC) \(format.name)\(sizes)")
         }
-        let plan = switch try CameraSession.plan(for: offered, preference: settings.format, device: settings.device) {
+        let chosen = try CameraSession.plan(for: offered, preference: settings.format, device: settings.device)
+        var plan = switch chosen {
         case .passThrough(let format): "\(format) passed through"
         case .yuyv: "YUYV, encoded for the shot"
         case .converted: "converted to RGB by libv4l2"
+        }
+        let native: FourCC? = switch chosen {
+        case .passThrough(let format): format
+        case .yuyv: .yuyv
+        case .converted: nil
+        }
+        if let native {
+            let rates = try device.frameRates(for: native, width: settings.width, height: settings.height)
+            if !rates.isEmpty {
+                plan += "; at \(settings.width)x\(settings.height) it offers " + rates.map { String(format: "%g", $0) }.joined(separator: ", ") + " fps"
+            }
         }
         return Inspection(identity: "\(capabilities.card) (\(capabilities.driver))", formats: lines, plan: plan)
     }
