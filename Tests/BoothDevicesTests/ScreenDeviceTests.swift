@@ -142,14 +142,14 @@ struct ScreenFramebufferTests {
         let rgb565 = screen(bits: 16, (11, 5), (5, 6), (0, 5))
         #expect(try FramebufferPixelFormat(rgb565, fixed, device: "fb") == .rgb565)
         let xbgr = screen(bits: 32, (0, 8), (8, 8), (16, 8))
-        let error = #expect(throws: ScreenError.framebufferUnsupported) { try FramebufferPixelFormat(xbgr, fixed, device: "/dev/fb1") }
+        let error = #expect(throws: DeviceError.unsupported) { try FramebufferPixelFormat(xbgr, fixed, device: "/dev/fb1") }
         #expect(error?.description.contains("/dev/fb1 uses a pixel format") == true)
         #expect(error?.description.contains("32 bits per pixel, red 8 bits at 0") == true)
     }
 
     @Test("A missing framebuffer device is an error that names it")
     func missingDevice() {
-        let error = #expect(throws: ScreenError.framebufferUnavailable) {
+        let error = #expect(throws: DeviceError.unavailable) {
             try FramebufferScreen(device: "/nonexistent/fb9", console: nil, viewKeyLabel: "View", logger: ScreenFixtures.logger)
         }
         #expect(error?.description.contains("/nonexistent/fb9") == true)

@@ -27,7 +27,7 @@ struct Framebuffer: ~Copyable {
 
     /// Opens and maps `device`. The corresponding C calls are `open`,
     /// `ioctl(FBIOGET_FSCREENINFO)`, `ioctl(FBIOGET_VSCREENINFO)` and `mmap`.
-    init(device: String = "/dev/fb0", logger: Logger) throws(ScreenError) {
+    init(device: String = "/dev/fb0", logger: Logger) throws(DeviceError) {
         let descriptor = open(device, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code = errno
@@ -35,13 +35,13 @@ struct Framebuffer: ~Copyable {
                 code == EACCES
                 ? " Add the booth's user to the video group."
                 : code == ENOENT ? " Is a display connected, and its driver loaded?" : ""
-            throw ScreenError.framebufferUnavailable.detailed(
+            throw DeviceError.unavailable.detailed(
                 "\(device): open failed: \(String(cString: strerror(code))).\(advice)")
         }
         var fixed = fb_fix_screeninfo()
         var screen = fb_var_screeninfo()
         let layout: FramebufferLayout
-        do throws(ScreenError) {
+        do throws(DeviceError) {
             try Self.control(descriptor, FBIOGET_FSCREENINFO, &fixed, "FBIOGET_FSCREENINFO", device)
             try Self.control(descriptor, FBIOGET_VSCREENINFO, &screen, "FBIOGET_VSCREENINFO", device)
             layout = FramebufferLayout(
@@ -51,7 +51,7 @@ struct Framebuffer: ~Copyable {
             guard layout.width > 0, layout.height > 0, layout.bytesPerRow >= layout.width * layout.format.bytesPerPixel,
                 visibleEnd <= Int(fixed.smem_len)
             else {
-                throw ScreenError.framebufferUnsupported.detailed(
+                throw DeviceError.unsupported.detailed(
                     "\(device) reports an inconsistent geometry: \(screen.xres)x\(screen.yres) pixels, \(fixed.line_length) bytes per row, \(fixed.smem_len) bytes of memory."
                 )
             }
@@ -64,7 +64,7 @@ struct Framebuffer: ~Copyable {
         guard let memory, memory != UnsafeMutableRawPointer(bitPattern: -1) else {
             let code = errno
             close(descriptor)
-            throw ScreenError.systemCall("mmap", on: device, errno: code)
+            throw DeviceError.systemCall("mmap", on: device, errno: code)
         }
         self.device = device
         self.layout = layout
@@ -128,10 +128,10 @@ struct Framebuffer: ~Copyable {
     /// Reads one of the driver's screen descriptions. The corresponding C function is `ioctl`.
     private static func control<Info: BitwiseCopyable>(
         _ descriptor: Int32, _ request: Int32, _ info: inout Info, _ name: String, _ device: String
-    ) throws(ScreenError) {
+    ) throws(DeviceError) {
         while ioctl(descriptor, UInt(request), &info) != 0 {
             let code = errno
-            guard code == EINTR else { throw ScreenError.systemCall("ioctl(\(name))", on: device, errno: code) }
+            guard code == EINTR else { throw DeviceError.systemCall("ioctl(\(name))", on: device, errno: code) }
         }
     }
 }

@@ -8,7 +8,7 @@ enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
     case rgb565
 
     /// The format the driver reports; anything else is an error that says what it found.
-    init(_ variable: fb_var_screeninfo, _ fixed: fb_fix_screeninfo, device: String) throws(ScreenError) {
+    init(_ variable: fb_var_screeninfo, _ fixed: fb_fix_screeninfo, device: String) throws(DeviceError) {
         func holds(_ field: fb_bitfield, at offset: UInt32, bits length: UInt32) -> Bool {
             field.offset == offset && field.length == length && field.msb_right == 0
         }
@@ -25,7 +25,7 @@ enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
             self = .rgb565
         } else {
             func describe(_ field: fb_bitfield) -> String { "\(field.length) bits at \(field.offset)" }
-            throw ScreenError.framebufferUnsupported.detailed("""
+            throw DeviceError.unsupported.detailed("""
                 \(device) uses a pixel format the booth does not draw: \(variable.bits_per_pixel) bits per pixel, \
                 red \(describe(variable.red)), green \(describe(variable.green)), blue \(describe(variable.blue)) \
                 (type \(fixed.type), visual \(fixed.visual)). The booth draws XRGB8888 (32 bits, red at 16, green at 8, \

@@ -21,7 +21,7 @@ public final class FramebufferScreen: Screen {
     private struct State {
         var schedule: RenderSchedule
         /// How opening the device went; `nil` until the render thread knows.
-        var startup: Result<Void, ScreenError>?
+        var startup: Result<Void, DeviceError>?
         var finished = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -38,7 +38,7 @@ public final class FramebufferScreen: Screen {
     public init(
         device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
         previewFPS: Int = 15, viewKeyLabel: String, logger: Logger
-    ) throws(ScreenError) {
+    ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
         state = Mutex(State(schedule: RenderSchedule(previewInterval: .seconds(1) / previewFPS)))
         self.logger = logger
@@ -55,7 +55,7 @@ public final class FramebufferScreen: Screen {
 
     /// Opens and maps the framebuffer `device` as the screen would, and says what it found
     /// ("/dev/fb0: 1920x1080 XRGB8888, two pages"), drawing nothing: for `photobooth doctor`.
-    public static func check(device: String = "/dev/fb0") throws(ScreenError) -> String {
+    public static func check(device: String = "/dev/fb0") throws(DeviceError) -> String {
         try Framebuffer(device: device, logger: Logger(label: "photobooth.doctor")).summary
     }
 
@@ -85,7 +85,7 @@ public final class FramebufferScreen: Screen {
     // MARK: Render thread
 
     private func run(device: String, console: String?, fonts: ScreenFonts, viewKeyLabel: String, opened: DispatchSemaphore) {
-        do throws(ScreenError) {
+        do throws(DeviceError) {
             var framebuffer = try Framebuffer(device: device, logger: logger)
             var renderer = try ScreenRenderer(
                 width: framebuffer.layout.width, height: framebuffer.layout.height, fonts: fonts,
@@ -128,7 +128,7 @@ public final class FramebufferScreen: Screen {
     }
 
     /// Marks the render thread as done and resumes whoever waits in ``stop()``.
-    private func finish(startup: Result<Void, ScreenError>?) {
+    private func finish(startup: Result<Void, DeviceError>?) {
         let waiters = state.withLock { state in
             if let startup { state.startup = startup }
             state.finished = true

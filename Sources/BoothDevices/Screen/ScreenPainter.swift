@@ -17,7 +17,7 @@ public struct ScreenPainter {
     /// Loads the fonts.
     ///
     /// - Parameter viewKeyLabel: the name printed on the keypad key that opens the gallery.
-    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String) throws(ScreenError) {
+    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String) throws(DeviceError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
         self.viewKeyLabel = viewKeyLabel
@@ -25,7 +25,7 @@ public struct ScreenPainter {
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
     /// sized to fit the canvas) for the screens that show the camera.
-    public func paint(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {
+    public func paint(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(DeviceError) {
         let layout = Layout(canvas: canvas)
         if content.showsLivePreview {
             paintPreview(preview, &canvas)
@@ -87,13 +87,13 @@ public struct ScreenPainter {
     }
 
     /// One headline in the middle of the screen.
-    private func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+    private func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
         let line = try bold.line(text, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: Palette.text)
     }
 
     /// The main screen's two options, on a dark band over the bottom of the preview.
-    private func paintOptions(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+    private func paintOptions(_ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
         let options: [[(String, PixelColor)]] = [
             [("Press ", Palette.text), ("the button", Palette.accent), (" to take a photo", Palette.text)],
             [("Press ", Palette.text), (viewKeyLabel, Palette.accent), (" to see the photos", Palette.text)],
@@ -123,7 +123,7 @@ public struct ScreenPainter {
     /// picture.
     private func paintOverPreview(
         _ text: String, size: Int, color: PixelColor, _ layout: Layout, _ canvas: inout Canvas
-    ) throws(ScreenError) {
+    ) throws(DeviceError) {
         let line = try bold.line(
             text, size: size, minimumSize: layout.minimum, maxWidth: layout.textWidth, haloRadius: max(2, size / 20))
         canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: color)
@@ -132,7 +132,7 @@ public struct ScreenPainter {
     /// The prompt, the name typed so far in a field with a cursor (or the placeholder, greyed,
     /// while nothing is typed), and how to finish.
     private func paintNaming(typed: String, placeholder: String, _ layout: Layout, _ canvas: inout Canvas)
-        throws(ScreenError)
+        throws(DeviceError)
     {
         let prompt = try bold.line(
             "Type a name for your photo", size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
@@ -175,7 +175,7 @@ public struct ScreenPainter {
     }
 
     /// "Saved as" and the photo's caption, on two lines if it needs them.
-    private func paintSaved(_ caption: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+    private func paintSaved(_ caption: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
         let title = try regular.line("Saved as", size: layout.body, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(title, centredAt: layout.midX, baseline: layout.height * 36 / 100, color: Palette.secondary)
         let size = layout.height / 8
@@ -187,7 +187,7 @@ public struct ScreenPainter {
     }
 
     /// What went wrong in a headline, and what it means below, under an accent bar.
-    private func paintFault(_ fault: BoothFault, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+    private func paintFault(_ fault: BoothFault, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
         canvas.fill(PixelRect(x: 0, y: 0, width: layout.width, height: max(4, layout.height / 60)), with: Palette.accent)
         let headline = try bold.line(
             Self.headline(for: fault), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)

@@ -24,7 +24,7 @@ public struct ScreenRenderer: ~Copyable {
     /// - Parameter viewKeyLabel: the name printed on the keypad key that opens the gallery.
     public init(
         width: Int, height: Int, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, logger: Logger
-    ) throws(ScreenError) {
+    ) throws(DeviceError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
         let painter = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel)
         decoder = try Self.makeDecoder()
@@ -33,11 +33,11 @@ public struct ScreenRenderer: ~Copyable {
         self.logger = logger
     }
 
-    private static func makeDecoder() throws(ScreenError) -> JPEGDecoder {
+    private static func makeDecoder() throws(DeviceError) -> JPEGDecoder {
         do {
             return try JPEGDecoder()
         } catch {
-            throw ScreenError.decoderUnavailable.detailed("The screen cannot decode preview frames: \(error)")
+            throw DeviceError.unavailable.detailed("The screen cannot decode preview frames: \(error)")
         }
     }
 
