@@ -43,8 +43,8 @@ public struct V4L2Camera: Camera {
     }
 
     public let settings: Settings
-    /// Frames dropped since the booth started, by reason.
-    public let drops = FrameDrops()
+    /// Frames dropped since the booth started, by reason (in the log).
+    let drops = FrameDrops()
     private let logger: Logger
 
     public init(settings: Settings, logger: Logger) {
@@ -84,7 +84,7 @@ public struct V4L2Camera: Camera {
 }
 
 /// Counts of frames the camera delivered but the booth could not use.
-public final class FrameDrops: Sendable {
+final class FrameDrops: Sendable {
     private let counts = Mutex<[String: Int]>([:])
 
     /// Counts one dropped frame; returns how many were dropped for this reason so far.
@@ -94,11 +94,6 @@ public final class FrameDrops: Sendable {
             return counts[reason]!
         }
     }
-
-    /// How many frames were dropped, per reason.
-    public var byReason: [String: Int] { counts.withLock { $0 } }
-    /// How many frames were dropped in all.
-    public var total: Int { byReason.values.reduce(0, +) }
 }
 
 /// An open camera in the chosen mode, streaming.
