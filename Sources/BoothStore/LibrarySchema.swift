@@ -34,6 +34,11 @@ enum LibrarySchema {
                 table.column("reason", .text).notNull()
             }
         }
+        // The gallery pages through photos newest first; without an index in that exact order
+        // every page would sort the whole catalog.
+        migrator.registerMigration("v2: newest-first index") { db in
+            try db.create(index: "photo_newest_first", on: "photo", columns: ["created_at", "number"])
+        }
         return migrator
     }
 }

@@ -111,15 +111,25 @@ public final class PhotoLibrary: Sendable {
         guard changed == 1 else { throw LibraryError.unknownPhoto(id.lowercased) }
     }
 
-    /// The photos, newest first.
-    public func photos(limit: Int? = nil) throws(LibraryError) -> [Photo] {
+    /// The photos, newest first: a page of `limit` after the first `offset` (all when `limit`
+    /// is nil).
+    public func photos(skipping offset: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Photo] {
         try read("list photos") { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.photoColumns) FROM photo ORDER BY created_at DESC, number DESC LIMIT ?",
-                arguments: [limit ?? -1]
+                db, sql: "SELECT \(Self.photoColumns) FROM photo ORDER BY \(Self.newestFirst) LIMIT ? OFFSET ?",
+                arguments: [limit ?? -1, max(offset, 0)]
             ).map(Self.photo(from:))
         }
     }
+
+    /// How many photos the library holds.
+    public func count() throws(LibraryError) -> Int {
+        try read("count photos") { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0 }
+    }
+
+    /// Newest first; photos taken in the same millisecond by their number. The order of the
+    /// `photo_newest_first` index, so a page never sorts the catalog.
+    static let newestFirst = "created_at DESC, number DESC"
 
     /// The photo with this id, or `nil`.
     public func photo(id: UUID) throws(LibraryError) -> Photo? {

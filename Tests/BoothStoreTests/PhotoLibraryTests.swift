@@ -47,6 +47,39 @@ struct PhotoLibraryTests {
         #expect(try fixture.library.photos(limit: 1).map(\.caption.text) == ["new"])
     }
 
+    @Test("Pages of the gallery: newest first, photos of the same millisecond by number, no gaps or repeats")
+    func paging() throws {
+        let fixture = try LibraryFixture()
+        let sameInstant = Date(timeIntervalSince1970: 1_790_000_000)
+        var numbers: [Int] = []
+        for index in 0..<7 {
+            let number = fixture.library.reservePhotoNumber()
+            let jpeg = try LibraryFixture.jpeg(frame: UInt64(index))
+            // Three photos share one millisecond: the number breaks the tie.
+            let createdAt = index < 3 ? sameInstant : sameInstant.addingTimeInterval(Double(index))
+            _ = try fixture.library.add(
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+                caption: .placeholder(number: number), createdAt: createdAt)
+            numbers.append(number)
+        }
+        let newestFirst = [numbers[6], numbers[5], numbers[4], numbers[3], numbers[2], numbers[1], numbers[0]]
+        let pages = try stride(from: 0, to: 7, by: 3).map { try fixture.library.photos(skipping: $0, limit: 3).map(\.number) }
+        #expect(pages == [Array(newestFirst[0..<3]), Array(newestFirst[3..<6]), [newestFirst[6]]])
+        #expect(try fixture.library.photos(skipping: 7, limit: 3).isEmpty)
+        #expect(try fixture.library.count() == 7)
+    }
+
+    @Test("A page is read through the newest-first index, never by sorting the catalog")
+    func pageUsesIndex() throws {
+        let fixture = try LibraryFixture()
+        let detail = try fixture.library.read("explain") { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM photo ORDER BY \(PhotoLibrary.newestFirst) LIMIT 30 OFFSET 9000")
+                .map { $0["detail"] as String }
+        }
+        #expect(detail.contains { $0.contains("photo_newest_first") }, "plan: \(detail)")
+        #expect(!detail.contains { $0.contains("TEMP B-TREE") }, "plan: \(detail)")
+    }
+
     @Test("Photo numbers keep counting after a restart")
     func numbersPersist() throws {
         let fixture = try LibraryFixture()
