@@ -115,7 +115,7 @@ public struct BoothMachine: Sendable {
             return finish(photo, caption: draft.caption ?? photo.placeholder, now: now)
         case .cancel:
             return finish(photo, caption: photo.placeholder, now: now)
-        case .view:
+        case .view, .up, .down:
             return nil
         }
         // Every key restarts the timeout: a slow typist is still typing.

@@ -13,6 +13,9 @@ public enum KeypadKey: Sendable, Hashable {
     case cancel
     /// The view key on the main screen: look at the photos taken so far.
     case view
+    /// Move up or down a list (arrow keys; 2 and 8 on a phone keypad outside name entry).
+    case up
+    case down
 }
 
 /// The keypad (or keyboard) a guest uses to name a photo.

@@ -25,7 +25,7 @@ struct KeypadDecoderTests {
     func escape() {
         var decoder = KeypadDecoder(layout: .keyboard, viewKey: "v")
         decoder.naming = true
-        #expect(keys(&decoder, [0x1B, UInt8(ascii: "["), UInt8(ascii: "A")], at: start).isEmpty)
+        #expect(keys(&decoder, [0x1B, UInt8(ascii: "["), UInt8(ascii: "A")], at: start) == [.up], "an arrow, not a cancel")
         #expect(decoder.deadline == nil)
         #expect(keys(&decoder, [0x1B], at: start).isEmpty)
         let deadline = try! #require(decoder.deadline)
@@ -94,9 +94,16 @@ struct KeypadDecoderTests {
         #expect(typed == [.character("a"), .retype("b"), .retype("c")])
     }
 
-    @Test("Phone layout on the main screen: the view key asks for the gallery, * goes back, digits pass through")
+    @Test("Phone layout outside name entry: the view key, * back, 2 up, 8 down, 5 selects, other digits pass")
     func phoneAtRest() {
         var decoder = KeypadDecoder(layout: .phone, viewKey: "0")
-        #expect(keys(&decoder, Array("0*8".utf8), at: start) == [.view, .cancel, .character("8")])
+        #expect(keys(&decoder, Array("0*2853".utf8), at: start) == [.view, .cancel, .up, .down, .enter, .character("3")])
+    }
+
+    @Test("Arrow keys move up and down in both cursor modes; other sequences mean nothing")
+    func arrows() {
+        var decoder = KeypadDecoder(layout: .keyboard, viewKey: "v")
+        let bytes: [UInt8] = [0x1B, 0x5B, 0x41, 0x1B, 0x4F, 0x42, 0x1B, 0x5B, 0x31, 0x3B, 0x35, 0x41, 0x1B, 0x5B, 0x43]
+        #expect(keys(&decoder, bytes, at: start) == [.up, .down])
     }
 }

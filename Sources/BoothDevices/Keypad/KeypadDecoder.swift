@@ -15,8 +15,9 @@ public enum KeypadLayout: String, CaseIterable, Sendable {
 /// confirms, a lone Escape cancels (an Escape that starts a terminal sequence, such as an arrow
 /// key, does not). Phone, while a name is typed: a digit key types its first letter, and
 /// pressing it again within ``multiTapTimeout`` replaces that letter by the next one ("2" "2"
-/// gives "b"); after the timeout, or on another key, the letter stays. On the main screen the
-/// view key asks for the gallery. Everything else is counted as garbage and ignored.
+/// gives "b"); after the timeout, or on another key, the letter stays. Outside name entry the
+/// view key asks for the gallery, and the arrow keys (2, 8 and 5 on a phone keypad) move
+/// through lists. Everything else is counted as garbage and ignored.
 public struct KeypadDecoder: Sendable {
     public let layout: KeypadLayout
     public let viewKey: Character
@@ -43,8 +44,8 @@ public struct KeypadDecoder: Sendable {
     private enum Escape {
         /// An Escape arrived at this time; a sequence may follow.
         case started(MonotonicInstant)
-        /// Inside `ESC [`: parameters until a final byte.
-        case controlSequence
+        /// Inside `ESC [`: parameters until a final byte; `plain` while none came.
+        case controlSequence(plain: Bool)
         /// Inside `ESC O`: one more byte.
         case singleShift
     }
@@ -80,7 +81,7 @@ public struct KeypadDecoder: Sendable {
         case .started:
             escape = nil
             if byte == UInt8(ascii: "[") {
-                escape = .controlSequence
+                escape = .controlSequence(plain: true)
                 return []
             }
             if byte == UInt8(ascii: "O") {
@@ -88,12 +89,16 @@ public struct KeypadDecoder: Sendable {
                 return []
             }
             return [.cancel] + feed(byte, at: now)
-        case .controlSequence:
-            if (0x40...0x7E).contains(byte) { escape = nil }
-            return []
+        case .controlSequence(let plain):
+            guard (0x40...0x7E).contains(byte) else {
+                escape = .controlSequence(plain: false)
+                return []
+            }
+            escape = nil
+            return plain ? arrow(byte) : []
         case .singleShift:
             escape = nil
-            return []
+            return arrow(byte)
         case nil:
             break
         }
@@ -117,6 +122,15 @@ public struct KeypadDecoder: Sendable {
         }
     }
 
+    /// The up and down arrows (`ESC [ A`, `ESC O B`...); other sequences mean nothing here.
+    private mutating func arrow(_ final: UInt8) -> [KeypadKey] {
+        switch final {
+        case UInt8(ascii: "A"): key(.up)
+        case UInt8(ascii: "B"): key(.down)
+        default: []
+        }
+    }
+
     /// A key that is not a phone letter ends any multi-tap cycle.
     private mutating func key(_ key: KeypadKey) -> [KeypadKey] {
         tap = nil
@@ -126,9 +140,14 @@ public struct KeypadDecoder: Sendable {
     private mutating func character(_ character: Character, at now: MonotonicInstant) -> [KeypadKey] {
         if !naming, character == viewKey { return key(.view) }
         guard layout == .phone else { return key(.character(character)) }
-        switch character {
-        case "*": return key(naming ? .backspace : .cancel)
-        case "#": return key(.enter)
+        switch (character, naming) {
+        case ("*", true): return key(.backspace)
+        case ("*", false): return key(.cancel)
+        case ("#", _): return key(.enter)
+        // Outside name entry the keypad moves through lists: 2 up, 8 down, 5 selects.
+        case ("2", false): return key(.up)
+        case ("8", false): return key(.down)
+        case ("5", false): return key(.enter)
         default: break
         }
         guard naming, let letters = Self.phoneLetters[character] else { return key(.character(character)) }
