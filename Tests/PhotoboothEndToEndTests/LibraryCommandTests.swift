@@ -70,7 +70,7 @@ struct LibraryCommandTests {
 
     @Test("--help works for every command")
     func help() async throws {
-        for command in ["run", "list", "show", "export", "check"] {
+        for command in ["run", "doctor", "list", "show", "export", "check"] {
             let result = try await BoothProcess.run([command, "--help"])
             #expect(result.status == 0)
             #expect(result.stdout.contains("--data-dir"))
