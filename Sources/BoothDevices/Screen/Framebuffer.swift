@@ -13,6 +13,8 @@ struct Framebuffer: ~Copyable {
     let device: String
     let layout: FramebufferLayout
     private let descriptor: Int32
+    /// The mapping as mmap returned it, and where the pixels start within it.
+    private let mapping: UnsafeMutableRawPointer
     private let memory: UnsafeMutableRawPointer
     private let mappedLength: Int
     /// The driver's screen information, kept to pan between pages.
@@ -59,9 +61,11 @@ struct Framebuffer: ~Copyable {
             close(descriptor)
             throw error
         }
-        let mappedLength = Int(fixed.smem_len)
-        let memory = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
-        guard let memory, memory != UnsafeMutableRawPointer(bitPattern: -1) else {
+        // The kernel maps from the page that holds smem_start; the pixels begin that far into it.
+        let pageOffset = Int(fixed.smem_start) & (Int(getpagesize()) - 1)
+        let mappedLength = pageOffset + Int(fixed.smem_len)
+        let mapping = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        guard let mapping, mapping != UnsafeMutableRawPointer(bitPattern: -1) else {
             let code = errno
             close(descriptor)
             throw DeviceError.systemCall("mmap", on: device, errno: code)
@@ -69,13 +73,15 @@ struct Framebuffer: ~Copyable {
         self.device = device
         self.layout = layout
         self.descriptor = descriptor
-        self.memory = memory
+        self.mapping = mapping
+        self.memory = mapping + pageOffset
         self.mappedLength = mappedLength
         self.screen = screen
         self.logger = logger
         originalYOffset = screen.yoffset
         let pageLength = layout.height * layout.bytesPerRow
-        if Int(screen.yres_virtual) >= 2 * layout.height, 2 * pageLength <= mappedLength {
+        // Two pages only where the driver can pan between them (ypanstep 0 means it cannot).
+        if fixed.ypanstep != 0, Int(screen.yres_virtual) >= 2 * layout.height, 2 * pageLength <= Int(fixed.smem_len) {
             pages = [0, pageLength]
             shownPage = screen.yoffset == screen.yres ? 1 : 0
         } else {
@@ -89,7 +95,7 @@ struct Framebuffer: ~Copyable {
             original.yoffset = originalYOffset
             _ = ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &original)
         }
-        munmap(memory, mappedLength)
+        munmap(mapping, mappedLength)
         close(descriptor)
     }
 
@@ -113,11 +119,14 @@ struct Framebuffer: ~Copyable {
         layout.copy(canvas, to: memory + pages[hidden])
         screen.xoffset = 0
         screen.yoffset = UInt32(hidden * layout.height)
-        if ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &screen) == 0 {
+        var status = ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &screen)
+        while status != 0, errno == EINTR { status = ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &screen) }
+        if status == 0 {
             shownPage = hidden
         } else {
+            let code = errno
             logger.warning(
-                "\(device): FBIOPAN_DISPLAY failed: \(String(cString: strerror(errno))). Drawing straight to the screen from now on."
+                "\(device): FBIOPAN_DISPLAY failed: \(String(cString: strerror(code))). Drawing straight to the screen from now on."
             )
             screen.yoffset = UInt32(shownPage * layout.height)
             pages = [pages[shownPage]]
