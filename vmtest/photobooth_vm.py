@@ -416,6 +416,8 @@ class _SocketReader:
             with self.cond:
                 if not data:
                     self.closed = True
+                    if self.transcript:
+                        self.transcript.close()
                     self.cond.notify_all()
                     return
                 self.buf += data
@@ -446,8 +448,8 @@ class _SocketReader:
         except OSError:
             pass
         self.sock.close()
-        if self.transcript:
-            self.transcript.close()
+        # The reader thread sees the end of the socket and closes the transcript itself.
+        self.thread.join(timeout=5)
 
 
 class QMP:
