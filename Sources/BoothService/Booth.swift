@@ -95,8 +95,8 @@ struct DeviceSet: Sendable {
     }
 
     /// The V4L2 camera, the GPIO button (and light), the serial keypad and the framebuffer.
-    /// A camera or keypad that is not plugged in yet is waited for; a button line or a screen
-    /// that cannot be used stops the booth here, with a message saying why.
+    /// A camera, keypad or display that is not plugged in yet is waited for; a button line, a
+    /// screen or fonts that cannot be used stop the booth here, with a message saying why.
     static func real(_ hardware: HardwareConfiguration, logger: Logger) throws -> DeviceSet {
         let camera = V4L2Camera(settings: hardware.camera, logger: logger)
         let button = try GPIOButton(settings: hardware.shutter, logger: logger)

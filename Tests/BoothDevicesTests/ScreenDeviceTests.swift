@@ -147,11 +147,22 @@ struct ScreenFramebufferTests {
         #expect(error?.description.contains("32 bits per pixel, red 8 bits at 0") == true)
     }
 
-    @Test("A missing framebuffer device is an error that names it")
-    func missingDevice() {
-        let error = #expect(throws: DeviceError.unavailable) {
-            try FramebufferScreen(device: "/nonexistent/fb9", console: nil, viewKeyLabel: "View", logger: ScreenFixtures.logger)
-        }
+    @Test("No framebuffer yet (no display at boot): the check names it; the screen starts, waits and stops")
+    func missingDevice() async throws {
+        let error = #expect(throws: DeviceError.disconnected) { try FramebufferScreen.check(device: "/nonexistent/fb9") }
         #expect(error?.description.contains("/nonexistent/fb9") == true)
+        let screen = try FramebufferScreen(
+            device: "/nonexistent/fb9", console: nil, viewKeyLabel: "View", logger: ScreenFixtures.logger)
+        screen.show(.ready)
+        await screen.stop()
+    }
+
+    @Test("Missing fonts stop the screen at once, even without a display to wait for")
+    func missingFontsWithoutDisplay() {
+        #expect(throws: DeviceError.unavailable) {
+            try FramebufferScreen(
+                device: "/nonexistent/fb9", console: nil, fonts: ScreenFonts("/nonexistent/font.ttf"),
+                viewKeyLabel: "View", logger: ScreenFixtures.logger)
+        }
     }
 }

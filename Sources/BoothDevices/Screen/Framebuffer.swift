@@ -37,8 +37,9 @@ struct Framebuffer: ~Copyable {
                 code == EACCES
                 ? " Add the booth's user to the video group."
                 : code == ENOENT ? " Is a display connected, and its driver loaded?" : ""
-            throw DeviceError.unavailable.detailed(
-                "\(device): open failed: \(String(cString: strerror(code))).\(advice)")
+            // No node: no display yet (a Pi's KMS driver makes /dev/fb0 once one is connected).
+            let kind = code == ENOENT || code == ENODEV ? DeviceError.disconnected : .unavailable
+            throw kind.detailed("\(device): open failed: \(String(cString: strerror(code))).\(advice)")
         }
         var fixed = fb_fix_screeninfo()
         var screen = fb_var_screeninfo()

@@ -86,14 +86,21 @@ public final class FramebufferScreen: Screen {
 
     private func run(device: String, console: String?, fonts: ScreenFonts, viewKeyLabel: String, opened: DispatchSemaphore) {
         do throws(DeviceError) {
-            var framebuffer = try Framebuffer(device: device, logger: logger)
+            // Fonts first: a booth that cannot draw text must not start.
+            _ = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel)
+            guard var framebuffer = try waitForDevice(device, opened: opened) else {
+                finish(startup: nil)
+                return
+            }
             var renderer = try ScreenRenderer(
                 width: framebuffer.layout.width, height: framebuffer.layout.height, fonts: fonts,
                 viewKeyLabel: viewKeyLabel, logger: logger)
             let graphicsMode: VirtualConsole? =
                 if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }
-            state.withLock { $0.startup = .success(()) }
-            opened.signal()
+            if state.withLock({ $0.startup == nil }) {
+                state.withLock { $0.startup = .success(()) }
+                opened.signal()
+            }
             logger.debug("Drawing on \(framebuffer.summary).")
 
             draw(with: &renderer, on: &framebuffer)
@@ -103,8 +110,31 @@ public final class FramebufferScreen: Screen {
             _ = consume graphicsMode
             finish(startup: nil)
         } catch {
+            if state.withLock({ $0.startup != nil }) {
+                // The booth started while waiting for a display that then could not be used.
+                logger.error("Screen: \(error) The booth runs without its screen.")
+            }
             finish(startup: .failure(error))
             opened.signal()
+        }
+    }
+
+    /// Opens the framebuffer. When its node does not exist (no display connected at boot), the
+    /// booth starts anyway and this waits, trying every 2 s, until the display is there or the
+    /// screen stops (then `nil`).
+    private func waitForDevice(_ device: String, opened: DispatchSemaphore) throws(DeviceError) -> Framebuffer? {
+        while true {
+            do {
+                return try Framebuffer(device: device, logger: logger)
+            } catch where error == .disconnected {
+                if state.withLock({ $0.startup == nil }) {
+                    logger.error("Screen: \(error) Waiting for a display.")
+                    state.withLock { $0.startup = .success(()) }
+                    opened.signal()
+                }
+            }
+            _ = wakeup.wait(timeout: .now() + .seconds(2))
+            if state.withLock({ $0.schedule.isStopping }) { return nil }
         }
     }
 

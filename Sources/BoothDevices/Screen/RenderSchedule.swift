@@ -53,6 +53,9 @@ struct RenderSchedule {
         return content.showsLivePreview && pendingFrame == nil
     }
 
+    /// Whether ``stop()`` was called.
+    var isStopping: Bool { stopping }
+
     mutating func stop() {
         stopping = true
     }
