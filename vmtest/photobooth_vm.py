@@ -249,9 +249,14 @@ def base_layer(env: dict[str, str], extra_modules=()) -> Path:
     kver = env["KVER"]
     modules = BOOT_MODULES + DEVICE_MODULES + list(extra_modules)
     busybox = shutil.which("busybox") or "/bin/busybox"
+    # Rebuilt modules re-run depmod, whose stamp's time then changes; this file holds the
+    # layer's recipe.
+    depmod_stamp = Path(env["MODULES_ROOT"]) / "lib" / "modules" / kver / ".depmod-done"
     key = hashlib.sha256(json.dumps([
         kver, env["MODULES_ROOT"], env["TOOLS"], env["FIXTURES"], modules, INIT_SCRIPT,
         CONTROL_SCRIPT, os.stat(busybox).st_mtime, FONTS,
+        depmod_stamp.stat().st_mtime if depmod_stamp.exists() else 0,
+        hashlib.sha256(Path(__file__).read_bytes()).hexdigest(),
     ]).encode()).hexdigest()[:16]
     layers = Path(env["CACHE"]) / "initramfs"
     out = layers / f"base-{key}.cpio"
