@@ -6,7 +6,7 @@ import Synchronization
 /// Keeps the camera streaming into ``RecentFrames`` for as long as the booth runs, and tells the
 /// booth when the camera comes and goes. A camera that fails, or delivers nothing for
 /// ``stallTimeout`` (it opened but hangs, or stalled mid-stream), is reopened with a growing
-/// pause (0.5 s doubling to 10 s), so an unplugged camera costs no CPU while the booth waits.
+/// pause (``ReconnectBackoff``), so an unplugged camera costs no CPU while the booth waits.
 final class CameraService: Service {
     private let camera: any Camera
     private let frames: RecentFrames
@@ -39,12 +39,11 @@ final class CameraService: Service {
     }
 
     private func streamWithRetries() async {
-        let firstPause = Duration.milliseconds(500)
-        var pause = firstPause
+        var backoff = ReconnectBackoff()
         while !Task.isCancelled {
             let (end, delivered) = await streamOnce()
             guard !Task.isCancelled else { return }
-            if delivered { pause = firstPause }
+            let pause = backoff.afterAttempt(worked: delivered)
             switch end {
             case .ended: logger.error("Camera \(camera.name) stopped delivering frames. Reopening it in \(pause).")
             case .failed(let reason): logger.error("Camera \(camera.name) failed: \(reason). Reopening it in \(pause).")
@@ -52,7 +51,6 @@ final class CameraService: Service {
             }
             report(.cameraLost)
             try? await Task.sleep(for: pause)
-            pause = min(pause * 2, .seconds(10))
         }
     }
 

@@ -109,25 +109,17 @@ def mean_colour(image: Image.Image, box) -> tuple:
     return tuple(round(c) for c in ImageStat.Stat(image.convert("RGB").crop(box)).mean)
 
 
-def screen_shows(vm: VM, path: Path, condition, timeout: float = 30) -> Image.Image:
-    """Screendumps until `condition(image)` holds or the timeout passes; returns the last one."""
-    deadline = time.monotonic() + timeout
-    while True:
-        image = vm.screendump(path).convert("RGB")
-        if condition(image) or time.monotonic() > deadline:
-            return image
-        time.sleep(0.2)
-
-
-def screen_settles(vm: VM, path: Path, condition, timeout: float = 30) -> Image.Image:
-    """Like screen_shows, and the screen has also stopped changing (two screendumps in a row
-    are the same): the screen draws every key as it arrives, after the keypad's echo."""
+def screen_shows(vm: VM, path: Path, condition, settled: bool = False, timeout: float = 30) -> Image.Image:
+    """Screendumps until `condition(image)` holds (and, with `settled`, the screen has stopped
+    changing: two screendumps in a row are the same, since the screen draws every key as it
+    arrives, after the keypad's echo) or the timeout passes; returns the last one, which the
+    caller checks."""
     deadline = time.monotonic() + timeout
     previous = None
     while True:
         image = vm.screendump(path).convert("RGB")
-        settled = previous is not None and difference(previous, image, (0, 0) + image.size) < 0.5
-        if (condition(image) and settled) or time.monotonic() > deadline:
+        still = not settled or (previous is not None and difference(previous, image, (0, 0) + image.size) < 0.5)
+        if (condition(image) and still) or time.monotonic() > deadline:
             return image
         previous = image
         time.sleep(0.2)
@@ -195,15 +187,15 @@ def mjpeg_camera(vm: VM, out: Path) -> None:
     check(vm.gpio_read_value(1) == 0, "the light is on while a name is typed")
     booth.keypad_shows(rb"Name your photo")
     # The naming screen has no live preview: the red frame is gone once it is drawn.
-    naming_empty = screen_settles(vm, out / "screen-naming-empty.png", lambda image: not reddish(image.getpixel((373, 200))))
+    naming_empty = screen_shows(vm, out / "screen-naming-empty.png", lambda image: not reddish(image.getpixel((373, 200))), settled=True)
     vm.keypad_send(b"Anna")
     booth.keypad_shows(rb"Name: Anna")
-    naming = screen_settles(vm, out / "screen-naming-anna.png", lambda image: difference(naming_empty, image, centre(main, 0.8)) > 1)
+    naming = screen_shows(vm, out / "screen-naming-anna.png", lambda image: difference(naming_empty, image, centre(main, 0.8)) > 1, settled=True)
     vm.keypad_send(b"\r")
     photo_id = booth.wait(r"saved ([0-9a-f-]{36})").group(1)
     booth.wait(r"-> saved")
     booth.keypad_shows(rb"Saved as Anna")
-    saved = screen_settles(vm, out / "screen-saved.png", lambda image: difference(naming, image, centre(main)) > 8)
+    saved = screen_shows(vm, out / "screen-saved.png", lambda image: difference(naming, image, centre(main)) > 8, settled=True)
     booth.stop()
 
     check(reddish(countdown.getpixel((373, 200))) and difference(main, countdown, centre(main, 0.4)) > 8,

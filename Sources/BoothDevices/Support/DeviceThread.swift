@@ -1,10 +1,11 @@
+import BoothCore
 import Foundation
 import Logging
 
 /// A device's own thread: runs `session` (open the device, serve it until it fails) again and
-/// again, with a growing pause between attempts (0.5 s doubling to 10 s, back to 0.5 s after a
-/// session that worked), until stopped. A device that is unplugged costs no CPU while the booth
-/// waits for it, and comes back by itself.
+/// again, with a growing pause between attempts (``ReconnectBackoff``, as the camera has), until
+/// stopped. A device that is unplugged costs no CPU while the booth waits for it, and comes back
+/// by itself.
 final class DeviceThread: Sendable {
     private let wakeup: Wakeup
 
@@ -17,19 +18,18 @@ final class DeviceThread: Sendable {
         let wakeup = try Wakeup()
         self.wakeup = wakeup
         let thread = Thread {
-            let firstPause = Duration.milliseconds(500)
-            var pause = firstPause
+            var backoff = ReconnectBackoff()
             while true {
                 var worked = false
+                let pause: Duration
                 do {
                     try session(wakeup, &worked)
                     return
                 } catch {
-                    if worked { pause = firstPause }
+                    pause = backoff.afterAttempt(worked: worked)
                     logger.error("\(name): \(error) Trying again in \(pause).")
                 }
                 if wakeup.sleep(for: pause) { return }
-                pause = min(pause * 2, .seconds(10))
             }
         }
         thread.name = name
