@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -33,10 +35,11 @@ let package = Package(
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CLinuxFB"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
         .target(
             name: "BoothImaging",
-            dependencies: ["BoothCore", "CTurboJPEG"],
+            dependencies: ["BoothCore", "CTurboJPEG", "CQRencode"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -62,12 +65,25 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "BoothWeb",
+            dependencies: [
+                "BoothCore",
+                "BoothImaging",
+                "BoothStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "BoothService",
             dependencies: [
                 "BoothCore",
                 "BoothImaging",
                 "BoothStore",
                 "BoothDevices",
+                "BoothWeb",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -103,6 +119,12 @@ let package = Package(
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(
             name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothImaging", "CPseudoTerminal"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "BoothWebTests",
+            dependencies: [
+                "BoothWeb", "BoothImaging", .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(name: "BoothServiceTests", dependencies: ["BoothService"], swiftSettings: strictSettings),
         .testTarget(

@@ -1,0 +1,107 @@
+import Synchronization
+
+/// The latest of a stream of values, for any number of readers that each want the newest one
+/// and never a backlog: a live picture's frames, the booth's screen, "a photo was added".
+///
+/// The producer ``publish(_:)``es without waiting; a reader asks for the value after the
+/// version it last saw and gets the newest one, skipping any it was too slow for. Producers
+/// that must work to make a value (encode a JPEG) check ``isWatched`` first.
+public final class LatestValue<Value: Sendable>: Sendable {
+    private typealias Reader = CheckedContinuation<(version: UInt64, value: Value)?, Never>
+
+    private struct State {
+        var version: UInt64 = 0
+        var value: Value?
+        var closed = false
+        var readers: [Int: Reader] = [:]
+        var nextReader = 0
+        /// Readers registered with ``watch()``, waiting or not.
+        var watchers = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Makes `value` the latest and hands it to every reader waiting for one.
+    public func publish(_ value: Value) {
+        let (version, waiting) = state.withLock { state -> (UInt64, [Reader]) in
+            guard !state.closed else { return (0, []) }
+            state.version += 1
+            state.value = value
+            defer { state.readers = [:] }
+            return (state.version, Array(state.readers.values))
+        }
+        for reader in waiting { reader.resume(returning: (version, value)) }
+    }
+
+    /// The latest value and its version, if any was published.
+    public var latest: (version: UInt64, value: Value)? {
+        state.withLock { state in state.value.map { (state.version, $0) } }
+    }
+
+    /// Waits for a value newer than `version` (0 for any) and returns the newest one; `nil` once
+    /// the stream is closed or the waiting task is cancelled.
+    public func next(after version: UInt64) async -> (version: UInt64, value: Value)? {
+        let id = state.withLock { state in
+            defer { state.nextReader += 1 }
+            return state.nextReader
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> (UInt64, Value)?? in
+                    if state.closed || Task.isCancelled { return .some(nil) }
+                    if state.version > version, let value = state.value { return (state.version, value) }
+                    state.readers[id] = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready.map { (version: $0.0, value: $0.1) }) }
+            }
+        } onCancel: {
+            let reader = state.withLock { $0.readers.removeValue(forKey: id) }
+            reader?.resume(returning: nil)
+        }
+    }
+
+    /// Counts the caller as a watcher until the returned token is ended, so that producers
+    /// know someone wants values.
+    public func watch() -> Watch {
+        state.withLock { $0.watchers += 1 }
+        return Watch { [self] in state.withLock { $0.watchers -= 1 } }
+    }
+
+    /// Whether any reader is watching; producers skip costly work when nobody is.
+    public var isWatched: Bool { state.withLock { $0.watchers > 0 } }
+
+    /// Ends the stream: waiting readers get `nil`, and so does every later ``next(after:)``.
+    public func close() {
+        let waiting = state.withLock { state -> [Reader] in
+            state.closed = true
+            defer { state.readers = [:] }
+            return Array(state.readers.values)
+        }
+        for reader in waiting { reader.resume(returning: nil) }
+    }
+
+    /// A reader's registration as a watcher; ``end()`` it when the reader goes (it ends itself
+    /// when released).
+    public final class Watch: Sendable {
+        private let ended = Mutex(false)
+        private let onEnd: @Sendable () -> Void
+
+        init(onEnd: @escaping @Sendable () -> Void) {
+            self.onEnd = onEnd
+        }
+
+        /// Stops counting this reader as a watcher; later calls do nothing.
+        public func end() {
+            let first = ended.withLock { ended in
+                defer { ended = true }
+                return !ended
+            }
+            if first { onEnd() }
+        }
+
+        deinit { end() }
+    }
+}

@@ -1,0 +1,47 @@
+import BoothCore
+import Foundation
+
+/// What the running booth shows the web, as values and feeds the web only reads: the live
+/// camera picture, the booth's screen, its state and its measurements.
+public struct LiveBooth: Sendable {
+    /// The camera's frames as JPEG, latest only. The booth fills it only while someone
+    /// watches (``LatestValue/isWatched``).
+    public var preview: LatestValue<Data>
+    /// The booth's screen as rendered, as JPEG, a few times per second while watched.
+    public var screen: LatestValue<Data>
+    /// The id of each photo as it is saved, for pages that show new photos as they come.
+    public var photoAdded: LatestValue<UUID>
+    /// The booth's state right now.
+    public var status: @Sendable () -> BoothStatus
+    /// The booth's own metrics in Prometheus' text format (photos taken, save durations,
+    /// dropped frames, camera reconnects, state, disk free).
+    public var metrics: @Sendable () -> String
+
+    public init(
+        preview: LatestValue<Data> = LatestValue(), screen: LatestValue<Data> = LatestValue(),
+        photoAdded: LatestValue<UUID> = LatestValue(), status: @escaping @Sendable () -> BoothStatus,
+        metrics: @escaping @Sendable () -> String = { "" }
+    ) {
+        self.preview = preview
+        self.screen = screen
+        self.photoAdded = photoAdded
+        self.status = status
+        self.metrics = metrics
+    }
+}
+
+/// The booth's state as `/api/status` reports it.
+public struct BoothStatus: Sendable, Hashable, Codable {
+    /// The state machine's state: "idle", "countdown", "naming", "fault(cameraMissing)"...
+    public var state: String
+    /// Whether the camera delivers frames.
+    public var cameraConnected: Bool
+    /// When the booth entered this state.
+    public var since: Date
+
+    public init(state: String, cameraConnected: Bool, since: Date) {
+        self.state = state
+        self.cameraConnected = cameraConnected
+        self.since = since
+    }
+}
