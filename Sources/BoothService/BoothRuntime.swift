@@ -28,10 +28,11 @@ final class BoothRuntime: Service {
     private let inputs: AsyncStream<Input>
     private let sink: AsyncStream<Input>.Continuation
     private let writer: PhotoWriter
+    private let observer: BoothObserver
 
     init(
         settings: BoothSettings, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
-        library: PhotoLibrary, thumbnailer: any Thumbnailer, logger: Logger
+        library: PhotoLibrary, thumbnailer: any Thumbnailer, observer: BoothObserver = BoothObserver(), logger: Logger
     ) {
         self.settings = settings
         self.frames = frames
@@ -40,10 +41,11 @@ final class BoothRuntime: Service {
         self.screen = screen
         self.library = library
         self.logger = logger
+        self.observer = observer
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
         self.inputs = inputs
         self.sink = sink
-        writer = PhotoWriter(library: library, thumbnailer: thumbnailer, logger: logger) { event in
+        writer = PhotoWriter(library: library, thumbnailer: thumbnailer, observer: observer, logger: logger) { event in
             sink.yield(.event(event))
         }
     }
@@ -89,6 +91,7 @@ final class BoothRuntime: Service {
             if before.name != machine.state.name {
                 logger.info("\(before.name) -> \(machine.state.name) (\(before.name) lasted \(String(format: "%.3f", stateEnteredAt.duration(to: now).inSeconds)) s)")
                 stateEnteredAt = now
+                observer.stateChanged(machine.state)
             }
             for effect in effects {
                 perform(effect, in: &group, state: machine.state)
@@ -96,6 +99,7 @@ final class BoothRuntime: Service {
         }
 
         screen.show(machine.screen(now: clock.now))
+        observer.stateChanged(machine.state)
         for await input in inputs {
             switch input {
             case .shutdown:

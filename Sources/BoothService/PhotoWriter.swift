@@ -28,6 +28,7 @@ final class PhotoWriter: Sendable {
     private let queue = DispatchQueue(label: "photobooth.photo-writer", qos: .userInitiated)
     private let library: PhotoLibrary
     private let thumbnailer: any Thumbnailer
+    private let observer: BoothObserver
     private let logger: Logger
     /// Where results go: the booth's event stream.
     private let report: @Sendable (BoothEvent) -> Void
@@ -36,9 +37,13 @@ final class PhotoWriter: Sendable {
     /// but never finished; its entry stays, a few bytes per missed shot.
     private let outcomes = Mutex<[UUID: Outcome]>([:])
 
-    init(library: PhotoLibrary, thumbnailer: any Thumbnailer, logger: Logger, report: @escaping @Sendable (BoothEvent) -> Void) {
+    init(
+        library: PhotoLibrary, thumbnailer: any Thumbnailer, observer: BoothObserver = BoothObserver(), logger: Logger,
+        report: @escaping @Sendable (BoothEvent) -> Void
+    ) {
         self.library = library
         self.thumbnailer = thumbnailer
+        self.observer = observer
         self.logger = logger
         self.report = report
     }
@@ -108,6 +113,7 @@ final class PhotoWriter: Sendable {
                     thumbnail \((prepared - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds), \
                     commit \(timings.commit.formattedMilliseconds)
                     """)
+                observer.photoStored(photo.id, clock.now - started)
                 return .stored
             } catch {
                 logger.error("Photo \(shot.photo.id.lowercased) was not saved: \(error)")

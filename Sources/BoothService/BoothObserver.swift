@@ -1,0 +1,12 @@
+import BoothCore
+import Foundation
+
+/// Who hears what the booth does besides its screen: the web's status page and the metrics.
+/// Called on the booth's loop and on the photo writer's queue, so each call must return at once.
+struct BoothObserver: Sendable {
+    /// The state machine entered `state`.
+    var stateChanged: @Sendable (BoothState) -> Void = { _ in }
+    /// A photo is on disk and in the catalog; `duration` is from the frame's choice to the
+    /// commit (JPEG, thumbnail, durable write, catalog).
+    var photoStored: @Sendable (_ id: UUID, _ duration: Duration) -> Void = { _, _ in }
+}
