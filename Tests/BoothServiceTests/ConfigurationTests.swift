@@ -36,6 +36,7 @@ struct ConfigurationTests {
         let configuration = try load(String(contentsOf: example, encoding: .utf8))
         #expect(configuration.hardware == HardwareConfiguration())
         #expect(configuration.settings == BoothSettings())
+        #expect(configuration.web == WebConfiguration())
     }
 
     @Test("Every key sets what it names")
@@ -58,6 +59,25 @@ struct ConfigurationTests {
         #expect(hardware.keypad.baud == 115200 && hardware.keypad.ansi && hardware.keypad.multiTapTimeout == .milliseconds(800))
         #expect(hardware.screen.device == "/dev/fb1" && hardware.screen.previewFramesPerSecond == 10)
         #expect(configuration.settings.countdown == .seconds(5) && configuration.settings.nameTimeout == .milliseconds(12_500))
+    }
+
+    @Test("The web gallery's keys: address, port, public address, admin token, name and date format")
+    func webKeys() throws {
+        let configuration = try load(#"""
+            booth: {name: Anna & Ben}
+            gallery: {date_format: "dd.MM.yyyy HH:mm"}
+            http: {enabled: false, address: 127.0.0.1, port: 8181, public_url: "http://booth.local:8181/", admin_token: 0123456789abcdef}
+            """#)
+        let web = configuration.web
+        #expect(!web.enabled && web.address == "127.0.0.1" && web.port == 8181)
+        #expect(web.publicURL == "http://booth.local:8181", "without the trailing slash")
+        #expect(web.adminToken == "0123456789abcdef" && web.boothName == "Anna & Ben")
+        #expect(web.dateFormat.string(from: Date(timeIntervalSince1970: 0), timeZone: .gmt) == "01.01.1970 00:00")
+        #expect(try failure("http: {admin_token: short}").contains("at least 16 characters"))
+        #expect(try failure("http: {public_url: booth.local}").contains("http.public_url"))
+        #expect(try failure("http: {port: 0}").contains("1 to 65535"))
+        #expect(try failure("gallery: {date_format: \"'Taken'\"}").contains("gallery.date_format"), "a pattern with no date in it")
+        #expect(try load("http: {public_url: auto, admin_token: none}").web == WebConfiguration())
     }
 
     @Test("Keys apply whatever their order: the light's chip and the view key are resolved at the end")

@@ -53,6 +53,12 @@ struct RenderSchedule {
         return content.showsLivePreview && pendingFrame == nil
     }
 
+    /// Draws the current content again at the next step, although it did not change: for a
+    /// new viewer of a screen that was not drawn while nobody watched.
+    mutating func redraw() {
+        contentChanged = true
+    }
+
     /// Whether ``stop()`` was called.
     var isStopping: Bool { stopping }
 

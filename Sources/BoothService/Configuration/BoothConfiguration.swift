@@ -12,6 +12,8 @@ public struct BoothConfiguration: Sendable {
     public var simulate: Bool
     /// The real camera, button, light, keypad and screen (unused when simulating).
     public var hardware = HardwareConfiguration()
+    /// The web gallery.
+    public var web = WebConfiguration()
 
     /// Where the configuration file is when `--config` does not say.
     public static let defaultFile = "/etc/photobooth/photobooth.yaml"

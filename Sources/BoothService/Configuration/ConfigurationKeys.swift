@@ -74,6 +74,43 @@ public struct ConfigurationKey: Sendable {
         path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) },
         seconds("booth.countdown_seconds", 0...60) { $0.settings.countdown = $1 },
         seconds("booth.naming_timeout_seconds", 0.1...3600) { $0.settings.nameTimeout = $1 },
+        text("booth.name", "a name, such as Anna & Ben's wedding") { $0.web.boothName = $1 },
+        key("gallery.date_format", "a date pattern such as 'Taken on' dd/MM/yyyy 'at' HH'h'mm") { configuration, value in
+            // A pattern made only of quoted text would print the same words under every photo.
+            let format = PhotoDateFormat(pattern: value)
+            let morning = format.string(from: Date(timeIntervalSince1970: 0), timeZone: .gmt)
+            let evening = format.string(from: Date(timeIntervalSince1970: 86_400 * 400 + 3600 * 20 + 60 * 7), timeZone: .gmt)
+            guard !value.isEmpty, morning != evening else { return false }
+            configuration.web.dateFormat = format
+            return true
+        },
+        key("http.enabled", "true or false") { configuration, value in
+            guard let enabled = Self.boolean(value) else { return false }
+            configuration.web.enabled = enabled
+            return true
+        },
+        text("http.address", "an IP address to listen on, such as 0.0.0.0 (all) or 127.0.0.1") { configuration, value in
+            configuration.web.address = value
+        },
+        integer("http.port", 1...65535) { $0.web.port = $1 },
+        key("http.public_url", "an address such as http://booth.local:8080, or auto") { configuration, value in
+            if value == "auto" {
+                configuration.web.publicURL = nil
+                return true
+            }
+            guard let url = WebConfiguration.publicURL(value) else { return false }
+            configuration.web.publicURL = url
+            return true
+        },
+        key("http.admin_token", "a secret of at least 16 characters, or none") { configuration, value in
+            if value == "none" {
+                configuration.web.adminToken = nil
+                return true
+            }
+            guard value.count >= 16, !value.contains(where: \.isWhitespace) else { return false }
+            configuration.web.adminToken = value
+            return true
+        },
     ]
 
     /// The key called `name`, if there is one.
@@ -135,6 +172,14 @@ public struct ConfigurationKey: Sendable {
             guard let choice = Choice(rawValue: value) else { return false }
             apply(&configuration, choice)
             return true
+        }
+    }
+
+    private static func boolean(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "true", "yes", "on": true
+        case "false", "no", "off": false
+        default: nil
         }
     }
 

@@ -1,0 +1,32 @@
+import BoothCore
+import Foundation
+
+/// The web gallery's part of the configuration: where it listens, how guests reach it, and who
+/// may administer it.
+public struct WebConfiguration: Sendable, Hashable {
+    /// Whether the booth serves the gallery at all (`--no-http` turns it off).
+    public var enabled = true
+    /// The address to listen on: all interfaces by default.
+    public var address = "0.0.0.0"
+    public var port = 8080
+    /// How guests' phones reach the booth, such as `http://booth.local:8080`: the QR code after
+    /// each save links to a page under it. `nil`: the booth's own address on its network.
+    public var publicURL: String?
+    /// The secret that allows hiding and deleting photos over the web; `nil` turns those off.
+    public var adminToken: String?
+    /// The name on the gallery's pages, and the "author" of every photo in the API.
+    public var boothName = "Photobooth"
+    /// How creation times are written, on the screen and in the gallery.
+    public var dateFormat = PhotoDateFormat.standard
+
+    public init() {}
+
+    /// `value` when it is an `http://` or `https://` address with a host and nothing after the
+    /// path, without a trailing slash; `nil` otherwise.
+    static func publicURL(_ value: String) -> String? {
+        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+        else { return nil }
+        return value.hasSuffix("/") ? String(value.dropLast()) : value
+    }
+}

@@ -1,0 +1,66 @@
+import BoothCore
+import BoothImaging
+import Foundation
+import Logging
+import Testing
+
+@testable import BoothDevices
+
+@Suite("Screen mirror")
+struct ScreenMirrorTests {
+    let logger = Logger(label: "test.mirror")
+
+    /// The next picture after `version`, or a recorded issue when none comes within 10 s.
+    func picture(after version: UInt64, of mirror: ScreenMirror) async -> (version: UInt64, value: Data)? {
+        await withTaskGroup(of: (version: UInt64, value: Data)?.self) { group in
+            group.addTask { await mirror.pictures.next(after: version) }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    @Test("Draws nothing while nobody watches, then the current screen as a JPEG of its size")
+    func drawsWhenWatched() async throws {
+        let mirror = try ScreenMirror(width: 320, height: 240, viewKeyLabel: "V", logger: logger)
+        mirror.show(.saving)
+        // Once the thread has looked twice since the content was shown, it had every chance
+        // to draw; still nothing, since nobody watches.
+        let looked = mirror.unwatchedLooks.load(ordering: .relaxed)
+        for _ in 0..<500 where mirror.unwatchedLooks.load(ordering: .relaxed) < looked + 2 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(mirror.unwatchedLooks.load(ordering: .relaxed) >= looked + 2)
+        #expect(mirror.pictures.latest == nil)
+
+        let watch = mirror.pictures.watch()
+        let first = try #require(await picture(after: 0, of: mirror), "a watcher gets a picture")
+        let header = try JPEGHeader(first.value)
+        #expect(header.width == 320 && header.height == 240)
+
+        mirror.show(.fault(.storageFull))
+        let second = try #require(await picture(after: first.version, of: mirror), "a change is drawn")
+        #expect(second.value != first.value, "a different screen gives a different picture")
+        watch.end()
+        await mirror.stop()
+        #expect(await mirror.pictures.next(after: second.version) == nil, "viewers see the end once the mirror stops")
+    }
+
+    @Test("A viewer who comes later gets the screen as it is, drawn again for them")
+    func lateViewer() async throws {
+        let mirror = try ScreenMirror(width: 160, height: 120, viewKeyLabel: "V", logger: logger)
+        let early = mirror.pictures.watch()
+        let starting = try #require(await picture(after: 0, of: mirror))
+        early.end()
+        mirror.show(.saving)
+        let late = mirror.pictures.watch()
+        let saving = try #require(await picture(after: starting.version, of: mirror))
+        #expect(saving.value != starting.value)
+        late.end()
+        await mirror.stop()
+    }
+}
