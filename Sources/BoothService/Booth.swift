@@ -2,6 +2,7 @@ import BoothCore
 import BoothDevices
 import BoothImaging
 import BoothStore
+import BoothWeb
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -14,15 +15,24 @@ public enum Booth {
         // Devices first: a booth that cannot work stops before it touches the library. Opening
         // them blocks (ioctls, termios, mmap), so on a thread of its own.
         let devices = try await onOwnThread {
-            if configuration.simulate { return try DeviceSet.simulated(logger: logger) }
-            do {
-                return try DeviceSet.real(configuration.hardware, logger: logger)
-            } catch {
-                throw BoothError(description: """
-                    \(error) `photobooth doctor` checks every part and says how to fix it; \
-                    `photobooth run --simulate` runs the booth without hardware.
-                    """)
+            let devices: DeviceSet
+            if configuration.simulate {
+                devices = try DeviceSet.simulated(logger: logger)
+            } else {
+                do {
+                    devices = try DeviceSet.real(configuration.hardware, logger: logger)
+                } catch {
+                    throw BoothError(description: """
+                        \(error) `photobooth doctor` checks every part and says how to fix it; \
+                        `photobooth run --simulate` runs the booth without hardware.
+                        """)
+                }
             }
+            guard configuration.web.enabled else { return devices }
+            return devices.mirrored(
+                fonts: configuration.hardware.screen.fonts,
+                viewKeyLabel: configuration.simulate ? TerminalConsole.viewKeyLabel : String(configuration.hardware.keypad.viewKey),
+                logger: logger)
         }
         do {
             try await serve(configuration, on: devices, logger: logger)
@@ -52,24 +62,79 @@ public enum Booth {
         logger.info("Photo library in \(library.directory.path)")
 
         let frames = RecentFrames()
+        let monitor = BoothMonitor(dataDirectory: library.directory)
+        let live = LiveBooth(
+            screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
+        let observer = BoothObserver(
+            stateChanged: { state in
+                monitor.stateChanged(to: state)
+                // A photo appears in the gallery once it has its name.
+                if case .saved(let photo, _, _) = state { live.photoAdded.publish(photo.id) }
+            },
+            photoStored: { _, duration in monitor.photoStored(after: duration) })
         let runtime = BoothRuntime(
             settings: configuration.settings, frames: frames, button: devices.button, keypad: devices.keypad,
-            screen: devices.screen, library: library, thumbnailer: thumbnailer, logger: logger)
-        let cameraService = CameraService(camera: devices.camera, frames: frames, logger: logger, preview: devices.preview) {
-            runtime.post($0)
+            screen: devices.screen, library: library, thumbnailer: thumbnailer, observer: observer, logger: logger)
+        let webPreview = PreviewPublisher(feed: live.preview)
+        let cameraService = CameraService(
+            camera: devices.camera, frames: frames, logger: logger,
+            preview: { frame in
+                devices.preview?(frame)
+                webPreview.offer(frame)
+            },
+            metrics: monitor
+        ) { event in
+            monitor.cameraReported(event)
+            runtime.post(event)
         }
 
         devices.start()
-        // The group stops services in reverse order: the booth (which finishes its saves) first,
-        // the camera last.
+        // The group stops services in reverse order: the web first, then the booth (which
+        // finishes its saves), the camera last.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: cameraService, serviceName: "camera"),
+            .init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"),
+        ]
+        if configuration.web.enabled {
+            var settings = WebSettings()
+            settings.address = configuration.web.address
+            settings.port = configuration.web.port
+            settings.boothName = configuration.web.boothName
+            settings.adminToken = configuration.web.adminToken
+            settings.dateFormat = configuration.web.dateFormat
+            let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
+            services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
+        } else {
+            logger.info("The web gallery is off (--no-http or http.enabled: false).")
+        }
         let group = ServiceGroup(configuration: .init(
-            services: [
-                .init(service: cameraService, serviceName: "camera"),
-                .init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"),
-            ],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger))
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
+        live.preview.close()
+        live.photoAdded.close()
+    }
+}
+
+/// A part the booth can do without: when it fails (the web port is taken), the failure is
+/// logged and the booth goes on taking photos until it stops.
+struct OptionalService<Wrapped: Service>: Service {
+    let wrapped: Wrapped
+    let name: String
+    let logger: Logger
+
+    init(_ wrapped: Wrapped, name: String, logger: Logger) {
+        self.wrapped = wrapped
+        self.name = name
+        self.logger = logger
+    }
+
+    func run() async throws {
+        do {
+            try await wrapped.run()
+        } catch {
+            logger.error("\(name) stopped: \(error). The booth goes on without it.")
+            try? await gracefulShutdown()
+        }
     }
 }
 
@@ -81,6 +146,8 @@ struct DeviceSet: Sendable {
     var screen: any Screen
     /// Receives the camera's frames for a live preview, when the screen shows one.
     var preview: (@Sendable (CameraFrame) -> Void)?
+    /// The screen drawn off-screen for the web (`/screen.mjpg`); `nil` without one.
+    var mirror: ScreenMirror?
     /// Called once the booth is about to run.
     var start: @Sendable () -> Void = {}
     /// Called after the booth stopped (the terminal prints its last lines).
@@ -123,6 +190,32 @@ struct DeviceSet: Sendable {
                 await framebuffer.stop()
                 await light?.stop()
             })
+    }
+}
+
+extension DeviceSet {
+    /// These devices with a ``ScreenMirror`` beside the screen, for the web's `/screen.mjpg`. A
+    /// mirror that cannot be made (no fonts) is logged, and the booth runs without it.
+    func mirrored(fonts: ScreenFonts, viewKeyLabel: String, logger: Logger) -> DeviceSet {
+        let mirror: ScreenMirror
+        do {
+            mirror = try ScreenMirror(fonts: fonts, viewKeyLabel: viewKeyLabel, logger: logger)
+        } catch {
+            logger.error("The web cannot show the booth's screen: \(error)")
+            return self
+        }
+        var devices = self
+        devices.mirror = mirror
+        devices.screen = ScreenGroup([screen, mirror])
+        devices.preview = { [preview] frame in
+            preview?(frame)
+            mirror.showPreview(frame)
+        }
+        devices.finish = { [finish] in
+            await finish()
+            await mirror.stop()
+        }
+        return devices
     }
 }
 

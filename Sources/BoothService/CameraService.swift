@@ -14,15 +14,19 @@ final class CameraService: Service {
     private let stallTimeout: Duration
     private let report: @Sendable (BoothEvent) -> Void
     private let preview: (@Sendable (CameraFrame) -> Void)?
+    private let metrics: BoothMonitor?
 
-    /// `preview` receives every frame too (a screen that shows the live picture).
+    /// `preview` receives every frame too (a screen that shows the live picture); `metrics`
+    /// counts dropped frames and reconnects.
     init(
         camera: any Camera, frames: RecentFrames, logger: Logger, stallTimeout: Duration = .seconds(5),
-        preview: (@Sendable (CameraFrame) -> Void)? = nil, report: @escaping @Sendable (BoothEvent) -> Void
+        preview: (@Sendable (CameraFrame) -> Void)? = nil, metrics: BoothMonitor? = nil,
+        report: @escaping @Sendable (BoothEvent) -> Void
     ) {
         self.camera = camera
         self.frames = frames
         self.preview = preview
+        self.metrics = metrics
         self.logger = logger
         self.stallTimeout = stallTimeout
         self.report = report
@@ -51,6 +55,8 @@ final class CameraService: Service {
             }
             report(.cameraLost)
             try? await Task.sleep(for: pause)
+            guard !Task.isCancelled else { return }
+            metrics?.cameraReconnected()
         }
     }
 
@@ -66,7 +72,13 @@ final class CameraService: Service {
         let end = await withTaskGroup(of: StreamEnd.self) { group in
             group.addTask { [self] in
                 do {
+                    var lastSequence: UInt64?
                     for try await frame in camera.frames() {
+                        // The camera numbers every frame it exposed; a gap is frames lost on the way.
+                        if let lastSequence, frame.sequence > lastSequence + 1 {
+                            metrics?.framesDropped(frame.sequence - lastSequence - 1)
+                        }
+                        lastSequence = frame.sequence
                         progress.lastFrame.store(MonotonicClock().now.nanoseconds, ordering: .relaxed)
                         if !progress.delivered.exchange(true, ordering: .relaxed) {
                             logger.info("Camera \(camera.name) delivers frames.")

@@ -93,11 +93,9 @@ public enum Doctor {
             throw DoctorFailure("\(directory.path) is not writable.")
         }
         try FileManager.default.removeItem(at: probe)
-        var stats = statvfs()
-        guard statvfs(directory.path, &stats) == 0 else {
+        guard let free = DiskSpace.available(at: directory) else {
             throw DoctorFailure("\(directory.path): statvfs failed: \(String(cString: strerror(errno))).")
         }
-        let free = Int64(stats.f_bavail) * Int64(stats.f_frsize)
         let freeText = ByteCountFormatter.string(fromByteCount: free, countStyle: .file)
         guard free >= minimumFreeBytes else {
             throw DoctorFailure("\(directory.path) has only \(freeText) free.")

@@ -47,6 +47,14 @@ struct HardwareOptions: ParsableArguments {
     var countdown: String?
     @Option(help: help("Seconds without a key before the default name is kept", "booth.naming_timeout_seconds", "seconds"))
     var nameTimeout: String?
+    @Option(help: help("The address the web gallery listens on", "http.address", "address"))
+    var httpAddress: String?
+    @Option(help: help("The web gallery's port", "http.port", "port"))
+    var httpPort: String?
+    @Option(help: help("How guests reach the gallery, for the QR codes (http://booth.local:8080)", "http.public_url", "url"))
+    var publicURL: String?
+    @Flag(help: ArgumentHelp("Serve no web gallery (http.enabled: false)."))
+    var noHttp = false
 
     private static func help(_ what: String, _ key: String, _ valueName: String) -> ArgumentHelp {
         ArgumentHelp("\(what) (\(key)).", valueName: valueName)
@@ -65,6 +73,8 @@ struct HardwareOptions: ParsableArguments {
             ("--view-key", "keypad.view_key", viewKey), ("--screen", "screen.device", screen),
             ("--preview-fps", "screen.preview_fps", previewFps), ("--countdown", "booth.countdown_seconds", countdown),
             ("--name-timeout", "booth.naming_timeout_seconds", nameTimeout),
+            ("--http-address", "http.address", httpAddress), ("--http-port", "http.port", httpPort),
+            ("--public-url", "http.public_url", publicURL), ("--no-http", "http.enabled", noHttp ? "false" : nil),
         ]
     }
 

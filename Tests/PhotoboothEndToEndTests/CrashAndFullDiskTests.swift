@@ -28,7 +28,7 @@ struct CrashAndFullDiskTests {
     @Test("SIGTERM while a guest names a photo: the photo is saved under its default caption, exit 0")
     func terminateWhileNaming() async throws {
         let directory = DataDirectory()
-        let booth = try BoothProcess(["run", "--simulate", "--countdown", "0", "--data-dir", directory.path])
+        let booth = try BoothProcess(["run", "--simulate", "--no-http", "--countdown", "0", "--data-dir", directory.path])
         try booth.type("\n")
         #expect(await booth.stdout.wait { $0.contains("Name your photo:\n") })
         booth.terminate()
@@ -47,7 +47,7 @@ struct CrashAndFullDiskTests {
         // Several rounds on the same library, killed after a different number of saves each time,
         // so the kill lands at different points of the save (write, rename, commit, caption).
         for killAfter in [2, 5, 3] {
-            let booth = try BoothProcess(["run", "--simulate", "--countdown", "0", "--data-dir", directory.path])
+            let booth = try BoothProcess(["run", "--simulate", "--no-http", "--countdown", "0", "--data-dir", directory.path])
             // A burst: each photo is a press and an empty name, 40 photos queued at once.
             try booth.type(String(repeating: "\n", count: 80))
             let before = reported.count
@@ -59,7 +59,7 @@ struct CrashAndFullDiskTests {
             #expect(reported.count >= before + killAfter)
 
             // Restart with no input: the booth reconciles the library and stops.
-            let restart = try await BoothProcess.run(["run", "--simulate", "--data-dir", directory.path])
+            let restart = try await BoothProcess.run(["run", "--simulate", "--no-http", "--data-dir", directory.path])
             #expect(restart.status == 0, "restart failed: \(restart.stderr)")
             let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
             #expect(check.status == 0, "check after the crash: \(check.stdout)")
@@ -79,7 +79,7 @@ struct CrashAndFullDiskTests {
         // a 720p photo does not.
         let script = #"d=$0; exe=$1; shift; mount -t tmpfs -o size=160k tmpfs "$d" && exec "$exe" "$@""#
         let booth = try BoothProcess(
-            ["run", "--simulate", "--countdown", "0", "--data-dir", directory.path],
+            ["run", "--simulate", "--no-http", "--countdown", "0", "--data-dir", directory.path],
             wrappedIn: ["unshare", "-rm", "/bin/sh", "-c", script, directory.path])
         try booth.type("\nAlice\n")
         try booth.endInput()

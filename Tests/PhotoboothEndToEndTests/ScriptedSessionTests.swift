@@ -24,7 +24,7 @@ func listed(_ directory: DataDirectory) async throws -> [ListedPhoto] {
 /// Runs the simulated booth on a script, to the end; the session must succeed.
 @discardableResult
 func session(_ script: String, in directory: DataDirectory, options: [String] = ["--countdown", "0"]) async throws -> Finished {
-    let result = try await BoothProcess.run(["run", "--simulate", "--data-dir", directory.path] + options, input: script)
+    let result = try await BoothProcess.run(["run", "--simulate", "--no-http", "--data-dir", directory.path] + options, input: script)
     #expect(result.status == 0 && !result.signaled, "the booth failed: \(result.stderr)")
     return result
 }
@@ -88,7 +88,7 @@ struct ScriptedSessionTests {
     @Test("Bytes that are not UTF-8 are dropped from a name, the rest is kept")
     func invalidUTF8Name() async throws {
         let directory = DataDirectory()
-        let booth = try BoothProcess(["run", "--simulate", "--countdown", "0", "--data-dir", directory.path])
+        let booth = try BoothProcess(["run", "--simulate", "--no-http", "--countdown", "0", "--data-dir", directory.path])
         try booth.type([0x0A, 0x45, 0x76, 0xFF, 0xFE, 0x61, 0x0A])
         try booth.endInput()
         let result = await booth.finished()
@@ -100,7 +100,7 @@ struct ScriptedSessionTests {
     @Test("A photo nobody names keeps its default caption when naming times out")
     func namingTimesOut() async throws {
         let directory = DataDirectory()
-        let booth = try BoothProcess(["run", "--simulate", "--countdown", "0", "--name-timeout", "0.3", "--data-dir", directory.path])
+        let booth = try BoothProcess(["run", "--simulate", "--no-http", "--countdown", "0", "--name-timeout", "0.3", "--data-dir", directory.path])
         try booth.type("\n")
         // The guest walks away: input stays open, nothing more is typed.
         #expect(await booth.stdout.wait { $0.contains("Saved as Photo 1\n") })

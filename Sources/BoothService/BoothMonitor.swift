@@ -1,0 +1,122 @@
+import BoothCore
+import BoothWeb
+import Foundation
+import Synchronization
+
+/// What the operator sees of the running booth: its status (`/api/status`, `/healthz`) and
+/// its metrics (`/metrics`, in Prometheus' text format: photos taken, how long saves take, the
+/// camera's dropped frames and reconnects, the current state, free disk).
+///
+/// It is told from the booth's loop, the photo writer's queue and the camera's task; one mutex
+/// keeps it consistent, and nobody holds it for more than a few additions.
+final class BoothMonitor: Sendable {
+    /// Upper bounds of the save-duration histogram, in seconds: a save normally takes tens of
+    /// milliseconds; seconds mean a struggling SD card.
+    static let saveBuckets: [Double] = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    private struct Counts {
+        var photosTaken = 0
+        var saveBucketCounts = Array(repeating: 0, count: BoothMonitor.saveBuckets.count)
+        var saveSum = 0.0
+        var droppedFrames: UInt64 = 0
+        var cameraReconnects = 0
+        var state = "starting"
+        var stateSince = Date()
+        var cameraConnected = false
+    }
+
+    private let counts = Mutex(Counts())
+    private let dataDirectory: URL
+
+    /// A monitor for a booth whose library is in `dataDirectory` (for the free space).
+    init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    func photoStored(after duration: Duration) {
+        let seconds = duration.inSeconds
+        counts.withLock { counts in
+            counts.photosTaken += 1
+            counts.saveSum += seconds
+            for (index, bound) in Self.saveBuckets.enumerated() where seconds <= bound {
+                counts.saveBucketCounts[index] += 1
+            }
+        }
+    }
+
+    func framesDropped(_ count: UInt64) {
+        counts.withLock { $0.droppedFrames += count }
+    }
+
+    func cameraReconnected() {
+        counts.withLock { $0.cameraReconnects += 1 }
+    }
+
+    func stateChanged(to state: BoothState) {
+        counts.withLock { counts in
+            guard counts.state != state.name else { return }
+            counts.state = state.name
+            counts.stateSince = Date()
+        }
+    }
+
+    /// Follows the camera's reports to the booth (``BoothEvent/cameraReady``,
+    /// ``BoothEvent/cameraLost``).
+    func cameraReported(_ event: BoothEvent) {
+        switch event {
+        case .cameraReady: counts.withLock { $0.cameraConnected = true }
+        case .cameraLost: counts.withLock { $0.cameraConnected = false }
+        default: break
+        }
+    }
+
+    /// The booth's state right now.
+    var status: BoothStatus {
+        counts.withLock { BoothStatus(state: $0.state, cameraConnected: $0.cameraConnected, since: $0.stateSince) }
+    }
+
+    /// The metrics as Prometheus' text exposition format (version 0.0.4). Reads the free disk
+    /// space, one `statvfs`.
+    func exposition() -> String {
+        let counts = counts.withLock { $0 }
+        var lines: [String] = []
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) \(type)")
+            for (labels, value) in samples { lines.append("\(name)\(labels) \(value)") }
+        }
+        metric("photobooth_photos_taken_total", "counter", "Photos saved since the booth started.", [("", "\(counts.photosTaken)")])
+        let buckets = zip(Self.saveBuckets, counts.saveBucketCounts).map { bound, count in
+            ("_bucket{le=\"\(bound.formatted(.number.grouping(.never)))\"}", "\(count)")
+        }
+        lines.append("# HELP photobooth_save_duration_seconds From the chosen frame to the photo committed to disk and catalog.")
+        lines.append("# TYPE photobooth_save_duration_seconds histogram")
+        for (suffix, value) in buckets + [("_bucket{le=\"+Inf\"}", "\(counts.photosTaken)")] {
+            lines.append("photobooth_save_duration_seconds\(suffix) \(value)")
+        }
+        lines.append("photobooth_save_duration_seconds_sum \(counts.saveSum)")
+        lines.append("photobooth_save_duration_seconds_count \(counts.photosTaken)")
+        metric(
+            "photobooth_camera_dropped_frames_total", "counter",
+            "Frames the camera or the booth dropped (gaps in the camera's frame counter).", [("", "\(counts.droppedFrames)")])
+        metric(
+            "photobooth_camera_reconnects_total", "counter", "Times the camera was reopened after it failed or went away.",
+            [("", "\(counts.cameraReconnects)")])
+        metric("photobooth_state", "gauge", "The booth's current state (1 for the state it is in).", [("{state=\"\(counts.state)\"}", "1")])
+        if let free = DiskSpace.available(at: dataDirectory) {
+            metric("photobooth_disk_free_bytes", "gauge", "Free space for the photo library.", [("", "\(free)")])
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Free space on the file system of a folder.
+enum DiskSpace {
+    /// Bytes an unprivileged process may still write under `folder`; `nil` when the folder
+    /// cannot be examined. The corresponding C function is `statvfs`.
+    static func available(at folder: URL) -> Int64? {
+        var stats = statvfs()
+        guard statvfs(folder.path, &stats) == 0 else { return nil }
+        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+    }
+}

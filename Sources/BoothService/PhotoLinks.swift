@@ -1,0 +1,42 @@
+import BoothWeb
+import Foundation
+
+/// The address of a photo's page in the web gallery, for the QR code on the "Saved as" screen.
+///
+/// The booth cannot always know how guests reach it (a name on the network, a router's port
+/// forward), so the configuration may say (`http.public_url`); otherwise the booth's own IPv4
+/// address on its network is used, looked up at each save, since a booth that boots before
+/// the network is up gets its address later.
+struct PhotoLinks: Sendable {
+    /// `http.public_url`, without a trailing slash, or `nil` for the booth's own address.
+    let publicURL: String?
+    /// The port the gallery listens on, for links to the booth's own address.
+    let port: Int
+
+    /// The photo page's address, or `nil` when the booth has none to give (no network).
+    func link(to id: UUID) -> String? {
+        guard let base = publicURL ?? Self.ownAddress().map({ "http://\($0):\(port)" }) else { return nil }
+        return base + GalleryServer.pagePath(of: id)
+    }
+
+    /// The first IPv4 address of an interface that is up and not the loopback, such as
+    /// "192.168.1.20". The corresponding C function is `getifaddrs`.
+    static func ownAddress() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return nil }
+        defer { freeifaddrs(list) }
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            let flags = Int32(entry.pointee.ifa_flags)
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                flags & Int32(IFF_UP) != 0, flags & Int32(IFF_LOOPBACK) == 0
+            else { continue }
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            let found = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                var raw = ipv4.pointee.sin_addr
+                return inet_ntop(AF_INET, &raw, &text, socklen_t(text.count)) != nil
+            }
+            if found { return String(decoding: text.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self) }
+        }
+        return nil
+    }
+}
