@@ -40,7 +40,7 @@ extension PhotoLibrary {
         problems += integrity.filter { $0 != "ok" }.map { .damagedCatalog($0) }
 
         let files = try scanPhotos()
-        let photos = try self.photos()
+        let photos = try self.photos(includingHidden: true)
         let onDisk = Set(files.originals)
         for photo in photos {
             guard onDisk.contains(photo.file) else {
@@ -123,7 +123,7 @@ extension PhotoLibrary {
         }
         let stem = url.deletingPathExtension().lastPathComponent
         var id = UUID(uuidString: stem) ?? UUID()
-        if try photo(id: id) != nil { id = UUID() }
+        if try photo(id: id, includingHidden: true) != nil { id = UUID() }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
         let number = reservePhotoNumber()
         let photo = Photo(
