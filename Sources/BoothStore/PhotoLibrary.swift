@@ -29,6 +29,9 @@ public final class PhotoLibrary: Sendable {
     let logger: Logger
     /// The next photo number to hand out. Numbers are never reused, not even those of lost photos.
     private let nextNumber: Mutex<Int>
+    /// Held while a photo is recycled: two requests to delete the same photo must not race on
+    /// its record and its original.
+    let recycling = Mutex(())
 
     /// Opens the library in `directory` and brings its catalog to the current schema.
     ///
