@@ -49,9 +49,8 @@ struct Gallery: Sendable {
     }
 
     /// `http://host[:port]` as the client reached the booth (its `Host` header, which HTTP
-    /// types call the authority), so the API's
-    /// absolute URLs work from the client's side of any address or name. Without a usable
-    /// `Host`, the address the gallery listens on.
+    /// types call the authority), so that the API's absolute URLs work from the client's side
+    /// of any address or name. Without a usable `Host`, the address the gallery listens on.
     func origin(of request: Request) -> String {
         if let host = request.head.authority, Self.isPlausibleHost(host) {
             return "http://\(host)"
@@ -84,6 +83,8 @@ struct PhotoCard: Sendable, Encodable {
     var originalPath: String
     var downloadPath: String
 
+    /// The JSON of an event (schema `PhotoEvent`) leaves out the original's paths: the
+    /// gallery's script links to the photo's page, not to its file.
     enum CodingKeys: String, CodingKey {
         case id, caption, width, height
         case createdAt = "created_at"

@@ -52,19 +52,14 @@ final class WebMetrics: Sendable {
     }
 }
 
-/// Counts every answer of the gallery by status class, errors included (it runs outside
-/// ``ErrorPresentation``).
+/// Counts every answer of the gallery by status class. It runs outside ``ErrorPresentation``,
+/// which turns every error into an answer, so errors are counted with their status.
 struct AnswerCounting<Context: RequestContext>: RouterMiddleware {
     let metrics: WebMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do {
-            let response = try await next(request, context)
-            metrics.countAnswer(response.status)
-            return response
-        } catch {
-            metrics.countAnswer(.internalServerError)
-            throw error
-        }
+        let response = try await next(request, context)
+        metrics.countAnswer(response.status)
+        return response
     }
 }
