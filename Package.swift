@@ -73,6 +73,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSettings
         ),
@@ -123,7 +124,11 @@ let package = Package(
         .testTarget(
             name: "BoothWebTests",
             dependencies: [
-                "BoothWeb", "BoothImaging", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "BoothWeb", "BoothCore", "BoothImaging", "BoothStore",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The OpenAPI test reads docs/openapi.yaml.
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings),
         .testTarget(name: "BoothServiceTests", dependencies: ["BoothService"], swiftSettings: strictSettings),

@@ -15,6 +15,9 @@ public struct LibraryReport: Sendable {
         case temporaryFile(String)
         /// SQLite's own consistency check failed.
         case damagedCatalog(String)
+        /// The booth stopped while deleting this photo: the recycle folder has its record, the
+        /// catalog still lists it.
+        case interruptedRecycling(Photo)
 
         public var description: String {
             switch self {
@@ -30,6 +33,8 @@ public struct LibraryReport: Sendable {
                 "leftover temporary file: \(file)"
             case .damagedCatalog(let detail):
                 "damaged catalog: \(detail)"
+            case .interruptedRecycling(let photo):
+                "deletion not finished: photo \(photo.id.lowercased) \"\(photo.caption)\" has a record in recycle/ but is still in the catalog"
             }
         }
     }

@@ -39,6 +39,15 @@ enum LibrarySchema {
         migrator.registerMigration("v2: newest-first index") { db in
             try db.create(index: "photo_newest_first", on: "photo", columns: ["created_at", "number"])
         }
+        // An operator can take a photo out of the guests' sight without deleting it. Guest pages
+        // read only visible photos: the partial index holds exactly those, in page order, so a
+        // page neither sorts the catalog nor steps over hidden rows.
+        migrator.registerMigration("v3: hidden photos") { db in
+            try db.alter(table: "photo") { table in
+                table.add(column: "hidden", .boolean).notNull().defaults(to: false)
+            }
+            try db.execute(sql: "CREATE INDEX photo_visible_newest_first ON photo(created_at, number) WHERE hidden = 0")
+        }
         return migrator
     }
 }

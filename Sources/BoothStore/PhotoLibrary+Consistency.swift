@@ -2,20 +2,21 @@ import BoothCore
 import Foundation
 import GRDB
 
-/// Keeping files and catalog in agreement. A crash can leave two things behind: a temporary
-/// file (the write did not finish; the photo was never acknowledged) and an original without a
-/// row (the process died between rename and commit). Both are handled at every start. What a
-/// crash cannot explain is reported by ``check()`` and fixed by ``repair(_:)``, which never
-/// deletes an original.
+/// Keeping files and catalog in agreement. A crash can leave three things behind: a temporary
+/// file (the write did not finish; the photo was never acknowledged), an original without a
+/// row (the process died between rename and commit) and a deletion half done (see
+/// ``recycle(_:)``). All are handled at every start. What a crash cannot explain is reported
+/// by ``check()`` and fixed by ``repair(_:)``, which never deletes an original.
 extension PhotoLibrary {
     /// The folder where ``repair(_:)`` moves originals that cannot be decoded.
     public static let quarantineFolder = "quarantine"
 
-    /// Cleans up after a crash: removes temporary files and adopts originals without a row,
-    /// with a default caption. Returns what it did, one line per action.
+    /// Cleans up after a crash: finishes interrupted deletions, removes temporary files and
+    /// adopts originals without a row, with a default caption. Returns what it did, one line per
+    /// action.
     public func reconcile() throws(LibraryError) -> [String] {
+        var actions = try finishInterruptedRecycling()
         let files = try scanPhotos()
-        var actions: [String] = []
         for temporary in files.temporaries {
             try DurableFile.remove(directory.appendingPathComponent(temporary))
             actions.append("removed the temporary file \(temporary) left by an interrupted save")
@@ -40,9 +41,11 @@ extension PhotoLibrary {
         problems += integrity.filter { $0 != "ok" }.map { .damagedCatalog($0) }
 
         let files = try scanPhotos()
-        let photos = try self.photos()
+        let photos = try self.photos(includingHidden: true)
         let onDisk = Set(files.originals)
-        for photo in photos {
+        let beingRecycled = try interruptedRecycling()
+        problems += beingRecycled.map { .interruptedRecycling($0) }
+        for photo in photos where !beingRecycled.contains(photo) {
             guard onDisk.contains(photo.file) else {
                 problems.append(.missingOriginal(photo))
                 continue
@@ -64,13 +67,16 @@ extension PhotoLibrary {
     }
 
     /// Fixes what `report` found, as far as it can be fixed without deleting an original:
-    /// temporary files are removed, unrecorded originals adopted, unreadable originals moved to
-    /// `quarantine/`, and the rows of missing or unreadable originals moved to the `lost_photo`
-    /// table (caption and thumbnail are kept there). Returns what it did, one line per action.
+    /// interrupted deletions are finished, temporary files are removed, unrecorded originals
+    /// adopted, unreadable originals moved to `quarantine/`, and the rows of missing or
+    /// unreadable originals moved to the `lost_photo` table (caption and thumbnail are kept
+    /// there). Returns what it did, one line per action.
     public func repair(_ report: LibraryReport) throws(LibraryError) -> [String] {
         var actions: [String] = []
         for problem in report.problems {
             switch problem {
+            case .interruptedRecycling(let photo):
+                actions.append(try finishRecycling(photo))
             case .temporaryFile(let file):
                 try DurableFile.remove(directory.appendingPathComponent(file))
                 actions.append("removed the temporary file \(file)")
@@ -123,7 +129,7 @@ extension PhotoLibrary {
         }
         let stem = url.deletingPathExtension().lastPathComponent
         var id = UUID(uuidString: stem) ?? UUID()
-        if try photo(id: id) != nil { id = UUID() }
+        if try photo(id: id, includingHidden: true) != nil { id = UUID() }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
         let number = reservePhotoNumber()
         let photo = Photo(
@@ -168,24 +174,26 @@ extension PhotoLibrary {
         try read("list recorded files") { db in try String.fetchAll(db, sql: "SELECT file FROM photo") }
     }
 
-    /// The originals (`*.jpg`) and temporary files (`*.tmp`) under `photos/`, as paths relative
-    /// to the library folder, sorted.
+    /// The originals (`*.jpg`) under `photos/` and the temporary files (`*.tmp`) under
+    /// `photos/` and `recycle/`, as paths relative to the library folder, sorted.
     private func scanPhotos() throws(LibraryError) -> (originals: [String], temporaries: [String]) {
-        let root = directory.appendingPathComponent(Self.photosFolder)
-        guard FileManager.default.fileExists(atPath: root.path) else { return ([], []) }
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
-            throw LibraryError.file("list", root.path, errno: EIO)
-        }
         var originals: [String] = []
         var temporaries: [String] = []
         let prefix = directory.path + "/"
-        for case let url as URL in walker {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-            let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
-            if relative.hasSuffix(".tmp") {
-                temporaries.append(relative)
-            } else if relative.hasSuffix(".jpg") {
-                originals.append(relative)
+        for folder in [Self.photosFolder, Self.recycleFolder] {
+            let root = directory.appendingPathComponent(folder)
+            guard FileManager.default.fileExists(atPath: root.path) else { continue }
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
+                throw LibraryError.file("list", root.path, errno: EIO)
+            }
+            for case let url as URL in walker {
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
+                if relative.hasSuffix(".tmp") {
+                    temporaries.append(relative)
+                } else if relative.hasSuffix(".jpg") && folder == Self.photosFolder {
+                    originals.append(relative)
+                }
             }
         }
         return (originals.sorted(), temporaries.sorted())

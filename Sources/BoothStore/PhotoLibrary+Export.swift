@@ -26,8 +26,8 @@ extension PhotoLibrary {
     }
 
     /// A file name (without extension) for a caption that is safe on Linux file systems and on
-    /// the FAT-formatted USB sticks photos are often exported to.
-    static func fileName(for caption: Caption) -> String {
+    /// the FAT-formatted USB sticks photos are often exported to, and in a download's name.
+    public static func fileName(for caption: Caption) -> String {
         let forbidden: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
         var name = String(caption.text.map { forbidden.contains($0) ? "_" : $0 })
         while name.hasPrefix(".") || name.hasPrefix(" ") { name.removeFirst() }

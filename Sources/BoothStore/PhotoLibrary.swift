@@ -29,6 +29,9 @@ public final class PhotoLibrary: Sendable {
     let logger: Logger
     /// The next photo number to hand out. Numbers are never reused, not even those of lost photos.
     private let nextNumber: Mutex<Int>
+    /// Held while a photo is recycled: two requests to delete the same photo must not race on
+    /// its record and its original.
+    let recycling = Mutex(())
 
     /// Opens the library in `directory` and brings its catalog to the current schema.
     ///
@@ -112,31 +115,69 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// The photos, newest first: a page of `limit` after the first `offset` (all when `limit`
-    /// is nil).
-    public func photos(skipping offset: Int = 0, limit: Int? = nil) throws(LibraryError) -> [Photo] {
+    /// is nil). Hidden photos are left out unless `includingHidden` (see ``setHidden(_:of:)``).
+    public func photos(skipping offset: Int = 0, limit: Int? = nil, includingHidden: Bool = false) throws(LibraryError) -> [Photo] {
         try read("list photos") { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.photoColumns) FROM photo ORDER BY \(Self.newestFirst) LIMIT ? OFFSET ?",
+                db,
+                sql: "SELECT \(Self.photoColumns) FROM photo WHERE \(Self.shown(includingHidden)) ORDER BY \(Self.newestFirst) LIMIT ? OFFSET ?",
                 arguments: [limit ?? -1, max(offset, 0)]
             ).map(Self.photo(from:))
         }
     }
 
-    /// How many photos the library holds.
-    public func count() throws(LibraryError) -> Int {
-        try read("count photos") { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo") ?? 0 }
+    /// How many photos the library holds; hidden ones count only when `includingHidden`.
+    public func count(includingHidden: Bool = false) throws(LibraryError) -> Int {
+        try read("count photos") { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE \(Self.shown(includingHidden))") ?? 0
+        }
+    }
+
+    /// How many visible photos come before `photo` in the newest-first order: its index in the
+    /// list that ``photos(skipping:limit:includingHidden:)`` pages through.
+    public func position(of photo: Photo) throws(LibraryError) -> Int {
+        let createdAt = photo.createdAt.utcTimestamp
+        return try read("find a photo's page") { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM photo WHERE \(Self.shown(false))
+                    AND (created_at > ? OR (created_at = ? AND number > ?))
+                    """,
+                arguments: [createdAt, createdAt, photo.number]) ?? 0
+        }
     }
 
     /// Newest first; photos taken in the same millisecond by their number. The order of the
-    /// `photo_newest_first` index, so a page never sorts the catalog.
+    /// `photo_newest_first` index (and of `photo_visible_newest_first`, which holds only the
+    /// visible photos), so a page never sorts the catalog.
     static let newestFirst = "created_at DESC, number DESC"
 
-    /// The photo with this id, or `nil`.
-    public func photo(id: UUID) throws(LibraryError) -> Photo? {
+    /// The condition that picks the photos a query may see. It is written into the SQL, not
+    /// bound, because SQLite uses the partial index `photo_visible_newest_first` only for a query
+    /// that states the index's own condition.
+    static func shown(_ includingHidden: Bool) -> String {
+        includingHidden ? "1" : "hidden = 0"
+    }
+
+    /// The photo with this id, or `nil`; a hidden photo is `nil` unless `includingHidden`.
+    public func photo(id: UUID, includingHidden: Bool = false) throws(LibraryError) -> Photo? {
         try read("look up a photo") { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE id = ?", arguments: [id.lowercased])
-                .map(Self.photo(from:))
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE \(Self.shown(includingHidden)) AND id = ?",
+                arguments: [id.lowercased]
+            ).map(Self.photo(from:))
         }
+    }
+
+    /// Takes a photo out of the guests' sight (gallery, lists, direct links) or brings it back.
+    /// The original and the row stay; the booth's operator still sees it (`includingHidden`).
+    public func setHidden(_ hidden: Bool, of id: UUID) throws(LibraryError) {
+        let changed = try write(hidden ? "hide a photo" : "unhide a photo") { db in
+            try db.execute(sql: "UPDATE photo SET hidden = ? WHERE id = ?", arguments: [hidden, id.lowercased])
+            return db.changesCount
+        }
+        guard changed == 1 else { throw LibraryError.unknownPhoto(id.lowercased) }
     }
 
     /// The photo whose id is `reference` or starts with it (as with git commits, a few
@@ -159,10 +200,13 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
-    /// The thumbnail JPEG of a photo.
-    public func thumbnail(of id: UUID) throws(LibraryError) -> Data? {
+    /// The thumbnail JPEG of a photo; `nil` for an unknown photo, and for a hidden one unless
+    /// `includingHidden`.
+    public func thumbnail(of id: UUID, includingHidden: Bool = false) throws(LibraryError) -> Data? {
         try read("read a thumbnail") { db in
-            try Data.fetchOne(db, sql: "SELECT thumbnail FROM photo WHERE id = ?", arguments: [id.lowercased])
+            try Data.fetchOne(
+                db, sql: "SELECT thumbnail FROM photo WHERE \(Self.shown(includingHidden)) AND id = ?",
+                arguments: [id.lowercased])
         }
     }
 

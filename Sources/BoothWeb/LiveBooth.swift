@@ -17,6 +17,7 @@ public struct LiveBooth: Sendable {
     /// dropped frames, camera reconnects, state, disk free).
     public var metrics: @Sendable () -> String
 
+    /// The booth as the web sees it; feeds not given are empty and never publish.
     public init(
         preview: LatestValue<Data> = LatestValue(), screen: LatestValue<Data> = LatestValue(),
         photoAdded: LatestValue<UUID> = LatestValue(), status: @escaping @Sendable () -> BoothStatus,
@@ -39,6 +40,7 @@ public struct BoothStatus: Sendable, Hashable, Codable {
     /// When the booth entered this state.
     public var since: Date
 
+    /// A status with the given values.
     public init(state: String, cameraConnected: Bool, since: Date) {
         self.state = state
         self.cameraConnected = cameraConnected

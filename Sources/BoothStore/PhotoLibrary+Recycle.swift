@@ -1,0 +1,117 @@
+import BoothCore
+import Foundation
+import GRDB
+
+/// Deleting a photo without losing it: the original moves to `recycle/<uuid>.jpg` beside a
+/// record of what the catalog knew (`recycle/<uuid>.json`: caption, number, times, thumbnail),
+/// then the row goes.
+///
+/// The record is written first and is the journal of the deletion: a crash before the row is
+/// gone leaves a record for a photo the catalog still lists, and the next start (or
+/// `check --repair`) finishes the move and the delete. At no point is the original in neither
+/// place, nor does a row outlive its recycled original.
+extension PhotoLibrary {
+    /// The folder of recycled originals and their records.
+    public static let recycleFolder = "recycle"
+
+    /// Moves a photo's original to the recycle folder and removes it from the catalog, hidden or
+    /// not. Returns where the original now is. Throws ``LibraryError/unknownPhoto`` when the
+    /// catalog has no such photo.
+    @discardableResult
+    public func recycle(_ id: UUID) throws(LibraryError) -> URL {
+        try recycling.withLock { _ throws(LibraryError) in try recycleAlone(id) }
+    }
+
+    private func recycleAlone(_ id: UUID) throws(LibraryError) -> URL {
+        guard let photo = try photo(id: id, includingHidden: true) else { throw LibraryError.unknownPhoto(id.lowercased) }
+        let record = recycleURL(photo.id, extension: "json")
+        if !FileManager.default.fileExists(atPath: record.path) {
+            try DurableFile.write(
+                try recycleRecord(of: photo), to: record, temporaryName: ".\(photo.id.lowercased).json.tmp")
+        }
+        try finishRecycling(photo)
+        return recycleURL(photo.id, extension: "jpg")
+    }
+
+    /// Finishes deletions that a crash interrupted: each photo that the catalog lists and that
+    /// has a record in the recycle folder. Returns what it did, one line per photo.
+    func finishInterruptedRecycling() throws(LibraryError) -> [String] {
+        var actions: [String] = []
+        for photo in try interruptedRecycling() {
+            actions.append(try finishRecycling(photo))
+        }
+        return actions
+    }
+
+    /// The photos that the catalog lists although the recycle folder has their record: their
+    /// deletion was interrupted.
+    func interruptedRecycling() throws(LibraryError) -> [Photo] {
+        let folder = directory.appendingPathComponent(Self.recycleFolder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var photos: [Photo] = []
+        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            guard let id = UUID(uuidString: String(name.dropLast(".json".count))) else { continue }
+            if let photo = try photo(id: id, includingHidden: true) { photos.append(photo) }
+        }
+        return photos
+    }
+
+    /// The steps after the record: the move (unless done already) and the delete. Returns what
+    /// it did, for the log.
+    @discardableResult
+    func finishRecycling(_ photo: Photo) throws(LibraryError) -> String {
+        let original = url(of: photo)
+        let destination = recycleURL(photo.id, extension: "jpg")
+        if FileManager.default.fileExists(atPath: original.path) && !FileManager.default.fileExists(atPath: destination.path) {
+            try DurableFile.move(original, to: destination)
+        }
+        try write("delete the photo \(photo.id.lowercased)") { db in
+            try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photo.id.lowercased])
+        }
+        let relative = "\(Self.recycleFolder)/\(destination.lastPathComponent)"
+        return "deleted photo \(photo.id.lowercased) \"\(photo.caption)\"; its original is kept in \(relative)"
+    }
+
+    func recycleURL(_ id: UUID, extension fileExtension: String) -> URL {
+        directory.appendingPathComponent(Self.recycleFolder).appendingPathComponent("\(id.lowercased).\(fileExtension)")
+    }
+
+    /// The JSON record of a photo about to be recycled.
+    func recycleRecord(of photo: Photo) throws(LibraryError) -> Data {
+        let row = try read("read the photo \(photo.id.lowercased)") { db in
+            try Row.fetchOne(db, sql: "SELECT thumbnail, hidden FROM photo WHERE id = ?", arguments: [photo.id.lowercased])
+        }
+        let record = RecycledPhoto(
+            id: photo.id.lowercased, number: photo.number, caption: photo.caption.text,
+            createdAt: photo.createdAt.utcTimestamp, width: photo.width, height: photo.height,
+            byteCount: photo.byteCount, file: photo.file, hidden: row?["hidden"] ?? false,
+            recycledAt: Date().utcTimestamp, thumbnail: row?["thumbnail"] ?? Data())
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Strings, integers, a Boolean and bytes always encode: there is no error to report.
+        return try! encoder.encode(record)
+    }
+}
+
+/// What `recycle/<uuid>.json` holds: the catalog's row as it was, with the thumbnail in base64.
+struct RecycledPhoto: Codable {
+    var id: String
+    var number: Int
+    var caption: String
+    var createdAt: String
+    var width: Int
+    var height: Int
+    var byteCount: Int
+    /// Where the original was, relative to the library folder.
+    var file: String
+    var hidden: Bool
+    var recycledAt: String
+    var thumbnail: Data
+
+    enum CodingKeys: String, CodingKey {
+        case id, number, caption, width, height, file, hidden, thumbnail
+        case createdAt = "created_at"
+        case byteCount = "byte_count"
+        case recycledAt = "recycled_at"
+    }
+}

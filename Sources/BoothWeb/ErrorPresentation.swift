@@ -1,0 +1,76 @@
+import BoothStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Turns every error of a route into an answer a person can read: JSON `{"error": "..."}` under
+/// `/api`, a small HTML page elsewhere. Unexpected errors are logged and answered 500 without
+/// their details.
+struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
+    let pages: PageRenderer
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as WebError {
+            return answer(error, to: request)
+        } catch let error as LibraryError {
+            context.logger.error("Web request \(request.method) \(request.uri.path) failed: \(error)")
+            return answer(.library(error), to: request)
+        } catch let error as HTTPError {
+            return answer(Self.webError(for: error), to: request)
+        } catch {
+            context.logger.error("Web request \(request.method) \(request.uri.path) failed: \(error)")
+            return answer(
+                WebError(
+                    status: .internalServerError,
+                    message: "Something went wrong on the booth. Try again; if it keeps failing, the booth's log says why."),
+                to: request)
+        }
+    }
+
+    /// Hummingbird's own errors (no route for the path) in the gallery's words.
+    static func webError(for error: HTTPError) -> WebError {
+        switch error.status {
+        case .notFound:
+            return .notFound("There is nothing at this address. The gallery starts at /.")
+        default:
+            return WebError(status: error.status, message: error.body ?? error.status.reasonPhrase, headers: error.headers)
+        }
+    }
+
+    private func answer(_ error: WebError, to request: Request) -> Response {
+        var response: Response
+        if Self.isAPI(request.uri.path) {
+            response = .json(["error": error.message], status: error.status)
+        } else {
+            response = pages.errorPage(error)
+        }
+        for field in error.headers { response.headers.append(field) }
+        return response
+    }
+
+    /// Whether a path belongs to the JSON API, whose errors are JSON too.
+    static func isAPI(_ path: String) -> Bool {
+        path == "/api" || path.hasPrefix("/api/")
+    }
+}
+
+extension Response {
+    /// `value` as a JSON answer: UTF-8, slashes not escaped (URLs stay readable).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // The gallery's JSON types hold strings, integers and Booleans, which always encode.
+        let data = try! encoder.encode(value)
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// A plain text answer.
+    static func text(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}

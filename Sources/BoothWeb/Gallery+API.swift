@@ -1,0 +1,107 @@
+import BoothCore
+import BoothStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The JSON API, documented in `docs/openapi.yaml`. A list item is shaped like one of
+/// picsum.photos' `/v2/list` (`id`, `author`, `width`, `height`, `url`, `download_url`) with
+/// the booth's own fields beside it, so tools written for picsum read the booth's photos.
+extension Gallery {
+    var apiRoutes: [Route] {
+        [
+            Route(.get, "/api/photos") { request, _ in try await photoList(request) },
+            Route(.get, "/api/photos/{id}") { request, context in try await photoResource(try photoID(from: context), request) },
+            Route(.get, "/api/status") { _, _ in try await status() },
+        ]
+    }
+
+    /// `/api/photos?page=&limit=`: a page of visible photos, newest first, with `Link`
+    /// (`rel="prev"`, `rel="next"`) and `X-Total-Count` headers. A page past the end is empty.
+    func photoList(_ request: Request) async throws -> Response {
+        let page = try Self.queryNumber(request, "page", default: 1, range: 1...Int.max)
+        let limit = try Self.queryNumber(request, "limit", default: Self.pageSize, range: 1...Self.maximumPageSize)
+        let (photos, count) = try await library.offloaded { library throws(LibraryError) -> ([Photo], Int) in
+            let count = try library.count()
+            guard page <= Self.pageCount(photos: count, pageSize: limit) else { return ([], count) }
+            return (try library.photos(skipping: (page - 1) * limit, limit: limit), count)
+        }
+        let origin = origin(of: request)
+        var links: [String] = []
+        if page > 1 {
+            links.append("<\(origin)/api/photos?page=\(page - 1)&limit=\(limit)>; rel=\"prev\"")
+        }
+        if page < Self.pageCount(photos: count, pageSize: limit) {
+            links.append("<\(origin)/api/photos?page=\(page + 1)&limit=\(limit)>; rel=\"next\"")
+        }
+        var headers: HTTPFields = [Self.totalCount: String(count)]
+        if !links.isEmpty { headers[Self.link] = links.joined(separator: ", ") }
+        return .json(photos.map { resource(for: $0, origin: origin) }, headers: headers)
+    }
+
+    /// `/api/photos/{id}`: one visible photo.
+    func photoResource(_ id: UUID, _ request: Request) async throws -> Response {
+        .json(resource(for: try await visiblePhoto(id), origin: origin(of: request)))
+    }
+
+    /// `/api/status`: the booth's state and the number of visible photos.
+    func status() async throws -> Response {
+        let count = try await library.offloaded { library throws(LibraryError) in try library.count() }
+        let booth = live.status()
+        return .json(
+            StatusResource(
+                state: booth.state, cameraConnected: booth.cameraConnected, since: booth.since.utcTimestamp, photoCount: count))
+    }
+
+    /// A photo in the API's words, with absolute URLs from `origin`.
+    func resource(for photo: Photo, origin: String) -> PhotoResource {
+        PhotoResource(
+            id: photo.id.lowercased, author: settings.boothName, width: photo.width, height: photo.height,
+            url: origin + GalleryPaths.page(of: photo.id), downloadURL: origin + GalleryPaths.original(of: photo.id),
+            caption: photo.caption.text, createdAt: photo.createdAt.utcTimestamp,
+            thumbnailURL: origin + GalleryPaths.thumbnail(of: photo.id))
+    }
+
+    static let link = HTTPField.Name("Link")!
+    static let totalCount = HTTPField.Name("X-Total-Count")!
+}
+
+/// A photo in the JSON API (schema `Photo` of `docs/openapi.yaml`).
+struct PhotoResource: Encodable, Sendable {
+    var id: String
+    /// The booth's name, where picsum names the photographer.
+    var author: String
+    var width: Int
+    var height: Int
+    /// The photo's page.
+    var url: String
+    /// The original JPEG.
+    var downloadURL: String
+    var caption: String
+    /// ISO 8601 UTC with milliseconds.
+    var createdAt: String
+    var thumbnailURL: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, author, width, height, url, caption
+        case downloadURL = "download_url"
+        case createdAt = "created_at"
+        case thumbnailURL = "thumbnail_url"
+    }
+}
+
+/// The booth's state in the JSON API (schema `Status` of `docs/openapi.yaml`).
+struct StatusResource: Encodable, Sendable {
+    var state: String
+    var cameraConnected: Bool
+    /// When the booth entered this state, ISO 8601 UTC with milliseconds.
+    var since: String
+    /// Photos guests can see.
+    var photoCount: Int
+
+    enum CodingKeys: String, CodingKey {
+        case state, since
+        case cameraConnected = "camera_connected"
+        case photoCount = "photo_count"
+    }
+}

@@ -1,0 +1,83 @@
+import BoothCore
+import BoothStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Admin actions: hide a photo from guests, show it again, delete it (its original moves to
+/// the library's recycle folder). Each needs `Authorization: Bearer <token>` with the token of
+/// ``WebSettings/adminToken``; without a configured token they are off.
+extension Gallery {
+    var adminRoutes: [Route] {
+        [
+            Route(.post, "/api/photos/{id}/hide") { request, context in
+                try await administer(request, context, "hide") { library, id throws(LibraryError) in try library.setHidden(true, of: id) }
+            },
+            Route(.post, "/api/photos/{id}/unhide") { request, context in
+                try await administer(request, context, "unhide") { library, id throws(LibraryError) in try library.setHidden(false, of: id) }
+            },
+            Route(.delete, "/api/photos/{id}") { request, context in
+                try await administer(request, context, "delete") { library, id throws(LibraryError) in try library.recycle(id) }
+            },
+        ]
+    }
+
+    /// Checks the token, then the id, then runs `action` on the library: 204 when done, 404 for
+    /// an unknown photo.
+    func administer(
+        _ request: Request, _ context: GalleryRequestContext, _ name: String,
+        _ action: @escaping @Sendable (PhotoLibrary, UUID) throws(LibraryError) -> Void
+    ) async throws -> Response {
+        try authorize(request)
+        let id = try photoID(from: context)
+        do {
+            try await library.offloaded { library throws(LibraryError) in try action(library, id) }
+        } catch let error as LibraryError where error == .unknownPhoto {
+            throw WebError.notFound("There is no photo \(id.lowercased) in the library.")
+        }
+        logger.notice("Web admin: \(name) photo \(id.lowercased)")
+        return Response(status: .noContent)
+    }
+
+    /// Lets the request through only with the configured admin token.
+    func authorize(_ request: Request) throws {
+        guard let token = settings.adminToken, !token.isEmpty else {
+            throw WebError(
+                status: .forbidden,
+                message: """
+                    Admin actions are off on this booth: no admin token is configured. \
+                    Set one in the booth's configuration to hide and delete photos from the web.
+                    """)
+        }
+        guard let header = request.headers[.authorization] else {
+            throw WebError(
+                status: .unauthorized,
+                message: "This action needs the booth's admin token, sent as the header `Authorization: Bearer <token>`.",
+                headers: [.wwwAuthenticate: "Bearer realm=\"\(Self.realm)\""])
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer",
+            Self.sameToken(parts[1].trimmingCharacters(in: .whitespaces), token)
+        else {
+            throw WebError(
+                status: .unauthorized,
+                message: "The admin token does not match the booth's. Check the token in the booth's configuration.",
+                headers: [.wwwAuthenticate: "Bearer realm=\"\(Self.realm)\", error=\"invalid_token\""])
+        }
+    }
+
+    static let realm = "Photobooth"
+
+    /// Compares a token in a time that depends only on the expected token's length, so that
+    /// timing does not tell an attacker how many leading characters were right.
+    static func sameToken(_ given: String, _ expected: String) -> Bool {
+        let given = Array(given.utf8)
+        let expected = Array(expected.utf8)
+        var difference = given.count ^ expected.count
+        for index in expected.indices {
+            let byte = given.isEmpty ? 0 : given[index % given.count]
+            difference |= Int(byte ^ expected[index])
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,124 @@
+import BoothCore
+import BoothStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The JPEGs: thumbnails from the catalog and originals from their files. Both never change
+/// once stored, so they are cached for a year (`immutable`) and revalidated by a strong ETag.
+/// Hidden or deleted photos answer 404 to new requests; a browser that cached an image keeps
+/// its copy.
+extension Gallery {
+    var imageRoutes: [Route] {
+        [
+            Route(.get, "/thumbnails/{id}.jpg") { request, context in try await thumbnail(try photoID(from: context), request) },
+            Route(.get, "/photos/{id}.jpg") { request, context in try await original(try photoID(from: context), request, context) },
+        ]
+    }
+
+    static let foreverCache = "public, max-age=31536000, immutable"
+
+    /// `/thumbnails/{id}.jpg`: the catalog's thumbnail.
+    func thumbnail(_ id: UUID, _ request: Request) async throws -> Response {
+        guard let jpeg = try await library.offloaded({ library throws(LibraryError) in try library.thumbnail(of: id) }) else {
+            throw WebError.unknownPhoto(id)
+        }
+        let headers: HTTPFields = [
+            .contentType: "image/jpeg", .eTag: "\"\(id.lowercased)-t\(Self.digest(jpeg))\"", .cacheControl: Self.foreverCache,
+        ]
+        if let answer = Self.notModified(request, headers) { return answer }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+    }
+
+    /// `/photos/{id}.jpg`: the original file, whole or one range of it; with `?download=1` as
+    /// an attachment named after the caption. The path is the catalog's, never the request's.
+    func original(_ id: UUID, _ request: Request, _ context: GalleryRequestContext) async throws -> Response {
+        let found = try await library.offloaded { library throws(LibraryError) -> (Photo, URL, Int?)? in
+            guard let photo = try library.photo(id: id) else { return nil }
+            let url = library.url(of: photo)
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int
+            return (photo, url, size)
+        }
+        guard let (photo, url, foundSize) = found else { throw WebError.unknownPhoto(id) }
+        guard let size = foundSize else {
+            logger.warning("The original of photo \(id.lowercased) is missing: \(url.path). `photobooth check` reports it.")
+            throw WebError.notFound("The original of this photo is missing on the booth. The operator can run `photobooth check` to find out why.")
+        }
+        let etag = "\"\(id.lowercased)-\(size)\""
+        var headers: HTTPFields = [
+            .contentType: "image/jpeg", .eTag: etag, .cacheControl: Self.foreverCache, .acceptRanges: "bytes",
+        ]
+        if request.uri.queryParameters["download"] == "1" {
+            headers[.contentDisposition] = Self.attachment(named: PhotoLibrary.fileName(for: photo.caption) + ".jpg")
+        }
+        if let answer = Self.notModified(request, headers) { return answer }
+
+        // A Range with an If-Range that names another version is answered with the whole file.
+        let ifRange = request.headers[.ifRange]
+        let range = ifRange == nil || ifRange == etag ? ByteRange(header: request.headers[.range], size: size) : .whole
+        let files = FileIO(threadPool: .singleton)
+        switch range {
+        case .whole:
+            let body = size == 0 ? ResponseBody() : try await files.loadFile(path: url.path, range: 0...(size - 1), context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        case .part(let bytes):
+            headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
+            let body = try await files.loadFile(path: url.path, range: bytes, context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(size)"
+            headers[.contentType] = nil
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+    }
+
+    /// A 304 when the request's `If-None-Match` names the answer's ETag (or `*`), with the
+    /// answer's caching headers and no body; `nil` when the full answer is needed. The weak
+    /// comparison of RFC 9110 section 13.1.2: a `W/` prefix does not matter.
+    static func notModified(_ request: Request, _ headers: HTTPFields) -> Response? {
+        guard let condition = request.headers[values: .ifNoneMatch].joined(separator: ",").nilIfEmpty,
+            let etag = headers[.eTag]
+        else { return nil }
+        let tags = condition.split(separator: ",").map { tag in
+            let trimmed = tag.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+        }
+        guard tags.contains("*") || tags.contains(etag) else { return nil }
+        var fields = headers
+        fields[.contentType] = nil
+        fields[.contentDisposition] = nil
+        var response = Response(status: .notModified, headers: fields)
+        response.headers[.contentLength] = nil
+        return response
+    }
+
+    /// `Content-Disposition: attachment` for `name`: a plain ASCII `filename` for old clients
+    /// and the exact UTF-8 name as `filename*` (RFC 6266, RFC 5987).
+    static func attachment(named name: String) -> String {
+        let ascii = String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.map { scalar in
+                    scalar.isASCII && scalar.value >= 0x20 && scalar.value != 0x7F && scalar != "\"" && scalar != "\\" ? scalar : "_"
+                }))
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~".utf8)
+        let encoded = name.utf8.map { byte in
+            allowed.contains(byte) ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }.joined()
+        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+    }
+
+    /// A short fingerprint of bytes for an ETag (FNV-1a, 64 bits): stable across restarts,
+    /// unlike `hashValue`.
+    static func digest(_ bytes: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+extension String {
+    /// `nil` for the empty string.
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

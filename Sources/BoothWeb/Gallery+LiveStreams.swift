@@ -1,0 +1,109 @@
+import BoothCore
+import BoothStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The live streams: the camera's preview and the booth's screen as Motion JPEG
+/// (`multipart/x-mixed-replace`, which every browser shows in an `<img>`), and new photos as
+/// Server-Sent Events for the gallery's first page.
+extension Gallery {
+    var liveRoutes: [Route] {
+        [
+            Route(.get, "/preview.mjpg") { request, context in motionJPEG(live.preview, .preview, request, context) },
+            Route(.get, "/screen.mjpg") { request, context in motionJPEG(live.screen, .screen, request, context) },
+            Route(.get, "/api/events") { request, context in photoEvents(request, context) },
+        ]
+    }
+
+    /// The boundary between the JPEGs of a Motion JPEG stream.
+    static let frameBoundary = "photobooth-frame"
+
+    /// A Motion JPEG stream of `feed`. While it is open the feed counts a watcher, so the booth
+    /// encodes frames only while someone looks.
+    func motionJPEG(
+        _ feed: LatestValue<Data>, _ stream: WebMetrics.Stream, _ request: Request, _ context: GalleryRequestContext
+    ) -> Response {
+        let relay = FeedRelay(feed: feed, stallLimit: settings.idleTimeout)
+        let metrics = self.metrics
+        let logger = context.logger
+        return Response(
+            status: .ok,
+            headers: [.contentType: "multipart/x-mixed-replace; boundary=\(Self.frameBoundary)", .cacheControl: "no-store"],
+            body: ResponseBody { writer in
+                let watch = feed.watch()
+                let closeStream = metrics.openStream(stream)
+                defer {
+                    watch.end()
+                    closeStream()
+                }
+                do {
+                    try await relay.run(for: request, on: context.channel) { item in
+                        guard case .value(let jpeg) = item else { return }
+                        try await writer.write(Self.part(jpeg))
+                    }
+                    try await writer.finish(nil)
+                } catch {
+                    logger.debug("The \(stream.rawValue) stream to a client ended: \(error)")
+                }
+            })
+    }
+
+    /// One JPEG of a Motion JPEG stream, with its own headers.
+    static func part(_ jpeg: Data) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(jpeg.count + 128)
+        buffer.writeString("--\(frameBoundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
+        buffer.writeBytes(jpeg)
+        buffer.writeString("\r\n")
+        return buffer
+    }
+
+    /// `/api/events`: an event `photo` for each photo the booth stores from now on (its data
+    /// is a ``PhotoCard`` as JSON), and a comment line as keep-alive every
+    /// `eventKeepAlive`.
+    func photoEvents(_ request: Request, _ context: GalleryRequestContext) -> Response {
+        let feed = live.photoAdded
+        let metrics = self.metrics
+        let logger = context.logger
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody { writer in
+                let closeStream = metrics.openStream(.events)
+                defer { closeStream() }
+                // Only photos stored after the client connected: the page shows the others.
+                let relay = FeedRelay(
+                    feed: feed, startAfter: feed.latest?.version ?? 0, keepAlive: eventKeepAlive,
+                    stallLimit: settings.idleTimeout)
+                do {
+                    // A browser reconnects after 3 s when the booth restarts.
+                    try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                    try await relay.run(for: request, on: context.channel) { item in
+                        switch item {
+                        case .keepAlive:
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        case .value(let id):
+                            // A photo deleted or hidden since is not announced.
+                            guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.photo(id: id) }) else {
+                                return
+                            }
+                            try await writer.write(Self.event("photo", card(for: photo)))
+                        }
+                    }
+                    try await writer.finish(nil)
+                } catch {
+                    logger.debug("The event stream to a client ended: \(error)")
+                }
+            })
+    }
+
+    /// One Server-Sent Event whose data is `value` as JSON (one line: JSON escapes line breaks).
+    static func event(_ name: String, _ value: some Encodable) -> ByteBuffer {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // Cards hold strings and integers, which always encode.
+        let json = String(decoding: try! encoder.encode(value), as: UTF8.self)
+        return ByteBuffer(string: "event: \(name)\ndata: \(json)\n\n")
+    }
+}

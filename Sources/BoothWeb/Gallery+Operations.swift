@@ -1,0 +1,56 @@
+import BoothCore
+import BoothStore
+import Hummingbird
+
+/// For the operator's tools: `/healthz` for a watchdog or a load balancer, `/metrics` for
+/// Prometheus.
+extension Gallery {
+    var operationRoutes: [Route] {
+        [
+            Route(.get, "/healthz") { _, _ in await health() },
+            Route(.get, "/metrics") { _, _ in await metricsText() },
+        ]
+    }
+
+    /// 200 `ok` when the catalog answers a read and the camera delivers frames; otherwise 503
+    /// with one line per failing part.
+    func health() async -> Response {
+        var failures: [String] = []
+        do {
+            _ = try await library.offloaded { library throws(LibraryError) in try library.count() }
+        } catch {
+            failures.append("store: the catalog cannot be read: \(error)")
+        }
+        if !live.status().cameraConnected {
+            failures.append("camera: not connected (the booth gets no frames from it)")
+        }
+        guard failures.isEmpty else {
+            return .text(failures.joined(separator: "\n") + "\n", status: .serviceUnavailable)
+        }
+        return .text("ok\n")
+    }
+
+    /// The booth's metrics, the web's, and the library's size, in Prometheus' text format.
+    func metricsText() async -> Response {
+        var text = live.metrics()
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        text += metrics.exposition()
+        do {
+            let (visible, all) = try await library.offloaded { library throws(LibraryError) in
+                (try library.count(), try library.count(includingHidden: true))
+            }
+            text += """
+                # HELP photobooth_library_photos Photos in the library that guests can see.
+                # TYPE photobooth_library_photos gauge
+                photobooth_library_photos \(visible)
+                # HELP photobooth_library_hidden_photos Photos hidden from guests.
+                # TYPE photobooth_library_hidden_photos gauge
+                photobooth_library_hidden_photos \(all - visible)
+
+                """
+        } catch {
+            logger.warning("/metrics leaves out the library's size: \(error)")
+        }
+        return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}

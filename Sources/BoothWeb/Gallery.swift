@@ -1,0 +1,95 @@
+import BoothCore
+import BoothStore
+import Foundation
+import Hummingbird
+import Logging
+
+/// What every part of the web gallery shares: the library, the live booth, the settings, the
+/// page templates and the counters.
+struct Gallery: Sendable {
+    let library: PhotoLibrary
+    let live: LiveBooth
+    let settings: WebSettings
+    let pages: PageRenderer
+    let metrics: WebMetrics
+    let logger: Logger
+    /// How often the event stream sends a keep-alive comment when no photo comes.
+    let eventKeepAlive: Duration
+
+    /// Photos per gallery page, and the API's default page size.
+    static let pageSize = 30
+    /// The most photos one API page may hold.
+    static let maximumPageSize = 100
+
+    init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger, eventKeepAlive: Duration = .seconds(15)) {
+        self.library = library
+        self.live = live
+        self.settings = settings
+        self.pages = PageRenderer(boothName: settings.boothName)
+        self.metrics = WebMetrics()
+        self.logger = logger
+        self.eventKeepAlive = eventKeepAlive
+    }
+
+    /// The visible photo with this id, or a 404 that does not tell a hidden photo from a
+    /// missing one.
+    func visiblePhoto(_ id: UUID) async throws -> Photo {
+        guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.photo(id: id) }) else { throw WebError.unknownPhoto(id) }
+        return photo
+    }
+
+    /// What pages and events show of a photo.
+    func card(for photo: Photo) -> PhotoCard {
+        PhotoCard(
+            id: photo.id.lowercased, caption: photo.caption.text, width: photo.width, height: photo.height,
+            createdAt: photo.createdAt.utcTimestamp,
+            createdText: settings.dateFormat.string(from: photo.createdAt),
+            pagePath: GalleryPaths.page(of: photo.id), thumbnailPath: GalleryPaths.thumbnail(of: photo.id),
+            originalPath: GalleryPaths.original(of: photo.id), downloadPath: GalleryPaths.download(of: photo.id))
+    }
+
+    /// `http://host[:port]` as the client reached the booth (its `Host` header, which HTTP
+    /// types call the authority), so that the API's absolute URLs work from the client's side
+    /// of any address or name. Without a usable `Host`, the address the gallery listens on.
+    func origin(of request: Request) -> String {
+        if let host = request.head.authority, Self.isPlausibleHost(host) {
+            return "http://\(host)"
+        }
+        return "http://\(settings.address):\(settings.port)"
+    }
+
+    /// A host name, IPv4 or bracketed IPv6 address with an optional port: nothing that could
+    /// break out of a URL or a header.
+    static func isPlausibleHost(_ host: String) -> Bool {
+        !host.isEmpty && host.utf8.count <= 255
+            && host.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_:[]".unicodeScalars.contains(scalar))
+            }
+    }
+}
+
+/// A photo as the pages, the event stream and the gallery's script see it.
+struct PhotoCard: Sendable, Encodable {
+    var id: String
+    var caption: String
+    var width: Int
+    var height: Int
+    /// ISO 8601 UTC with milliseconds.
+    var createdAt: String
+    /// "Taken on 22/11/2026 at 14h05", in the booth's time zone.
+    var createdText: String
+    var pagePath: String
+    var thumbnailPath: String
+    var originalPath: String
+    var downloadPath: String
+
+    /// The JSON of an event (schema `PhotoEvent`) leaves out the original's paths: the
+    /// gallery's script links to the photo's page, not to its file.
+    enum CodingKeys: String, CodingKey {
+        case id, caption, width, height
+        case createdAt = "created_at"
+        case createdText = "created_text"
+        case pagePath = "page_path"
+        case thumbnailPath = "thumbnail_path"
+    }
+}

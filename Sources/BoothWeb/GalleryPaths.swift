@@ -1,0 +1,28 @@
+import BoothCore
+import Foundation
+import Hummingbird
+
+/// The addresses of the gallery's pages and images, in one place: pages link to them, the JSON
+/// API makes them absolute, and the booth's QR code points at ``page(of:)``.
+enum GalleryPaths {
+    /// The photo's page: `/photos/<lowercased uuid>`.
+    static func page(of id: UUID) -> String { "/photos/\(id.lowercased)" }
+    /// The original JPEG.
+    static func original(of id: UUID) -> String { "/photos/\(id.lowercased).jpg" }
+    /// The original JPEG as a download (`Content-Disposition: attachment`).
+    static func download(of id: UUID) -> String { "/photos/\(id.lowercased).jpg?download=1" }
+    /// The thumbnail JPEG.
+    static func thumbnail(of id: UUID) -> String { "/thumbnails/\(id.lowercased).jpg" }
+    /// A page of the gallery grid, 1-based; page 1 is `/`.
+    static func gallery(page: Int) -> String { page <= 1 ? "/" : "/?page=\(page)" }
+}
+
+/// Parses a photo id from a path; anything that is not a UUID (`..%2F..`, a file name) is a bad
+/// request, so no file is ever looked up from raw input.
+func photoID(from context: some RequestContext) throws -> UUID {
+    let raw = context.parameters.get("id") ?? ""
+    guard let id = UUID(uuidString: raw) else {
+        throw WebError.badRequest("\"\(raw.prefix(80))\" is not a photo id. Photo ids look like 3f2c9a4e-0b1d-4c6e-9f8a-2d4b6c8e0a1f.")
+    }
+    return id
+}

@@ -1,0 +1,13 @@
+import BoothStore
+import NIOPosix
+
+extension PhotoLibrary {
+    /// Runs catalog and file calls on NIO's blocking thread pool. GRDB and `fsync` block, and
+    /// Swift's cooperative pool has only as many threads as the Pi has cores: a slow disk must
+    /// not stall every other request, nor the booth.
+    func offloaded<Result: Sendable>(
+        _ body: @escaping @Sendable (PhotoLibrary) throws(LibraryError) -> Result
+    ) async throws -> Result {
+        try await NIOThreadPool.singleton.runIfActive { try body(self) }
+    }
+}

@@ -1,0 +1,32 @@
+import BoothStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A request the gallery cannot answer as asked: the status, and a message for the person who
+/// reads it (in the JSON `error` field or on the HTML error page) that says what failed and what
+/// to do.
+struct WebError: Error, Sendable {
+    var status: HTTPResponse.Status
+    var message: String
+    /// Extra headers of the answer (`Allow`, `WWW-Authenticate`).
+    var headers: HTTPFields = [:]
+
+    static func badRequest(_ message: String) -> WebError {
+        WebError(status: .badRequest, message: message)
+    }
+
+    static func notFound(_ message: String) -> WebError {
+        WebError(status: .notFound, message: message)
+    }
+
+    /// The catalog has no visible photo with this id (or it is hidden, which guests cannot tell).
+    static func unknownPhoto(_ id: UUID) -> WebError {
+        .notFound("There is no photo \(id.lowercased) in the gallery. It may have been removed; the gallery at / lists every photo.")
+    }
+
+    /// The photo library failed: the library's own message says which file and what to do.
+    static func library(_ error: LibraryError) -> WebError {
+        WebError(status: .internalServerError, message: "The photo library failed: \(error)")
+    }
+}

@@ -1,0 +1,36 @@
+import BoothCore
+
+/// How the web gallery is served: where it listens, whose photos it shows, who may administer
+/// them.
+public struct WebSettings: Sendable {
+    /// The address to listen on; "0.0.0.0" is every network interface of the booth.
+    public var address: String
+    /// The TCP port to listen on; 0 lets the system pick a free one (tests).
+    public var port: Int
+    /// The booth's name: the title of the pages, and the `author` of every photo in the JSON API.
+    public var boothName: String
+    /// The token that admin requests send as `Authorization: Bearer <token>`. `nil` (or empty)
+    /// turns the admin actions off.
+    public var adminToken: String?
+    /// How creation times are written on the pages.
+    public var dateFormat: PhotoDateFormat
+    /// How long a connection may stay silent before it is closed: a client that opens a
+    /// connection and sends nothing, or a request too slowly, does not hold it forever. An
+    /// answer being sent is not cut by it, except a live stream whose client has not read
+    /// anything for that long.
+    public var idleTimeout: Duration
+
+    /// Settings with the given values; the defaults serve every interface on port 8080, with
+    /// admin actions off.
+    public init(
+        address: String = "0.0.0.0", port: Int = 8080, boothName: String = "Photobooth", adminToken: String? = nil,
+        dateFormat: PhotoDateFormat = .standard, idleTimeout: Duration = .seconds(30)
+    ) {
+        self.address = address
+        self.port = port
+        self.boothName = boothName
+        self.adminToken = adminToken
+        self.dateFormat = dateFormat
+        self.idleTimeout = idleTimeout
+    }
+}

@@ -1,0 +1,132 @@
+import BoothCore
+import BoothStore
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import BoothWeb
+
+@Suite("Admin actions")
+struct AdminTests {
+    static let admin: HTTPFields = [.authorization: "Bearer secret"]
+
+    @Test("Without a configured token, admin actions are off: 403 that says so")
+    func off() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        try await fixture.application(WebSettings(adminToken: nil)).test(.router) { client in
+            for (method, suffix) in [(HTTPRequest.Method.post, "/hide"), (.post, "/unhide"), (.delete, "")] {
+                let response = try await client.execute(
+                    uri: "/api/photos/\(photo.id.lowercased)\(suffix)", method: method, headers: Self.admin)
+                #expect(response.status == .forbidden)
+                #expect(try APITests.error(response).contains("Admin actions are off"))
+            }
+        }
+        try await fixture.application(WebSettings(adminToken: "")).test(.router) { client in
+            let response = try await client.execute(uri: "/api/photos/\(photo.id.lowercased)", method: .delete, headers: [.authorization: "Bearer "])
+            #expect(response.status == .forbidden, "an empty token is no token")
+        }
+        #expect(try fixture.library.photo(id: photo.id) == photo)
+    }
+
+    @Test("A missing or wrong token is 401 with WWW-Authenticate: Bearer, and changes nothing")
+    func unauthorized() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        try await fixture.application().test(.router) { client in
+            let uri = "/api/photos/\(photo.id.lowercased)/hide"
+            let missing = try await client.execute(uri: uri, method: .post)
+            #expect(missing.status == .unauthorized)
+            #expect(missing.headers[.wwwAuthenticate] == "Bearer realm=\"Photobooth\"")
+            #expect(try APITests.error(missing).contains("Authorization: Bearer"))
+            for header in ["Bearer secreT", "Bearer secret2", "Bearer", "Basic c2VjcmV0", "secret", "Bearer s"] {
+                let wrong = try await client.execute(uri: uri, method: .post, headers: [.authorization: header])
+                #expect(wrong.status == .unauthorized, "\(header)")
+                #expect(wrong.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true, "\(header)")
+            }
+            let delete = try await client.execute(
+                uri: "/api/photos/\(photo.id.lowercased)", method: .delete, headers: [.authorization: "Bearer nope"])
+            #expect(delete.status == .unauthorized)
+        }
+        #expect(try fixture.library.photo(id: photo.id) == photo)
+    }
+
+    @Test("Hiding takes a photo out of every guest view; unhiding brings it back")
+    func hide() async throws {
+        let fixture = try WebFixture()
+        let kept = try fixture.add(caption: "Kept", secondsAgo: 10)
+        let photo = try fixture.add(caption: "Secret")
+        let id = photo.id.lowercased
+        try await fixture.application().test(.router) { client in
+            let hide = try await client.execute(uri: "/api/photos/\(id)/hide", method: .post, headers: [.authorization: "bearer secret"])
+            #expect(hide.status == .noContent)
+            for uri in ["/photos/\(id)", "/photos/\(id).jpg", "/thumbnails/\(id).jpg", "/api/photos/\(id)"] {
+                #expect(try await client.execute(uri: uri, method: .get).status == .notFound, "\(uri)")
+            }
+            let grid = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(GalleryPageTests.photoLinks(grid) == ["/photos/\(kept.id.lowercased)"])
+            let list = try await client.execute(uri: "/api/photos", method: .get)
+            #expect(try APITests.items(list).map { $0["id"] as? String } == [kept.id.lowercased])
+            #expect(list.headers[HTTPField.Name("X-Total-Count")!] == "1")
+
+            let unhide = try await client.execute(uri: "/api/photos/\(id)/unhide", method: .post, headers: Self.admin)
+            #expect(unhide.status == .noContent)
+            #expect(try await client.execute(uri: "/photos/\(id)", method: .get).status == .ok)
+        }
+    }
+
+    @Test("Deleting moves the original to the recycle folder; the photo is gone from the web")
+    func delete() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        let id = photo.id.lowercased
+        let original = try Data(contentsOf: fixture.library.url(of: photo))
+        try await fixture.application().test(.router) { client in
+            let delete = try await client.execute(uri: "/api/photos/\(id)", method: .delete, headers: Self.admin)
+            #expect(delete.status == .noContent)
+            let recycled = fixture.directory.appendingPathComponent("recycle/\(id).jpg")
+            #expect(try Data(contentsOf: recycled) == original)
+            #expect(FileManager.default.fileExists(atPath: fixture.directory.appendingPathComponent("recycle/\(id).json").path))
+            #expect(!FileManager.default.fileExists(atPath: fixture.library.url(of: photo).path))
+            #expect(try await client.execute(uri: "/photos/\(id).jpg", method: .get).status == .notFound)
+            let again = try await client.execute(uri: "/api/photos/\(id)", method: .delete, headers: Self.admin)
+            #expect(again.status == .notFound)
+            #expect(try APITests.error(again).contains(id))
+        }
+        #expect(try fixture.library.count(includingHidden: true) == 0)
+    }
+
+    @Test("A hidden photo can still be deleted and unhidden by the admin")
+    func hiddenStaysManageable() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        let other = try fixture.add()
+        try fixture.library.setHidden(true, of: photo.id)
+        try fixture.library.setHidden(true, of: other.id)
+        try await fixture.application().test(.router) { client in
+            let cases: [(HTTPRequest.Method, String, HTTPResponse.Status)] = [
+                (.post, "/api/photos/\(other.id.lowercased)/unhide", .noContent),
+                (.delete, "/api/photos/\(photo.id.lowercased)", .noContent),
+                (.post, "/api/photos/\(UUID().lowercased)/hide", .notFound),
+                (.post, "/api/photos/xyz/hide", .badRequest),
+            ]
+            for (method, uri, status) in cases {
+                let response = try await client.execute(uri: uri, method: method, headers: Self.admin)
+                #expect(response.status == status, "\(method) \(uri)")
+            }
+        }
+        #expect(try fixture.library.photos().map(\.id) == [other.id])
+    }
+
+    @Test("Tokens are compared whole, whatever their lengths")
+    func tokenComparison() {
+        #expect(Gallery.sameToken("secret", "secret"))
+        #expect(!Gallery.sameToken("secreT", "secret"))
+        #expect(!Gallery.sameToken("secre", "secret"))
+        #expect(!Gallery.sameToken("secretsecret", "secret"))
+        #expect(!Gallery.sameToken("", "secret"))
+        #expect(!Gallery.sameToken("s", "ss"))
+    }
+}

@@ -1,0 +1,203 @@
+import BoothCore
+import BoothStore
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import BoothWeb
+
+@Suite("Thumbnails and originals")
+struct ImageTests {
+    @Test("A thumbnail is the catalog's JPEG, cached forever and revalidated by its ETag")
+    func thumbnail() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        let jpeg = try #require(try fixture.library.thumbnail(of: photo.id))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/thumbnails/\(photo.id.lowercased).jpg", method: .get)
+            #expect(response.status == .ok)
+            #expect(Data(response.body.readableBytesView) == jpeg)
+            #expect(response.headers[.contentType] == "image/jpeg")
+            #expect(response.headers[.contentLength] == String(jpeg.count))
+            #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            let etag = try #require(response.headers[.eTag])
+            #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""), "a strong ETag")
+
+            for condition in [etag, "W/\(etag)", "\"other\", \(etag)", "*"] {
+                let cached = try await client.execute(
+                    uri: "/thumbnails/\(photo.id.lowercased).jpg", method: .get, headers: [.ifNoneMatch: condition])
+                #expect(cached.status == .notModified, "If-None-Match: \(condition)")
+                #expect(cached.body.readableBytes == 0)
+                #expect(cached.headers[.eTag] == etag)
+                #expect(cached.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            }
+            let changed = try await client.execute(
+                uri: "/thumbnails/\(photo.id.lowercased).jpg", method: .get, headers: [.ifNoneMatch: "\"something-else\""])
+            #expect(changed.status == .ok)
+        }
+    }
+
+    @Test("An original is the file's bytes, with its ETag, size and byte ranges")
+    func original() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Alice")
+        let file = try Data(contentsOf: fixture.library.url(of: photo))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/photos/\(photo.id.lowercased).jpg", method: .get)
+            #expect(response.status == .ok)
+            #expect(Data(response.body.readableBytesView) == file)
+            #expect(response.headers[.contentType] == "image/jpeg")
+            #expect(response.headers[.contentLength] == String(file.count))
+            #expect(response.headers[.acceptRanges] == "bytes")
+            #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            #expect(response.headers[.contentDisposition] == nil, "shown in the browser, not downloaded")
+            let etag = try #require(response.headers[.eTag])
+            let cached = try await client.execute(
+                uri: "/photos/\(photo.id.lowercased).jpg", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(cached.status == .notModified)
+            #expect(cached.body.readableBytes == 0)
+        }
+    }
+
+    @Test("Range requests: one range is 206, past the end is 416, several ranges are the whole file")
+    func ranges() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        let file = try Data(contentsOf: fixture.library.url(of: photo))
+        let size = file.count
+        let uri = "/photos/\(photo.id.lowercased).jpg"
+        try await fixture.application().test(.router) { client in
+            let cases: [(String, ClosedRange<Int>)] = [
+                ("bytes=0-99", 0...99), ("bytes=100-", 100...(size - 1)), ("bytes=-50", (size - 50)...(size - 1)),
+                ("bytes=10-999999999", 10...(size - 1)), ("bytes=-999999999", 0...(size - 1)),
+            ]
+            for (header, range) in cases {
+                let response = try await client.execute(uri: uri, method: .get, headers: [.range: header])
+                #expect(response.status == .partialContent, "\(header)")
+                #expect(response.headers[.contentRange] == "bytes \(range.lowerBound)-\(range.upperBound)/\(size)", "\(header)")
+                #expect(response.headers[.contentLength] == String(range.count), "\(header)")
+                #expect(Data(response.body.readableBytesView) == file[range], "\(header)")
+            }
+            for header in ["bytes=\(size)-", "bytes=\(size + 10)-\(size + 20)", "bytes=-0"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: [.range: header])
+                #expect(response.status == .rangeNotSatisfiable, "\(header)")
+                #expect(response.headers[.contentRange] == "bytes */\(size)", "\(header)")
+                #expect(response.body.readableBytes == 0)
+            }
+            for header in ["bytes=0-1,5-6", "bytes=abc", "items=0-5", "bytes=9-3"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: [.range: header])
+                #expect(response.status == .ok, "\(header)")
+                #expect(Data(response.body.readableBytesView) == file, "\(header)")
+            }
+            let stale = try await client.execute(uri: uri, method: .get, headers: [.range: "bytes=0-9", .ifRange: "\"older\""])
+            #expect(stale.status == .ok, "a range of another version is the whole current file")
+        }
+    }
+
+    @Test("?download=1 names the file after the caption, in ASCII and in UTF-8")
+    func download() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Zoë & Bob: \"party\"")
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/photos/\(photo.id.lowercased).jpg?download=1", method: .get)
+            #expect(response.status == .ok)
+            #expect(
+                response.headers[.contentDisposition]
+                    == "attachment; filename=\"Zo_ & Bob_ _party_.jpg\"; filename*=UTF-8''Zo%C3%AB%20&%20Bob_%20_party_.jpg")
+        }
+    }
+
+    @Test("HEAD answers every GET route with its headers and no body")
+    func head() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        let id = photo.id.lowercased
+        try await fixture.application().test(.router) { client in
+            for uri in ["/", "/photos/\(id)", "/thumbnails/\(id).jpg", "/photos/\(id).jpg", "/api/photos", "/api/photos/\(id)",
+                "/api/status", "/healthz", "/metrics", "/preview.mjpg", "/screen.mjpg", "/api/events"]
+            {
+                let head = try await client.execute(uri: uri, method: .head)
+                #expect(head.status == .ok, "\(uri)")
+                #expect(head.body.readableBytes == 0, "\(uri)")
+                #expect(head.headers[.contentType] != nil, "\(uri)")
+                if uri.hasSuffix(".jpg") {
+                    let get = try await client.execute(uri: uri, method: .get)
+                    #expect(head.headers[.contentLength] == String(get.body.readableBytes), "\(uri)")
+                    #expect(head.headers[.eTag] == get.headers[.eTag], "\(uri)")
+                }
+            }
+        }
+    }
+
+    @Test("Malformed ids are 400, unknown and hidden photos 404, and no path leaves the library")
+    func badRequests() async throws {
+        let fixture = try WebFixture()
+        let hidden = try fixture.add()
+        try fixture.library.setHidden(true, of: hidden.id)
+        try await fixture.application().test(.router) { client in
+            let expectations: [(String, HTTPResponse.Status)] = [
+                ("/thumbnails/\(UUID().lowercased).jpg", .notFound),
+                ("/photos/\(UUID().lowercased).jpg", .notFound),
+                ("/thumbnails/\(hidden.id.lowercased).jpg", .notFound),
+                ("/photos/\(hidden.id.lowercased).jpg", .notFound),
+                ("/thumbnails/not-an-id.jpg", .badRequest),
+                ("/photos/..%2F..%2Fetc%2Fpasswd", .badRequest),
+                ("/photos/..%2F..%2Fetc%2Fpasswd.jpg", .badRequest),
+                ("/thumbnails/..%2F..%2Fphotobooth.sqlite.jpg", .badRequest),
+                ("/thumbnails/../../x", .notFound),
+                ("/photos/../photobooth.sqlite", .notFound),
+                ("/photos/%00.jpg", .badRequest),
+            ]
+            for (uri, status) in expectations {
+                let response = try await client.execute(uri: uri, method: .get)
+                #expect(response.status == status, "\(uri)")
+                #expect(response.headers[.contentType] == "text/html; charset=utf-8", "\(uri)")
+                let body = String(buffer: response.body)
+                #expect(!body.contains("root:") && !body.contains("SQLite format"), "\(uri)")
+            }
+        }
+    }
+
+    @Test("A photo whose original is gone is a 404 that says so")
+    func missingOriginal() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        try FileManager.default.removeItem(at: fixture.library.url(of: photo))
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/photos/\(photo.id.lowercased).jpg", method: .get)
+            #expect(response.status == .notFound)
+            #expect(String(buffer: response.body).contains("The original of this photo is missing"))
+        }
+    }
+}
+
+@Suite("Range header")
+struct ByteRangeTests {
+    @Test("Single ranges in all three forms, clamped to the file")
+    func single() {
+        #expect(ByteRange(header: "bytes=0-0", size: 10) == .part(0...0))
+        #expect(ByteRange(header: "bytes=2-5", size: 10) == .part(2...5))
+        #expect(ByteRange(header: "bytes=2-50", size: 10) == .part(2...9))
+        #expect(ByteRange(header: "bytes=7-", size: 10) == .part(7...9))
+        #expect(ByteRange(header: "bytes=-3", size: 10) == .part(7...9))
+        #expect(ByteRange(header: "bytes=-30", size: 10) == .part(0...9))
+        #expect(ByteRange(header: "BYTES=1-2", size: 10) == .part(1...2))
+    }
+
+    @Test("Past the end is unsatisfiable; nonsense is ignored")
+    func others() {
+        #expect(ByteRange(header: nil, size: 10) == .whole)
+        #expect(ByteRange(header: "bytes=10-", size: 10) == .unsatisfiable)
+        #expect(ByteRange(header: "bytes=10-20", size: 10) == .unsatisfiable)
+        #expect(ByteRange(header: "bytes=-0", size: 10) == .unsatisfiable)
+        #expect(ByteRange(header: "bytes=0-", size: 0) == .unsatisfiable)
+        #expect(ByteRange(header: "bytes=99999999999999999999999-", size: 10) == .unsatisfiable)
+        #expect(ByteRange(header: "bytes=5-2", size: 10) == .whole)
+        #expect(ByteRange(header: "bytes=0-1,3-4", size: 10) == .whole)
+        #expect(ByteRange(header: "bytes=+1-2", size: 10) == .whole)
+        #expect(ByteRange(header: "bytes=-", size: 10) == .whole)
+        #expect(ByteRange(header: "pages=1-2", size: 10) == .whole)
+    }
+}

@@ -1,0 +1,82 @@
+import BoothCore
+import BoothStore
+import Foundation
+import GRDB
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import BoothStore
+@testable import BoothWeb
+
+@Suite("Health and metrics")
+struct OperationsTests {
+    @Test("/healthz is 200 ok while the catalog answers and the camera delivers")
+    func healthy() async throws {
+        let fixture = try WebFixture()
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/healthz", method: .get)
+            #expect(response.status == .ok)
+            #expect(String(buffer: response.body) == "ok\n")
+            #expect(response.headers[.contentType] == "text/plain; charset=utf-8")
+        }
+    }
+
+    @Test("/healthz is 503 and names the camera when it is gone")
+    func cameraGone() async throws {
+        let fixture = try WebFixture()
+        fixture.camera.isConnected = false
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/healthz", method: .get)
+            #expect(response.status == .serviceUnavailable)
+            #expect(String(buffer: response.body) == "camera: not connected (the booth gets no frames from it)\n")
+        }
+    }
+
+    @Test("/healthz is 503 and names the store when the catalog cannot be read")
+    func storeBroken() async throws {
+        let fixture = try WebFixture()
+        try await fixture.library.database.write { db in try db.execute(sql: "ALTER TABLE photo RENAME TO broken") }
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/healthz", method: .get)
+            #expect(response.status == .serviceUnavailable)
+            let body = String(buffer: response.body)
+            #expect(body.hasPrefix("store: the catalog cannot be read: "))
+            #expect(!body.contains("camera"))
+        }
+    }
+
+    @Test("/metrics is Prometheus text: the booth's metrics, answers by class, streams and the library")
+    func metrics() async throws {
+        let fixture = try WebFixture()
+        try fixture.add()
+        let hidden = try fixture.add()
+        try fixture.library.setHidden(true, of: hidden.id)
+        try await fixture.application().test(.router) { client in
+            _ = try await client.execute(uri: "/", method: .get)
+            _ = try await client.execute(uri: "/api/photos", method: .get)
+            _ = try await client.execute(uri: "/photos/\(UUID().lowercased)", method: .get)
+            _ = try await client.execute(uri: "/", method: .post)
+            let response = try await client.execute(uri: "/metrics", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+            let text = String(buffer: response.body)
+            #expect(text.hasPrefix(WebFixture.boothMetrics))
+            for line in [
+                "# TYPE photobooth_http_requests_total counter",
+                "photobooth_http_requests_total{code=\"2xx\"} 2",
+                "photobooth_http_requests_total{code=\"4xx\"} 2",
+                "photobooth_http_requests_total{code=\"5xx\"} 0",
+                "# TYPE photobooth_web_streams gauge",
+                "photobooth_web_streams{stream=\"preview\"} 0",
+                "# TYPE photobooth_library_photos gauge",
+                "photobooth_library_photos 1",
+                "photobooth_library_hidden_photos 1",
+            ] {
+                #expect(text.split(separator: "\n").contains(Substring(line)), "missing: \(line)\n\(text)")
+            }
+            #expect(text.hasSuffix("\n"))
+        }
+    }
+}
