@@ -31,7 +31,7 @@ public enum Booth {
             guard configuration.web.enabled else { return devices }
             return devices.mirrored(
                 fonts: configuration.hardware.screen.fonts,
-                viewKeyLabel: configuration.simulate ? TerminalConsole.viewKeyLabel : String(configuration.hardware.keypad.viewKey),
+                viewKeyLabel: configuration.simulate ? "v" : String(configuration.hardware.keypad.viewKey),
                 logger: logger)
         }
         do {
@@ -96,12 +96,9 @@ public enum Booth {
             .init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"),
         ]
         if configuration.web.enabled {
-            var settings = WebSettings()
-            settings.address = configuration.web.address
-            settings.port = configuration.web.port
-            settings.boothName = configuration.web.boothName
-            settings.adminToken = configuration.web.adminToken
-            settings.dateFormat = configuration.web.dateFormat
+            let settings = WebSettings(
+                address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
+                adminToken: configuration.web.adminToken, dateFormat: configuration.web.dateFormat)
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
             services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
         } else {

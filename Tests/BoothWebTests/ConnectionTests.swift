@@ -32,14 +32,16 @@ struct ConnectionTests {
     @Test("A connection that sends nothing, or half a request, is closed after the idle timeout")
     func idleConnections() async throws {
         let fixture = try WebFixture()
-        try await fixture.application(WebSettings(idleTimeout: .milliseconds(300))).test(.live) { client in
+        try await fixture.application(WebSettings(idleTimeout: .seconds(1))).test(.live) { client in
             let port = try #require(client.port)
             try await RawConnection.with(port: port, timeout: .seconds(10)) { session in
                 try await session.readUntilClosed()
                 #expect(session.received.isEmpty)
             }
             try await RawConnection.with(port: port, timeout: .seconds(10)) { session in
-                try await session.send("GET / HTTP/1.1\r\nHost: local")
+                // On a loaded machine the server may have dropped the silent connection before
+                // the half request goes out; closed without an answer either way.
+                try? await session.send("GET / HTTP/1.1\r\nHost: local")
                 try await session.readUntilClosed()
                 #expect(session.response == nil)
             }

@@ -56,7 +56,8 @@ struct LiveStreamTests {
     func stalledClient() async throws {
         let fixture = try WebFixture()
         let feed = fixture.live.preview
-        let settings = WebSettings(idleTimeout: .milliseconds(500))
+        // Long enough that a loaded machine sends the request in time, short enough for a test.
+        let settings = WebSettings(idleTimeout: .seconds(2))
         try await fixture.application(settings).test(.live) { client in
             let port = try #require(client.port)
             try await RawConnection.with(port: port, timeout: .seconds(60)) { session in
@@ -131,7 +132,7 @@ struct LiveStreamTests {
 /// Waits until `condition` holds, checking every few milliseconds; fails the test after
 /// `timeout`.
 func waitUntil(
-    timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
+    timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
