@@ -56,7 +56,7 @@ extension Gallery {
         // A Range with an If-Range that names another version is answered with the whole file.
         let ifRange = request.headers[.ifRange]
         let range = ifRange == nil || ifRange == etag ? ByteRange(header: request.headers[.range], size: size) : .whole
-        let files = FileIO(threadPool: .singleton)
+        let files = FileIO(threadPool: WebThreads.blocking)
         switch range {
         case .whole:
             let body = size == 0 ? ResponseBody() : try await files.loadFile(path: url.path, range: 0...(size - 1), context: context)

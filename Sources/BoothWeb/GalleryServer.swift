@@ -23,7 +23,11 @@ public struct GalleryServer: Service {
     /// Serves until graceful shutdown. Logs "Web gallery on http://ADDR:PORT" once listening.
     public func run() async throws {
         do {
-            try await application.run()
+            // Every task of the server (connections, requests, streams) inherits the
+            // preference, so none of them runs on the cooperative pool the booth works on.
+            try await withTaskExecutorPreference(WebThreads.handlers) {
+                try await application.run()
+            }
         } catch {
             throw GalleryServerError(
                 description: """
@@ -53,6 +57,7 @@ public struct GalleryServer: Service {
                 let port = channel.localAddress?.port ?? settings.port
                 logger.info("Web gallery on http://\(settings.address):\(port)")
             },
+            eventLoopGroupProvider: .shared(WebThreads.eventLoops),
             logger: logger)
     }
 

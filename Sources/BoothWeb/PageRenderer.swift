@@ -90,3 +90,63 @@ struct ErrorView {
     var reason: String
     var message: String
 }
+
+// Mustache finds a value by reflection unless the value names its children itself; a page of
+// 30 photos looked up by reflection costs milliseconds per request, a switch nothing.
+
+extension GalleryView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "boothName": boothName
+        case "photos": photos
+        case "page": page
+        case "pageCount": pageCount
+        case "pageSize": pageSize
+        case "newerPath": newerPath
+        case "olderPath": olderPath
+        case "isFirstPage": isFirstPage
+        case "showsPageNumber": showsPageNumber
+        default: nil
+        }
+    }
+}
+
+extension PhotoView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "boothName": boothName
+        case "photo": photo
+        case "backPath": backPath
+        default: nil
+        }
+    }
+}
+
+extension ErrorView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "boothName": boothName
+        case "reason": reason
+        case "message": message
+        default: nil
+        }
+    }
+}
+
+extension PhotoCard: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "caption": caption
+        case "width": width
+        case "height": height
+        case "createdAt": createdAt
+        case "createdText": createdText
+        case "pagePath": pagePath
+        case "thumbnailPath": thumbnailPath
+        case "originalPath": originalPath
+        case "downloadPath": downloadPath
+        default: nil
+        }
+    }
+}

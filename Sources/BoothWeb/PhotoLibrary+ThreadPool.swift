@@ -2,12 +2,15 @@ import BoothStore
 import NIOPosix
 
 extension PhotoLibrary {
-    /// Runs catalog and file calls on NIO's blocking thread pool. GRDB and `fsync` block, and
+    /// Runs catalog and file calls on the web's blocking thread pool (``WebThreads``). GRDB and `fsync` block, and
     /// Swift's cooperative pool has only as many threads as the Pi has cores: a slow disk must
     /// not stall every other request, nor the booth.
     func offloaded<Result: Sendable>(
         _ body: @escaping @Sendable (PhotoLibrary) throws(LibraryError) -> Result
     ) async throws -> Result {
-        try await NIOThreadPool.singleton.runIfActive { try body(self) }
+        try await WebThreads.blocking.runIfActive {
+            WebThreads.yieldToBooth()
+            return try body(self)
+        }
     }
 }

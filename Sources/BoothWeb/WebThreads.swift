@@ -1,0 +1,77 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The threads the web gallery runs on, all at a lower CPU priority than the booth's own: one
+/// event loop for the sockets, an executor for the request handlers, and a small pool for
+/// catalog reads and files.
+///
+/// The booth's capture path (the camera, the state machine, the photo writer, the screen) must
+/// not wait for the web: with a crowd of phones reloading the gallery, a shot is taken and saved
+/// as fast as on an idle booth. Without this, request handlers would run on Swift's cooperative
+/// pool, which has one thread per core and is where the booth's own tasks run: a burst of
+/// requests would queue the booth's work behind them. On their own threads with a nice value of
+/// 10, the web gets a core only when the booth does not need it.
+enum WebThreads {
+    /// The nice value of the web's threads: when both are busy, the booth's threads get about
+    /// nine times the web's CPU share.
+    static let niceness: Int32 = 10
+
+    static let eventLoops: MultiThreadedEventLoopGroup = {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        for loop in group.makeIterator() { loop.execute { yieldToBooth() } }
+        return group
+    }()
+
+    /// Where the request handlers run (``GalleryServer`` prefers it for all its tasks).
+    static let handlers = ThreadExecutor(name: "web handler", threads: 2)
+
+    /// For blocking calls: GRDB reads, file reads. Each job lowers its thread's priority first
+    /// (see ``PhotoLibrary/offloaded(_:)``), an idempotent system call.
+    static let blocking: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 2)
+        pool.start()
+        return pool
+    }()
+
+    /// Lowers the calling thread's CPU priority: on Linux nice values are per thread, and
+    /// `who` 0 is the calling thread, not the whole process. Failure is harmless: the thread
+    /// keeps the booth's priority. The corresponding C function is `setpriority`.
+    static func yieldToBooth() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+    }
+}
+
+/// A task executor of its own threads, at the web's priority: jobs run in the order they come,
+/// each on whichever thread is free.
+final class ThreadExecutor: TaskExecutor, Sendable {
+    private let jobs = Mutex<[UnownedJob]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    init(name: String, threads: Int) {
+        for index in 0..<threads {
+            let thread = Thread { [self] in
+                WebThreads.yieldToBooth()
+                work()
+            }
+            thread.name = "\(name) \(index + 1)"
+            thread.start()
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+        available.signal()
+    }
+
+    /// A worker's loop; the threads live as long as the process (the executor is a static).
+    private func work() -> Never {
+        while true {
+            available.wait()
+            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
