@@ -19,22 +19,15 @@ extension CameraFrame {
         case .mjpeg:
             // No Huffman-table repair: libjpeg-turbo supplies the standard tables a webcam leaves
             // out (MJPEGRepairTests), so the preview skips the repair's copy of the frame.
-            let header = try decoder.header(of: bytes)
-            let fitted = PreviewSize(fitting: header.width, header.height, within: width, height)
-            let scale =
-                ScalingFactor.allCases.reversed().first {
-                    $0.scaled(header.width) >= fitted.width && $0.scaled(header.height) >= fitted.height
-                } ?? .full
-            let decoded = try decoder.decode(bytes, scale: scale, format: .bgrx, fast: true)
-            return decoded.resampled(toWidth: fitted.width, height: fitted.height)
+            return try decoder.decode(bytes, fitting: width, height, fast: true)
         case .yuyv(let bytesPerRow):
             try requireRows(of: bytesPerRow, bytesPerPixel: 2)
-            let fitted = PreviewSize(fitting: self.width, self.height, within: width, height)
+            let fitted = FittedSize(fitting: self.width, self.height, within: width, height)
             return sampledYUYV(bytesPerRow: bytesPerRow, size: fitted.atMost(self.width, self.height))
                 .resampled(toWidth: fitted.width, height: fitted.height)
         case .rgb24(let bytesPerRow):
             try requireRows(of: bytesPerRow, bytesPerPixel: 3)
-            let fitted = PreviewSize(fitting: self.width, self.height, within: width, height)
+            let fitted = FittedSize(fitting: self.width, self.height, within: width, height)
             return sampledRGB(bytesPerRow: bytesPerRow, size: fitted.atMost(self.width, self.height))
                 .resampled(toWidth: fitted.width, height: fitted.height)
         }
@@ -42,7 +35,7 @@ extension CameraFrame {
 
     /// Converts a YUYV frame to `.bgrx` at `size` (no larger than the frame), sampling the
     /// nearest source pixel, with the BT.601 limited-range matrix webcams use.
-    private func sampledYUYV(bytesPerRow: Int, size: PreviewSize) -> Bitmap {
+    private func sampledYUYV(bytesPerRow: Int, size: FittedSize) -> Bitmap {
         sampled(bytesPerRow: bytesPerRow, size: size) { source, rowStart, column in
             // Y0 U Y1 V: each pair of pixels shares one U and one V.
             let pair = rowStart + (column & ~1) * 2
@@ -57,7 +50,7 @@ extension CameraFrame {
 
     /// Converts an RGB24 frame to `.bgrx` at `size` (no larger than the frame), sampling the
     /// nearest source pixel.
-    private func sampledRGB(bytesPerRow: Int, size: PreviewSize) -> Bitmap {
+    private func sampledRGB(bytesPerRow: Int, size: FittedSize) -> Bitmap {
         sampled(bytesPerRow: bytesPerRow, size: size) { source, rowStart, column in
             let pixel = rowStart + column * 3
             return (source[pixel + 2], source[pixel + 1], source[pixel])
@@ -68,7 +61,7 @@ extension CameraFrame {
     /// (given the raw bytes, the row's start and the column).
     @inline(__always)
     private func sampled(
-        bytesPerRow: Int, size: PreviewSize,
+        bytesPerRow: Int, size: FittedSize,
         convert: (UnsafeBufferPointer<UInt8>, _ rowStart: Int, _ column: Int) -> (blue: UInt8, green: UInt8, red: UInt8)
     ) -> Bitmap {
         let columns = nearestSamples(size.width, of: width)
@@ -90,133 +83,5 @@ extension CameraFrame {
                 }
             }
         }
-    }
-}
-
-/// For each of `count` samples along a side of `length` pixels, the source pixel at its centre.
-private func nearestSamples(_ count: Int, of length: Int) -> [Int] {
-    (0..<count).map { min(length - 1, (2 * $0 + 1) * length / (2 * count)) }
-}
-
-/// The size of a picture scaled to fit a box.
-private struct PreviewSize {
-    let width: Int
-    let height: Int
-
-    /// The largest size within `boxWidth` x `boxHeight` with the aspect ratio of `width` x
-    /// `height`, larger than the source when the box is.
-    init(fitting width: Int, _ height: Int, within boxWidth: Int, _ boxHeight: Int) {
-        if width * boxHeight >= height * boxWidth {
-            self.init(width: boxWidth, height: max(1, (height * boxWidth + width / 2) / width))
-        } else {
-            self.init(width: max(1, (width * boxHeight + height / 2) / height), height: boxHeight)
-        }
-    }
-
-    private init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    /// This size, or the source's when this one is larger: raw frames are converted at most at
-    /// their own size and enlarged by the resample, which interpolates instead of repeating
-    /// pixels.
-    func atMost(_ sourceWidth: Int, _ sourceHeight: Int) -> PreviewSize {
-        width <= sourceWidth && height <= sourceHeight ? self : PreviewSize(width: sourceWidth, height: sourceHeight)
-    }
-}
-
-extension Bitmap {
-    /// A `.bgrx` bitmap whose pixels `fill` writes, every byte of them.
-    fileprivate init(bgrxWidth width: Int, height: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-            fill(buffer)
-            count = buffer.count
-        }
-        self.init(width: width, height: height, format: .bgrx, pixels: pixels)
-    }
-
-    /// This `.bgrx` bitmap at exactly `newWidth` x `newHeight`.
-    ///
-    /// Shrinking takes the nearest pixel: the scaled decode leaves less than 2:1 to do, where
-    /// interpolating 2x2 pixels looks no better from two metres and costs four times as much
-    /// (it is every preview frame of a camera larger than the screen). Enlarging a small
-    /// camera's picture interpolates, since repeated pixels would show as blocks.
-    fileprivate func resampled(toWidth newWidth: Int, height newHeight: Int) -> Bitmap {
-        precondition(format == .bgrx, "previews are resampled in the framebuffer's layout")
-        if newWidth == width && newHeight == height { return self }
-        if newWidth <= width && newHeight <= height { return shrunk(toWidth: newWidth, height: newHeight) }
-        return enlarged(toWidth: newWidth, height: newHeight)
-    }
-
-    /// This bitmap made smaller by taking the pixel at the centre of each target pixel.
-    private func shrunk(toWidth newWidth: Int, height newHeight: Int) -> Bitmap {
-        let columns = nearestSamples(newWidth, of: width)
-        let rows = nearestSamples(newHeight, of: height)
-        let sourceRow = bytesPerRow
-        return pixels.withUnsafeBytes { source in
-            Bitmap(bgrxWidth: newWidth, height: newHeight) { output in
-                let target = UnsafeMutableRawBufferPointer(output)
-                var offset = 0
-                for row in rows {
-                    let start = row * sourceRow
-                    for column in columns {
-                        let pixel = source.loadUnaligned(fromByteOffset: start + column * 4, as: UInt32.self)
-                        target.storeBytes(of: pixel, toByteOffset: offset, as: UInt32.self)
-                        offset += 4
-                    }
-                }
-            }
-        }
-    }
-
-    /// This bitmap made larger by bilinear interpolation in 8-bit fixed point.
-    private func enlarged(toWidth newWidth: Int, height newHeight: Int) -> Bitmap {
-        let columns = Self.taps(newWidth, from: width)
-        let rows = Self.taps(newHeight, from: height)
-        let sourceRow = bytesPerRow
-        return pixels.withUnsafeBytes { source in
-            Bitmap(bgrxWidth: newWidth, height: newHeight) { output in
-                let target = UnsafeMutableRawBufferPointer(output)
-                var offset = 0
-                for row in rows {
-                    let upper = row.first * sourceRow
-                    let lower = row.second * sourceRow
-                    for column in columns {
-                        let left = column.first * 4
-                        let right = column.second * 4
-                        let top = Self.mix(
-                            source.loadUnaligned(fromByteOffset: upper + left, as: UInt32.self),
-                            source.loadUnaligned(fromByteOffset: upper + right, as: UInt32.self), column.weight)
-                        let bottom = Self.mix(
-                            source.loadUnaligned(fromByteOffset: lower + left, as: UInt32.self),
-                            source.loadUnaligned(fromByteOffset: lower + right, as: UInt32.self), column.weight)
-                        target.storeBytes(of: Self.mix(top, bottom, row.weight), toByteOffset: offset, as: UInt32.self)
-                        offset += 4
-                    }
-                }
-            }
-        }
-    }
-
-    /// For each of `count` samples along a side of `length` pixels: the two source pixels
-    /// around its centre and the weight of the second, out of 256.
-    private static func taps(_ count: Int, from length: Int) -> [(first: Int, second: Int, weight: UInt32)] {
-        (0..<count).map { index in
-            // The sample's centre in source pixels, in 8-bit fixed point.
-            let centre = max(0, ((2 * index + 1) * length * 256) / (2 * count) - 128)
-            let first = min(length - 1, centre >> 8)
-            return (first, min(length - 1, first + 1), UInt32(centre & 0xFF))
-        }
-    }
-
-    /// `a` and `b` mixed, `weight`/256 of `b`, all four bytes at once: two bytes per 16-bit lane,
-    /// so no lane overflows into the next.
-    @inline(__always)
-    private static func mix(_ a: UInt32, _ b: UInt32, _ weight: UInt32) -> UInt32 {
-        let keep = 256 - weight
-        let evenBytes = (((a & 0x00FF_00FF) &* keep &+ (b & 0x00FF_00FF) &* weight) >> 8) & 0x00FF_00FF
-        let oddBytes = (((a >> 8) & 0x00FF_00FF) &* keep &+ ((b >> 8) & 0x00FF_00FF) &* weight) & 0xFF00_FF00
-        return evenBytes | oddBytes
     }
 }

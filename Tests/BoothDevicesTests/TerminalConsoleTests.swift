@@ -1,4 +1,5 @@
 import BoothCore
+import BoothImaging
 import Foundation
 import Logging
 import Testing
@@ -13,13 +14,13 @@ private final class ConsoleHarness {
     private let inputPipe = Pipe()
     private let outputPipe = Pipe()
 
-    init(patient: Bool) throws {
+    init(patient: Bool, drawsQRCodes: Bool = false) throws {
         // The console may still print after a test has closed its end of the screen pipe; as in
         // the photobooth command, that must be an error on write, not a fatal SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         console = try TerminalConsole(
             input: inputPipe.fileHandleForReading.fileDescriptor, output: outputPipe.fileHandleForWriting.fileDescriptor,
-            patient: patient, logger: Logger(label: "test"))
+            patient: patient, drawsQRCodes: drawsQRCodes, logger: Logger(label: "test"))
         // The console keeps its own copies; the test's ends can go at any time.
         try inputPipe.fileHandleForReading.close()
         try outputPipe.fileHandleForWriting.close()
@@ -49,6 +50,17 @@ private final class ConsoleHarness {
 }
 
 private let placeholder = Caption.placeholder(number: 1)
+
+/// The gallery at photo `index` of `count`, its page's rows named after their numbers.
+private func gallery(_ index: Int, of count: Int) -> ScreenContent {
+    var list = GalleryList(position: GalleryPosition(index: index, count: count))
+    list.rows = list.page.map { photo in
+        GalleryList.Row(
+            entry: GalleryEntry(id: UUID(), caption: .placeholder(number: count - photo), takenOn: "Taken on 22/11/2026 at 14h05"),
+            thumbnail: Data())
+    }
+    return .gallery(list)
+}
 
 /// The keys of one name: up to and including Enter or Cancel.
 private func nameKeys(from keys: inout AsyncStream<KeypadKey>.Iterator) async -> [KeypadKey] {
@@ -164,5 +176,127 @@ struct TerminalConsoleTests {
         }
         harness.console.show(.fault(.storageFull))
         #expect(await harness.printed() == ["2", "1", BoothFault.storageFull.message])
+    }
+
+    // MARK: Gallery
+
+    @Test("The gallery prints its page numbered from the newest, the selected photo marked; a full-screen photo its name, time and file")
+    func galleryScreens() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        harness.console.show(gallery(6, of: 12))
+        let original = URL(fileURLWithPath: "/srv/booth/photos/2026/11/22/anna.jpg")
+        let entry = GalleryEntry(id: UUID(), caption: Caption(sanitizing: "Anna")!, takenOn: "Taken on 22/11/2026 at 14h05")
+        harness.console.show(.photo(GalleryPhoto(position: GalleryPosition(index: 6, count: 12), entry: entry, original: original)))
+        harness.console.show(.photo(GalleryPhoto(position: GalleryPosition(index: 7, count: 12))))
+        harness.console.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
+        let printed = await harness.printed()
+        #expect(printed.first?.hasPrefix("Photos, 7 of 12") == true)
+        #expect(Array(printed[1...5]) == [
+            "  6. Photo 7 \u{00B7} Taken on 22/11/2026 at 14h05", "> 7. Photo 6 \u{00B7} Taken on 22/11/2026 at 14h05",
+            "  8. Photo 5 \u{00B7} Taken on 22/11/2026 at 14h05", "  9. Photo 4 \u{00B7} Taken on 22/11/2026 at 14h05",
+            "  10. Photo 3 \u{00B7} Taken on 22/11/2026 at 14h05",
+        ])
+        #expect(printed[6] == "Photo 7 of 12: Anna \u{00B7} Taken on 22/11/2026 at 14h05")
+        #expect(printed[7] == "  /srv/booth/photos/2026/11/22/anna.jpg")
+        #expect(printed.contains("Photo 8 of 12 cannot be shown."))
+        #expect(printed.last?.hasPrefix("No photos yet") == true)
+    }
+
+    @Test("Piped lines drive the gallery: v opens, u, d and arrows move, an empty line opens and closes, b and Escape go back")
+    func pipedGallery() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        try harness.type("v\nd\n\u{1B}[B\n\n\nu\n\u{1B}\nb\n\n")
+        try harness.endInput()
+        var keys = harness.console.keys.makeAsyncIterator()
+        var presses = harness.console.presses.makeAsyncIterator()
+        harness.console.show(.ready)
+        #expect(await keys.next() == .view)
+        // The booth counts the photos and opens the list; each key then shows one screen.
+        let steps: [(shown: ScreenContent, key: KeypadKey)] = [
+            (gallery(0, of: 3), .down), (gallery(1, of: 3), .down), (gallery(2, of: 3), .enter),
+            (.photo(GalleryPhoto(position: GalleryPosition(index: 2, count: 3))), .enter), (gallery(2, of: 3), .up),
+            (.photo(GalleryPhoto(position: GalleryPosition(index: 1, count: 3))), .cancel), (gallery(1, of: 3), .cancel),
+        ]
+        for step in steps {
+            harness.console.show(step.shown)
+            #expect(await keys.next() == step.key, "after \(step.shown)")
+        }
+        harness.console.show(.ready)
+        #expect(await presses.next() != nil, "the last empty line is the button, on the main screen")
+        harness.console.show(.countdown(secondsLeft: 1))
+        harness.console.show(.smile)
+        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        #expect(await keys.next() == nil, "input has ended")
+    }
+
+    @Test("A line of several gallery keys waits for as many screens before the next line is taken")
+    func severalKeysInALine() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        try harness.type("dd\nx\nb\n")
+        var keys = harness.console.keys.makeAsyncIterator()
+        harness.console.show(gallery(0, of: 5))
+        #expect(await keys.next() == .down)
+        #expect(await keys.next() == .down)
+        harness.console.show(gallery(1, of: 5))
+        harness.console.show(gallery(2, of: 5))
+        // "x" means nothing in the gallery and is skipped; "b" goes back.
+        #expect(await keys.next() == .cancel)
+        try harness.endInput()
+    }
+
+    @Test("p presses the shutter from the gallery")
+    func buttonFromTheGallery() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        try harness.type("p\n")
+        try harness.endInput()
+        var presses = harness.console.presses.makeAsyncIterator()
+        harness.console.show(gallery(0, of: 2))
+        #expect(await presses.next() != nil)
+    }
+
+    @Test("Terminal input: v on the main screen opens the gallery at once")
+    func impatientViewKey() async throws {
+        let harness = try ConsoleHarness(patient: false)
+        var keys = harness.console.keys.makeAsyncIterator()
+        harness.console.show(.ready)
+        try harness.type("v\n")
+        #expect(await keys.next() == .view)
+    }
+
+    @Test("Arrow keys' escape sequences, u, d, b and a lone Escape are gallery keys")
+    func galleryKeyParsing() {
+        #expect(TerminalConsole.galleryKeys(in: "") == [.enter])
+        #expect(TerminalConsole.galleryKeys(in: "\u{1B}[A\u{1B}OB") == [.up, .down])
+        #expect(TerminalConsole.galleryKeys(in: "uDb\u{1B}") == [.up, .down, .cancel, .cancel])
+        #expect(TerminalConsole.galleryKeys(in: "xyz").isEmpty)
+    }
+
+    @Test("The saved screen prints the photo page's link, and draws it as a QR code in half blocks that decodes to the link")
+    func savedLink() async throws {
+        let link = "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e"
+        let harness = try ConsoleHarness(patient: true, drawsQRCodes: true)
+        harness.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
+        let printed = await harness.printed()
+        #expect(Array(printed.prefix(2)) == ["Saved as Alice", "Scan to download: \(link)"])
+        let code = try QRCode(encoding: link)
+        let side = code.size + 2 * QRCode.quietZone
+        let block = Array(printed.dropFirst(2))
+        #expect(block.count == (side + 1) / 2)
+        // Back to modules: the blocks are the light modules (a terminal draws light on dark).
+        for (row, line) in block.enumerated() {
+            let cells = Array(line)
+            #expect(cells.count == side)
+            for (column, cell) in cells.enumerated() {
+                let (top, bottom) = (2 * row - QRCode.quietZone, 2 * row + 1 - QRCode.quietZone)
+                let x = column - QRCode.quietZone
+                let upperLight = cell == "\u{2588}" || cell == "\u{2580}"
+                let lowerLight = cell == "\u{2588}" || cell == "\u{2584}"
+                #expect(upperLight == !code[x, top], "module (\(x), \(top))")
+                if bottom < code.size + QRCode.quietZone { #expect(lowerLight == !code[x, bottom], "module (\(x), \(bottom))") }
+            }
+        }
+        let plain = try ConsoleHarness(patient: true)
+        plain.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
+        #expect(await plain.printed() == ["Saved as Alice", "Scan to download: \(link)"], "no QR code when the output is not a terminal")
     }
 }

@@ -28,6 +28,24 @@ struct JPEGCodecTests {
         #expect(abs(Int(pixel[0]) - 10) < 8 && abs(Int(pixel[1]) - 40) < 8 && abs(Int(pixel[2]) - 200) < 8)
     }
 
+    @Test(
+        "A decode fitted to a box keeps the aspect ratio, shrinks or enlarges to the box, in the framebuffer's layout",
+        arguments: [(1920, 1080, 1280, 800, 1280, 720), (480, 640, 1280, 800, 600, 800), (160, 120, 640, 480, 640, 480)])
+    func fittedDecode(width: Int, height: Int, boxWidth: Int, boxHeight: Int, fittedWidth: Int, fittedHeight: Int) throws {
+        let jpeg = try JPEGEncoder().encode(Fixtures.solid(width: width, height: height, color: (200, 40, 10)), quality: 95)
+        let bitmap = try JPEGDecoder().decode(jpeg, fitting: boxWidth, boxHeight)
+        #expect(bitmap.format == .bgrx)
+        #expect(bitmap.width == fittedWidth && bitmap.height == fittedHeight)
+        let centre = (bitmap.height / 2 * bitmap.width + bitmap.width / 2) * 4
+        let pixel = Array(bitmap.pixels[centre..<centre + 3])
+        #expect(abs(Int(pixel[0]) - 10) < 8 && abs(Int(pixel[1]) - 40) < 8 && abs(Int(pixel[2]) - 200) < 8)
+    }
+
+    @Test("A fitted decode of something that is not a JPEG throws")
+    func fittedDecodeOfGarbage() {
+        #expect(throws: ImageError.notJPEG) { try JPEGDecoder().decode(Data("not a photo".utf8), fitting: 640, 480) }
+    }
+
     @Test("Encoding then decoding keeps the colours")
     func roundTrip() throws {
         let jpeg = try JPEGEncoder().encode(Fixtures.solid(width: 48, height: 48, color: (30, 140, 220)), quality: 95)

@@ -8,19 +8,30 @@ import BoothImaging
 /// that would not fit is set smaller and then shortened with an ellipsis, never drawn past
 /// the edge. The painter knows nothing of devices: a framebuffer, a web preview and the tests
 /// all read the same canvas.
+///
+/// The gallery's pictures (thumbnails, the full-screen photo, the QR code) are decoded by the
+/// painter and kept between paints, so a redraw costs no decode: like the fonts, a painter
+/// belongs to the one thread that draws.
 public struct ScreenPainter {
-    private let bold: FontFace
-    private let regular: FontFace
+    let bold: FontFace
+    let regular: FontFace
+    let pictures: GalleryPictures
     /// What the keypad's view key is called, for the main screen's second option.
     private let viewKeyLabel: String
+    /// What the keys that move through the gallery are called, for its hints.
+    let galleryKeys: GalleryKeys
 
     /// Loads the fonts.
     ///
-    /// - Parameter viewKeyLabel: the name printed on the keypad key that opens the gallery.
-    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String) throws(DeviceError) {
+    /// - Parameters:
+    ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
+    ///   - galleryKeys: the names of the keys that move through the gallery.
+    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard) throws(DeviceError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
+        pictures = try GalleryPictures()
         self.viewKeyLabel = viewKeyLabel
+        self.galleryKeys = galleryKeys
     }
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
@@ -46,10 +57,14 @@ public struct ScreenPainter {
             try paintNaming(typed: typed, placeholder: placeholder.text, layout, &canvas)
         case .saving:
             try paintMessage("Saving your photo\(FontFace.ellipsis)", layout, &canvas)
-        case .saved(let caption, _):
-            try paintSaved(caption.text, layout, &canvas)
+        case .saved(let caption, _, let link):
+            try paintSaved(caption.text, link: link, layout, &canvas)
         case .fault(let fault):
             try paintFault(fault, layout, &canvas)
+        case .gallery(let list):
+            try paintGallery(list, layout, &canvas)
+        case .photo(let photo):
+            try paintPhoto(photo, layout, &canvas)
         }
     }
 
@@ -87,7 +102,7 @@ public struct ScreenPainter {
     }
 
     /// One headline in the middle of the screen.
-    private func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
         let line = try bold.line(text, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: Palette.text)
     }
@@ -174,15 +189,37 @@ public struct ScreenPainter {
         canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 74 / 100, color: Palette.secondary)
     }
 
-    /// "Saved as" and the photo's caption, on two lines if it needs them.
-    private func paintSaved(_ caption: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
-        let title = try regular.line("Saved as", size: layout.body, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(title, centredAt: layout.midX, baseline: layout.height * 36 / 100, color: Palette.secondary)
+    /// "Saved as" and the photo's caption, on two lines if it needs them; with a link, the
+    /// text moves left and the link's QR code stands on the right, "Scan to download" under it.
+    ///
+    /// The code is about 40% of the screen's height, each module a whole number of pixels (a
+    /// scanner reads sharp squares best), black on white with its quiet zone: a phone reads it
+    /// from arm's length. Nothing else on this screen is pure white, so the code is easy to
+    /// find in a screenshot too.
+    private func paintSaved(_ caption: String, link: String?, _ layout: Layout, _ canvas: inout Canvas)
+        throws(DeviceError)
+    {
+        var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
+        if let link, let code = pictures.qrCode(for: link) {
+            let modules = code.size + 2 * QRCode.quietZone
+            let moduleSize = max(1, layout.height * 40 / 100 / modules)
+            let side = moduleSize * modules
+            let scan = try regular.line(
+                "Scan to download", size: layout.hint, minimumSize: max(10, layout.hint * 2 / 3), maxWidth: side)
+            let gap = layout.hint * 3 / 4
+            let top = (layout.height - side - gap - layout.hint) / 2
+            let left = layout.width - layout.margin - side
+            canvas.draw(code, atX: left, y: top, moduleSize: moduleSize)
+            canvas.draw(scan, centredAt: left + side / 2, baseline: top + side + gap + scan.inkAscent, color: Palette.secondary)
+            column.width = left - layout.margin - column.x
+        }
+        let title = try regular.line("Saved as", size: layout.body, minimumSize: layout.minimum, maxWidth: column.width)
+        canvas.draw(title, centredAt: column.midX, baseline: layout.height * 36 / 100, color: Palette.secondary)
         let size = layout.height / 8
-        let lines = try bold.lines(wrapping: caption, size: size, maxWidth: layout.textWidth, maxLines: 2)
+        let lines = try bold.lines(wrapping: caption, size: size, maxWidth: column.width, maxLines: 2)
         for (index, line) in lines.enumerated() {
             let baseline = layout.height * 54 / 100 + index * size * 120 / 100
-            canvas.draw(line, centredAt: layout.midX, baseline: baseline, color: Palette.accent)
+            canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.accent)
         }
     }
 
@@ -201,7 +238,7 @@ public struct ScreenPainter {
 }
 
 /// Lengths on a canvas of one size, as fractions of it.
-private struct Layout {
+struct Layout {
     let width: Int
     let height: Int
 
@@ -226,9 +263,11 @@ private struct Layout {
 }
 
 /// The screen's colours: white on a dark background, and one accent.
-private enum Palette {
+enum Palette {
     static let background = PixelColor(red: 18, green: 20, blue: 28)
     static let field = PixelColor(red: 38, green: 42, blue: 56)
+    /// The gallery's selected row.
+    static let selection = PixelColor(red: 52, green: 58, blue: 78)
     static let text = PixelColor.white
     static let secondary = PixelColor(red: 170, green: 176, blue: 190)
     static let accent = PixelColor(red: 255, green: 184, blue: 28)
@@ -240,14 +279,14 @@ extension ScreenContent {
     var showsLivePreview: Bool {
         switch self {
         case .ready, .countdown, .smile: true
-        case .starting, .naming, .saving, .saved, .fault: false
+        case .starting, .naming, .saving, .saved, .fault, .gallery, .photo: false
         }
     }
 }
 
 extension Canvas {
     /// Draws `line` centred on `x`.
-    fileprivate mutating func draw(_ line: TextLine, centredAt x: Int, baseline: Int, color: PixelColor) {
+    mutating func draw(_ line: TextLine, centredAt x: Int, baseline: Int, color: PixelColor) {
         draw(line, atX: x - line.width / 2, baseline: baseline, color: color)
     }
 }
