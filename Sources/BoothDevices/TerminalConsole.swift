@@ -22,6 +22,9 @@ import Synchronization
 /// press streams end once the booth is at rest (a screen that waits for a guest, or a fault),
 /// and the booth finishes and stops.
 public final class TerminalConsole: ShutterButton, Keypad, Screen {
+    /// The line that opens the gallery from the main screen, which the screen names.
+    public static let viewKey = "v"
+
     public let presses: AsyncStream<MonotonicInstant>
     public let keys: AsyncStream<KeypadKey>
 
@@ -213,7 +216,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private func deliver(_ line: String, to prompt: Prompt) -> Int {
         switch prompt {
         case .shutter:
-            if line.lowercased() == "v" {
+            if line.lowercased() == Self.viewKey {
                 keySink.yield(.view)
             } else {
                 pressSink.yield(MonotonicClock().now)

@@ -31,7 +31,7 @@ public enum Booth {
             guard configuration.web.enabled else { return devices }
             return devices.mirrored(
                 fonts: configuration.hardware.screen.fonts,
-                viewKeyLabel: configuration.simulate ? "v" : String(configuration.hardware.keypad.viewKey),
+                viewKeyLabel: configuration.simulate ? TerminalConsole.viewKey : String(configuration.hardware.keypad.viewKey),
                 logger: logger)
         }
         do {
@@ -63,6 +63,8 @@ public enum Booth {
 
         let frames = RecentFrames()
         let monitor = BoothMonitor(dataDirectory: library.directory)
+        // The QR code after a save links to the photo's page, when there is a web gallery.
+        let links = PhotoLinks(publicURL: configuration.web.publicURL, port: configuration.web.port, enabled: configuration.web.enabled)
         let live = LiveBooth(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
         let observer = BoothObserver(
@@ -74,7 +76,8 @@ public enum Booth {
             photoStored: { _, duration in monitor.photoStored(after: duration) })
         let runtime = BoothRuntime(
             settings: configuration.settings, frames: frames, button: devices.button, keypad: devices.keypad,
-            screen: devices.screen, library: library, thumbnailer: thumbnailer, observer: observer, logger: logger)
+            screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,
+            photoLink: links.link(to:), observer: observer, logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
         let cameraService = CameraService(
             camera: devices.camera, frames: frames, logger: logger,

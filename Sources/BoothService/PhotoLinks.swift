@@ -12,10 +12,13 @@ struct PhotoLinks: Sendable {
     let publicURL: String?
     /// The port the gallery listens on, for links to the booth's own address.
     let port: Int
+    /// Whether the booth serves the gallery; without it there is nothing to link to.
+    let enabled: Bool
 
-    /// The photo page's address, or `nil` when the booth has none to give (no network).
+    /// The photo page's address, or `nil` when the booth has none to give (no gallery, no
+    /// network).
     func link(to id: UUID) -> String? {
-        guard let base = publicURL ?? Self.ownAddress().map({ "http://\($0):\(port)" }) else { return nil }
+        guard enabled, let base = publicURL ?? Self.ownAddress().map({ "http://\($0):\(port)" }) else { return nil }
         return base + GalleryServer.pagePath(of: id)
     }
 

@@ -65,13 +65,14 @@ struct ConfigurationTests {
     func webKeys() throws {
         let configuration = try load(#"""
             booth: {name: Anna & Ben}
-            gallery: {date_format: "dd.MM.yyyy HH:mm"}
+            gallery: {date_format: "dd.MM.yyyy HH:mm", timeout_seconds: 20}
             http: {enabled: false, address: 127.0.0.1, port: 8181, public_url: "http://booth.local:8181/", admin_token: 0123456789abcdef}
             """#)
         let web = configuration.web
         #expect(!web.enabled && web.address == "127.0.0.1" && web.port == 8181)
         #expect(web.publicURL == "http://booth.local:8181", "without the trailing slash")
         #expect(web.adminToken == "0123456789abcdef" && web.boothName == "Anna & Ben")
+        #expect(configuration.settings.galleryTimeout == .seconds(20))
         #expect(web.dateFormat.string(from: Date(timeIntervalSince1970: 0), timeZone: .gmt) == "01.01.1970 00:00")
         #expect(try failure("http: {admin_token: short}").contains("at least 16 characters"))
         #expect(try failure("http: {public_url: booth.local}").contains("http.public_url"))

@@ -84,6 +84,7 @@ public struct ConfigurationKey: Sendable {
             configuration.web.dateFormat = format
             return true
         },
+        seconds("gallery.timeout_seconds", 5...3600) { $0.settings.galleryTimeout = $1 },
         key("http.enabled", "true or false") { configuration, value in
             guard let enabled = Self.boolean(value) else { return false }
             configuration.web.enabled = enabled
