@@ -65,9 +65,17 @@ public final class LatestValue<Value: Sendable>: Sendable {
 
     /// Counts the caller as a watcher until the returned token is ended, so that producers
     /// know someone wants values.
+    ///
+    /// When the last watcher goes, the latest value is forgotten: nobody kept it fresh since,
+    /// so the next watcher waits for a new one instead of seeing a stale picture first.
     public func watch() -> Watch {
         state.withLock { $0.watchers += 1 }
-        return Watch { [self] in state.withLock { $0.watchers -= 1 } }
+        return Watch { [self] in
+            state.withLock { state in
+                state.watchers -= 1
+                if state.watchers == 0 { state.value = nil }
+            }
+        }
     }
 
     /// Whether any reader is watching; producers skip costly work when nobody is.

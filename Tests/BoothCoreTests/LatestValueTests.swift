@@ -48,8 +48,10 @@ struct LatestValueTests {
             second.end()
         }
         #expect(feed.isWatched, "a second end of the same token does not end another watcher")
+        feed.publish(1)
         first.end()
         #expect(!feed.isWatched)
+        #expect(feed.latest == nil, "a value nobody watches any more is stale and forgotten")
         _ = feed.watch()
         #expect(!feed.isWatched, "a token released without end() ends itself")
     }
