@@ -21,6 +21,9 @@ public enum BoothEvent: Sendable, Hashable {
     case cameraLost
     /// The camera delivers frames (again).
     case cameraReady
+    /// The answer to ``BoothEffect/countPhotos``: how many photos the library holds, `nil` when
+    /// its catalog cannot be read.
+    case photosCounted(Int?)
 }
 
 /// What the state machine asks the outside world to do.
@@ -33,6 +36,9 @@ public enum BoothEffect: Sendable, Hashable {
     /// Give the photo its final caption (when it differs from the one stored) and answer with
     /// ``BoothEvent/photoSaved(id:caption:)`` once the photo and caption are committed.
     case finishPhoto(TakenPhoto, caption: Caption)
+    /// Count the photos in the library (the view key opens the gallery) and answer with
+    /// ``BoothEvent/photosCounted(_:)``. The machine never reads the library itself.
+    case countPhotos
     /// The event had no effect in the current state (a press during the countdown, say); worth
     /// a log line.
     case ignored(BoothEvent)

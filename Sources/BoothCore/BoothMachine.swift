@@ -20,12 +20,13 @@ public struct BoothMachine: Sendable {
         switch event {
         case .shutterPressed(let pressedAt):
             switch state {
-            case .idle, .saved: return startCountdown(pressedAt: pressedAt, now: now)
+            // From the gallery too: a guest looking at photos who wants one of their own.
+            case .idle, .saved, .browsing, .viewing: return startCountdown(pressedAt: pressedAt, now: now)
             default: return [.ignored(event)]
             }
 
         case .key(let key):
-            return type(key, now: now) ?? [.ignored(event)]
+            return press(key, now: now) ?? [.ignored(event)]
 
         case .tick:
             return checkDeadline(now: now)
@@ -47,7 +48,8 @@ public struct BoothMachine: Sendable {
             switch state {
             case .naming(let photo, _, _) where photo.id == id, .saving(let photo, _, _) where photo.id == id:
                 return enter(.fault(fault, retryAt: now + settings.faultRetry), now: now)
-            case .idle:
+            // Nobody is waiting for this photo, but the next one would fail too: say so.
+            case .idle, .browsing, .viewing:
                 return enter(.fault(fault, retryAt: now + settings.faultRetry), now: now)
             default:
                 return [.ignored(event)]
@@ -66,6 +68,22 @@ public struct BoothMachine: Sendable {
             case .starting, .fault(.cameraMissing, _): return enter(.idle, now: now)
             default: return []
             }
+
+        case .photosCounted(let count):
+            // The guest may have pressed the button since asking; then the gallery stays shut.
+            guard isMainScreen else { return [.ignored(event)] }
+            guard let count else { return enter(.fault(.storageFailing, retryAt: now + settings.faultRetry), now: now) }
+            return enter(.browsing(GalleryPosition(index: 0, count: count), until: now + settings.galleryTimeout), now: now)
+        }
+    }
+
+    /// Whether the booth shows its main screen (or what stands for it: the saved screen, a
+    /// fault), where the view key opens the gallery. A booth without its camera can still
+    /// show the photos it took.
+    private var isMainScreen: Bool {
+        switch state {
+        case .idle, .saved, .fault: true
+        case .starting, .countdown, .capturing, .naming, .saving, .browsing, .viewing: false
         }
     }
 
@@ -80,7 +98,7 @@ public struct BoothMachine: Sendable {
             return secondsLeft <= 1 ? shutterAt : shutterAt - .seconds(secondsLeft - 1)
         case .capturing(_, let giveUpAt), .saving(_, _, let giveUpAt):
             return giveUpAt
-        case .naming(_, _, let until), .saved(_, _, let until):
+        case .naming(_, _, let until), .saved(_, _, let until), .browsing(_, let until), .viewing(_, let until):
             return until
         case .fault(_, let retryAt):
             return retryAt
@@ -99,6 +117,42 @@ public struct BoothMachine: Sendable {
     private mutating func shoot(at shutterAt: MonotonicInstant, now: MonotonicInstant) -> [BoothEffect] {
         enter(.capturing(shutterAt: shutterAt, giveUpAt: now + settings.captureTimeout), now: now)
             + [.takeShot(exposedAt: shutterAt)]
+    }
+
+    /// Applies a key in the current state; `nil` when it does nothing here.
+    private mutating func press(_ key: KeypadKey, now: MonotonicInstant) -> [BoothEffect]? {
+        switch state {
+        case .naming: type(key, now: now)
+        case .browsing, .viewing: browse(key, now: now)
+        case .idle, .saved, .fault: key == .view ? [.countPhotos] : nil
+        case .starting, .countdown, .capturing, .saving: nil
+        }
+    }
+
+    /// Applies a key in the gallery. Every key that does something shows exactly one screen,
+    /// even when the selection cannot move (the top of the list), and restarts the timeout.
+    private mutating func browse(_ key: KeypadKey, now: MonotonicInstant) -> [BoothEffect]? {
+        let until = now + settings.galleryTimeout
+        switch (state, key) {
+        case (.browsing(let position, _), .up):
+            return enter(.browsing(position.previous, until: until), now: now)
+        case (.browsing(let position, _), .down):
+            return enter(.browsing(position.next, until: until), now: now)
+        case (.browsing(let position, _), .enter):
+            // An empty library has no photo to open: the list (its friendly message) stays.
+            return enter(position.count > 0 ? .viewing(position, until: until) : .browsing(position, until: until), now: now)
+        case (.browsing, .cancel):
+            return backToMainScreen(now: now)
+        case (.viewing(let position, _), .up):
+            return enter(.viewing(position.previous, until: until), now: now)
+        case (.viewing(let position, _), .down):
+            return enter(.viewing(position.next, until: until), now: now)
+        // Enter toggles, like Back: on a phone keypad 5 opens a photo and 5 closes it.
+        case (.viewing(let position, _), .enter), (.viewing(let position, _), .cancel):
+            return enter(.browsing(position, until: until), now: now)
+        default:
+            return nil
+        }
     }
 
     /// Applies a key while a name is being typed; `nil` when the key does nothing here.
@@ -143,7 +197,7 @@ public struct BoothMachine: Sendable {
         case .saving(_, _, let giveUpAt):
             guard now >= giveUpAt else { return [] }
             return enter(.fault(.storageFailing, retryAt: now + settings.faultRetry), now: now)
-        case .saved(_, _, let until):
+        case .saved(_, _, let until), .browsing(_, let until), .viewing(_, let until):
             guard now >= until else { return [] }
             return backToMainScreen(now: now)
         case .fault(_, let retryAt):
@@ -172,6 +226,8 @@ public struct BoothMachine: Sendable {
         case .saving: .saving
         case .saved(let photo, let caption, _): .saved(caption, photo: photo.id)
         case .fault(let fault, _): .fault(fault)
+        case .browsing(let position, _): .gallery(GalleryList(position: position))
+        case .viewing(let position, _): .photo(GalleryPhoto(position: position))
         }
     }
 

@@ -12,6 +12,9 @@ public struct BoothSettings: Sendable, Hashable {
     public var saveTimeout: Duration
     /// How long a fault stays on screen before the booth tries again.
     public var faultRetry: Duration
+    /// How long the gallery stays open without a key before the booth goes back to the main
+    /// screen, so a guest who walks away does not leave it there.
+    public var galleryTimeout: Duration
 
     public init(
         countdown: Duration = .seconds(3),
@@ -19,7 +22,8 @@ public struct BoothSettings: Sendable, Hashable {
         savedDisplay: Duration = .seconds(5),
         captureTimeout: Duration = .seconds(3),
         saveTimeout: Duration = .seconds(30),
-        faultRetry: Duration = .seconds(5)
+        faultRetry: Duration = .seconds(5),
+        galleryTimeout: Duration = .seconds(60)
     ) {
         self.countdown = countdown
         self.nameTimeout = nameTimeout
@@ -27,5 +31,6 @@ public struct BoothSettings: Sendable, Hashable {
         self.captureTimeout = captureTimeout
         self.saveTimeout = saveTimeout
         self.faultRetry = faultRetry
+        self.galleryTimeout = galleryTimeout
     }
 }

@@ -55,6 +55,10 @@ public enum BoothState: Sendable, Hashable {
     case saved(TakenPhoto, caption: Caption, until: MonotonicInstant)
     /// Cannot take photos; tries again at `retryAt`, or waits for the camera when it is `nil`.
     case fault(BoothFault, retryAt: MonotonicInstant?)
+    /// The gallery's list, until `until` (each key moves it on).
+    case browsing(GalleryPosition, until: MonotonicInstant)
+    /// One photo of the gallery on the whole screen, until `until`.
+    case viewing(GalleryPosition, until: MonotonicInstant)
 
     /// A short name for logs.
     public var name: String {
@@ -67,6 +71,8 @@ public enum BoothState: Sendable, Hashable {
         case .saving: "saving"
         case .saved: "saved"
         case .fault(let fault, _): "fault(\(fault))"
+        case .browsing: "gallery"
+        case .viewing: "photo"
         }
     }
 }

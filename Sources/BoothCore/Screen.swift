@@ -17,6 +17,10 @@ public enum ScreenContent: Sendable, Hashable {
     case saving
     /// The photo is on disk and in the catalog under this caption.
     case saved(Caption, photo: UUID)
+    /// The gallery's list of photos, newest first.
+    case gallery(GalleryList)
+    /// One photo of the gallery on the whole screen.
+    case photo(GalleryPhoto)
     /// Something is wrong; the booth says what and waits.
     case fault(BoothFault)
 }

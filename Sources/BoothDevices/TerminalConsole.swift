@@ -5,15 +5,21 @@ import Synchronization
 
 /// The terminal as the simulated booth's shutter button, keypad and screen.
 ///
-/// Enter on the main or saved screen presses the shutter; while a name is asked for, the typed
-/// line is the name (Escape in it cancels, Backspace/Delete erase). The screen is printed as
-/// short lines ("3", "2", "1", "Name your photo:", "Saved as Alice").
+/// Enter on the main or saved screen presses the shutter and `v` opens the gallery; while a
+/// name is asked for, the typed line is the name (Escape in it cancels, Backspace/Delete
+/// erase). In the gallery each line holds keys: `u` or the up arrow moves up, `d` or the down
+/// arrow moves down, an empty line (Enter) opens the selected photo and closes it again, `b`
+/// or Escape goes back, and a line `p` presses the shutter. The screen is printed as short
+/// lines ("3", "2", "1", "Name your photo:", "Saved as Alice"), the gallery as a numbered page
+/// with the selected photo marked, and a full-screen photo as its name, time and file.
 ///
 /// Input from a terminal acts at once, like a real button: a press during the countdown is
 /// ignored by the booth. Input from a pipe is *patient*: each line waits until the booth waits
-/// for one (main screen, naming, saved screen), so a scripted session never loses a line to a
-/// busy moment. When input ends, the key and press streams end once the booth is at rest (a
-/// screen that waits for a guest, or a fault), and the booth finishes and stops.
+/// for one (main screen, naming, saved screen, gallery), so a scripted session never loses a
+/// line to a busy moment; in the gallery, a line waits until the screens of the keys before it are shown
+/// (each gallery key shows exactly one, see ``BoothMachine``). When input ends, the key and
+/// press streams end once the booth is at rest (a screen that waits for a guest, or a fault),
+/// and the booth finishes and stops.
 public final class TerminalConsole: ShutterButton, Keypad, Screen {
     public let presses: AsyncStream<MonotonicInstant>
     public let keys: AsyncStream<KeypadKey>
@@ -39,6 +45,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         var prompt: Prompt?
         /// The booth waits and no line has been taken since it started waiting.
         var armed = false
+        /// Screens still to come for the gallery keys of the last line taken (patient input).
+        var unansweredKeys = 0
         /// The booth is between cycles (waiting for a guest, or in a fault): input may end here.
         var atRest = false
         var inputEnded = false
@@ -48,7 +56,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     }
 
     private enum Prompt {
-        case shutter, name
+        case shutter, name, gallery
     }
 
     /// A console reading `input` and printing to `output`. The caller keeps its descriptors; the
@@ -87,7 +95,11 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// Starts reading input on a thread of its own (reads block).
     public func start() {
         if !patient {
-            write("Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); Ctrl-D stops.")
+            write("""
+                Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
+                v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
+                p and Enter takes a photo); Ctrl-D stops.
+                """)
         }
         let thread = Thread { [self] in readLines() }
         thread.name = "terminal input"
@@ -100,12 +112,16 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             if prompt != state.prompt {
                 state.prompt = prompt
                 state.armed = prompt != nil
+                state.unansweredKeys = 0
+            } else if prompt == .gallery, state.unansweredKeys > 0 {
+                state.unansweredKeys -= 1
+                state.armed = state.unansweredKeys == 0
             }
             state.atRest = Self.isAtRest(content)
-            let line = Self.line(for: content)
-            if line != state.lastPrinted {
-                state.lastPrinted = line
-                write(line)
+            let text = Self.lines(for: content)
+            if text != state.lastPrinted {
+                state.lastPrinted = text
+                write(text)
             }
             takeLine(&state)
         }
@@ -167,8 +183,13 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// and input has ended, ends the streams when the booth is at rest.
     private func takeLine(_ state: inout State) {
         if state.armed, let prompt = state.prompt, !state.pending.isEmpty {
-            state.armed = false
-            deliver(state.pending.removeFirst(), to: prompt)
+            var screens = 0
+            // A gallery line without a key the gallery knows changes nothing: take the next.
+            while screens == 0, !state.pending.isEmpty {
+                screens = deliver(state.pending.removeFirst(), to: prompt)
+            }
+            state.armed = screens == 0
+            state.unansweredKeys = prompt == .gallery ? screens : 0
         } else if state.inputEnded, state.pending.isEmpty, state.atRest, !state.streamsEnded {
             state.streamsEnded = true
             keySink.finish()
@@ -176,16 +197,24 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         }
     }
 
-    private func deliver(_ line: String, to prompt: Prompt) {
+    /// Hands `line` to the booth as what it means at `prompt`; returns how many screens the
+    /// booth shows in answer (at least one, except for a gallery line without a key it knows).
+    @discardableResult
+    private func deliver(_ line: String, to prompt: Prompt) -> Int {
         switch prompt {
         case .shutter:
-            pressSink.yield(MonotonicClock().now)
+            if line.lowercased() == "v" {
+                keySink.yield(.view)
+            } else {
+                pressSink.yield(MonotonicClock().now)
+            }
+            return 1
         case .name:
             for character in line {
                 switch character {
                 case "\u{1B}":
                     keySink.yield(.cancel)
-                    return
+                    return 1
                 case "\u{7F}", "\u{08}":
                     keySink.yield(.backspace)
                 default:
@@ -193,7 +222,46 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
                 }
             }
             keySink.yield(.enter)
+            return 1
+        case .gallery:
+            // The button and the keys are separate streams that the booth may take in any
+            // order, so the button is a line of its own.
+            if line.lowercased() == "p" {
+                pressSink.yield(MonotonicClock().now)
+                return 1
+            }
+            let keys = Self.galleryKeys(in: line)
+            if keys.isEmpty { logger.info("\(line.debugDescription) means nothing in the gallery: u, d, b, p or an empty line.") }
+            for key in keys { keySink.yield(key) }
+            return keys.count
         }
+    }
+
+    /// The gallery keys a line holds: an empty line is Enter; `u`, `d` and the arrow keys' escape
+    /// sequences move; `b` and a lone Escape go back. Anything else is ignored.
+    static func galleryKeys(in line: String) -> [KeypadKey] {
+        guard !line.isEmpty else { return [.enter] }
+        var keys: [KeypadKey] = []
+        var scalars = line.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            switch scalar {
+            case "u", "U": keys.append(.up)
+            case "d", "D": keys.append(.down)
+            case "b", "B": keys.append(.cancel)
+            case "\u{1B}":
+                // ESC [ A and ESC O A are the up arrow, B the down arrow; a lone Escape is Back.
+                let sequence = Array(scalars.prefix(2))
+                if sequence.count == 2, sequence[0] == "[" || sequence[0] == "O", sequence[1] == "A" || sequence[1] == "B" {
+                    keys.append(sequence[1] == "A" ? .up : .down)
+                    scalars = scalars.dropFirst(2)
+                } else {
+                    keys.append(.cancel)
+                }
+            default:
+                break
+            }
+        }
+        return keys
     }
 
     // MARK: Screen
@@ -202,18 +270,20 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         switch content {
         case .ready, .saved: .shutter
         case .naming: .name
+        case .gallery, .photo: .gallery
         case .starting, .countdown, .smile, .saving, .fault: nil
         }
     }
 
     private static func isAtRest(_ content: ScreenContent) -> Bool {
         switch content {
-        case .ready, .naming, .saved, .fault: true
+        case .ready, .naming, .saved, .fault, .gallery, .photo: true
         case .starting, .countdown, .smile, .saving: false
         }
     }
 
-    private static func line(for content: ScreenContent) -> String {
+    /// What the terminal prints for `content`: one line, or a few for the gallery's page.
+    private static func lines(for content: ScreenContent) -> String {
         switch content {
         case .starting: "Starting the camera..."
         case .ready: "Ready. Press Enter to take a photo."
@@ -223,7 +293,32 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .saving: "Saving..."
         case .saved(let caption, _): "Saved as \(caption)"
         case .fault(let fault): fault.message
+        case .gallery(let list): Self.galleryLines(list)
+        case .photo(let photo): Self.photoLines(photo)
         }
+    }
+
+    /// The page of the list, numbered from the newest photo, the selected one marked with `>`.
+    static func galleryLines(_ list: GalleryList) -> String {
+        let position = list.position
+        guard position.count > 0 else {
+            return "No photos yet \u{2014} press the button to take the first one (p and Enter; b and Enter goes back)."
+        }
+        var lines = ["Photos, \(position.index + 1) of \(position.count) (u/d moves, Enter opens, b goes back, p takes a photo):"]
+        if list.rows.isEmpty { lines.append("  The photos cannot be shown right now.") }
+        for (offset, row) in list.rows.enumerated() {
+            let index = list.page.lowerBound + offset
+            let marker = index == position.index ? ">" : " "
+            lines.append("\(marker) \(index + 1). \(row.entry.caption) \u{00B7} \(row.entry.takenOn)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A full-screen photo: its position, name and time, and where its original is.
+    static func photoLines(_ photo: GalleryPhoto) -> String {
+        let position = "Photo \(photo.position.index + 1) of \(photo.position.count)"
+        guard let entry = photo.entry, let original = photo.original else { return "\(position) cannot be shown." }
+        return "\(position): \(entry.caption) \u{00B7} \(entry.takenOn)\n  \(original.path)\n(u/d: newer/older, b: back to the list)"
     }
 
     private func write(_ line: String) {

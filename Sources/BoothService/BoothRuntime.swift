@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// The running booth: one loop feeds what happens (presses, keys, camera status, save results,
 /// deadlines) into the state machine and carries out its effects. The loop owns the machine, so
 /// there is no shared mutable state; everything that blocks happens elsewhere (device threads,
-/// the photo writer's queue).
+/// the photo writer's queue, the screen filler's catalog reads).
 final class BoothRuntime: Service {
     private enum Input: Sendable {
         case event(BoothEvent)
@@ -21,7 +21,8 @@ final class BoothRuntime: Service {
     private let frames: RecentFrames
     private let button: any ShutterButton
     private let keypad: any Keypad
-    private let screen: any Screen
+    /// Every screen update passes through it, in order, to get the gallery's photos.
+    private let screen: ScreenFiller
     private let library: PhotoLibrary
     private let logger: Logger
     private let clock = MonotonicClock()
@@ -30,15 +31,17 @@ final class BoothRuntime: Service {
     private let writer: PhotoWriter
     private let observer: BoothObserver
 
+    /// - Parameter dateFormat: how the gallery writes when a photo was taken.
     init(
         settings: BoothSettings, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
-        library: PhotoLibrary, thumbnailer: any Thumbnailer, observer: BoothObserver = BoothObserver(), logger: Logger
+        library: PhotoLibrary, thumbnailer: any Thumbnailer, dateFormat: PhotoDateFormat = .standard,
+        observer: BoothObserver = BoothObserver(), logger: Logger
     ) {
         self.settings = settings
         self.frames = frames
         self.button = button
         self.keypad = keypad
-        self.screen = screen
+        self.screen = ScreenFiller(screen: screen, library: library, dateFormat: dateFormat, logger: logger)
         self.library = library
         self.logger = logger
         self.observer = observer
@@ -74,6 +77,7 @@ final class BoothRuntime: Service {
             sink.yield(.shutdown)
         }
         await writer.drain()
+        await screen.drain()
         logger.info("All photos are saved.")
     }
 
@@ -115,7 +119,7 @@ final class BoothRuntime: Service {
                 switch machine.state {
                 case .naming:
                     apply(.key(.cancel), group: &group)
-                case .starting, .idle, .saved, .fault:
+                case .starting, .idle, .saved, .fault, .browsing, .viewing:
                     return
                 case .countdown, .capturing, .saving:
                     break
@@ -139,10 +143,10 @@ final class BoothRuntime: Service {
             group.addTask { await self.takeShot(at: shutterAt) }
         case .finishPhoto(let photo, let caption):
             writer.finish(photo, caption: caption)
+        case .countPhotos:
+            screen.countPhotos { [sink] count in sink.yield(.event(.photosCounted(count))) }
         case .ignored(.shutterPressed):
             logger.info("Shutter press ignored: the booth is in \(state.name).")
-        case .ignored(.key(.view)):
-            logger.info("View key pressed in \(state.name): the booth's screen has no photo gallery yet.")
         case .ignored(let event):
             logger.debug("Ignored \(event) in \(state.name).")
         }

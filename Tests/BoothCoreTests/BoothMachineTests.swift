@@ -385,6 +385,176 @@ struct BoothMachineTests {
         #expect(session.machine.state == .idle)
     }
 
+    // MARK: Gallery
+
+    @Test("The view key on the main screen asks for the count; the count opens the list at the newest photo")
+    func viewKeyOpensTheGallery() {
+        let session = Session()
+        #expect(session.send(.key(.view), at: 1) == [.countPhotos])
+        #expect(session.machine.state == .idle, "nothing changes until the library answers")
+        let effects = session.send(.photosCounted(120), at: 1.5)
+        let list = GalleryList(position: GalleryPosition(index: 0, count: 120))
+        #expect(effects == [.show(.gallery(list))])
+        #expect(session.machine.state == .browsing(list.position, until: session.instant(61.5)))
+        #expect(session.machine.state.name == "gallery")
+        #expect(list.page == 0..<5)
+    }
+
+    @Test("Up and down move the selection, stop at both ends, and show exactly one screen per key")
+    func movingThroughTheList() {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        session.send(.photosCounted(3), at: 0)
+        func shown(_ index: Int) -> [BoothEffect] { [.show(.gallery(GalleryList(position: GalleryPosition(index: index, count: 3))))] }
+        #expect(session.send(.key(.up), at: 1) == shown(0), "the top stays the top")
+        #expect(session.send(.key(.down), at: 2) == shown(1))
+        #expect(session.send(.key(.down), at: 3) == shown(2))
+        #expect(session.send(.key(.down), at: 4) == shown(2), "the bottom stays the bottom")
+        #expect(session.send(.key(.up), at: 5) == shown(1))
+    }
+
+    @Test("The list turns a page at a time, so the selection is always on the page shown")
+    func pages() {
+        let list = { (index: Int) in GalleryList(position: GalleryPosition(index: index, count: 12)).page }
+        #expect(list(0) == 0..<5 && list(4) == 0..<5)
+        #expect(list(5) == 5..<10 && list(9) == 5..<10)
+        #expect(list(11) == 10..<12, "the last page holds what is left")
+        #expect(GalleryList(position: GalleryPosition(index: 0, count: 0)).page.isEmpty)
+    }
+
+    @Test("Enter shows the selected photo full screen; up and down go to the newer and older one; Back returns to the list, then to the main screen")
+    func fullScreen() {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        session.send(.photosCounted(10), at: 0)
+        session.send(.key(.down), at: 1)
+        func photo(_ index: Int) -> [BoothEffect] { [.show(.photo(GalleryPhoto(position: GalleryPosition(index: index, count: 10))))] }
+        #expect(session.send(.key(.enter), at: 2) == photo(1))
+        #expect(session.machine.state.name == "photo")
+        #expect(session.send(.key(.down), at: 3) == photo(2))
+        #expect(session.send(.key(.up), at: 4) == photo(1))
+        #expect(session.send(.key(.up), at: 5) == photo(0))
+        #expect(session.send(.key(.up), at: 6) == photo(0))
+        #expect(
+            session.send(.key(.cancel), at: 7) == [.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 10))))],
+            "back in the list at the photo last shown")
+        #expect(session.send(.key(.cancel), at: 8) == [.show(.ready)])
+        #expect(session.machine.state == .idle)
+    }
+
+    @Test("Enter on a full-screen photo goes back to the list, as Back does")
+    func enterClosesThePhoto() {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        session.send(.photosCounted(2), at: 0)
+        session.send(.key(.enter), at: 1)
+        #expect(session.send(.key(.enter), at: 2) == [.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 2))))])
+    }
+
+    @Test("An empty library opens an empty list that Enter and the arrows leave as it is")
+    func emptyLibrary() {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        let empty: [BoothEffect] = [.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))]
+        #expect(session.send(.photosCounted(0), at: 0) == empty)
+        #expect(session.send(.key(.enter), at: 1) == empty)
+        #expect(session.send(.key(.down), at: 2) == empty)
+        #expect(session.send(.key(.up), at: 3) == empty)
+        #expect(session.machine.state.name == "gallery")
+    }
+
+    @Test("The gallery goes back to the main screen after its timeout, which each key restarts")
+    func galleryTimeout() {
+        let session = Session(BoothSettings(galleryTimeout: .seconds(20)))
+        session.send(.key(.view), at: 0)
+        session.send(.photosCounted(4), at: 0)
+        session.send(.key(.down), at: 15)
+        #expect(session.machine.nextDeadline(after: session.instant(15)) == session.instant(35))
+        #expect(session.tick(at: 25) == [])
+        session.send(.key(.enter), at: 30)
+        #expect(session.tick(at: 49.9) == [])
+        #expect(session.tick(at: 50) == [.show(.ready)])
+        #expect(session.machine.state == .idle)
+    }
+
+    @Test("The button in the list or on a full-screen photo starts the countdown at once", arguments: [false, true])
+    func buttonInTheGallery(fullScreen: Bool) {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        session.send(.photosCounted(4), at: 0)
+        if fullScreen { session.send(.key(.enter), at: 1) }
+        #expect(session.press(at: 2) == [.show(.countdown(secondsLeft: 3))])
+        #expect(session.machine.state == .countdown(shutterAt: session.instant(5)))
+    }
+
+    @Test("A count that arrives after the guest pressed the button leaves the gallery shut")
+    func lateCount() {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        session.press(at: 0.01)
+        #expect(session.send(.photosCounted(4), at: 0.02) == [.ignored(.photosCounted(4))])
+        #expect(session.machine.state.name == "countdown")
+    }
+
+    @Test("The view key opens the gallery from the saved screen too, and does nothing while the booth is busy")
+    func viewKeyElsewhere() {
+        let session = Session()
+        session.press(at: 0)
+        #expect(session.send(.key(.view), at: 1) == [.ignored(.key(.view))])
+        let saved = Session()
+        saved.reachNaming(photo, at: 0)
+        #expect(saved.send(.key(.view), at: 4) == [.ignored(.key(.view))], "a view key while naming is not a letter either")
+        saved.send(.key(.enter), at: 5)
+        saved.send(.photoSaved(id: photo.id, caption: alice), at: 5)
+        #expect(saved.send(.key(.view), at: 6) == [.countPhotos])
+        #expect(saved.send(.photosCounted(1), at: 6) == [.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 1))))])
+    }
+
+    @Test("Without its camera the booth still shows its photos; leaving the gallery shows the camera fault again")
+    func galleryWithoutCamera() {
+        let session = Session()
+        session.send(.cameraLost, at: 0)
+        #expect(session.send(.key(.view), at: 1) == [.countPhotos])
+        session.send(.photosCounted(2), at: 1)
+        #expect(session.machine.state.name == "gallery")
+        #expect(session.send(.cameraReady, at: 2) == [], "the camera's return does not close the gallery")
+        #expect(session.send(.cameraLost, at: 3) == [], "nor does its loss")
+        #expect(session.send(.key(.cancel), at: 4) == [.show(.fault(.cameraMissing))])
+        #expect(session.press(at: 5) == [.ignored(.shutterPressed(at: session.instant(5)))])
+        let pressed = Session()
+        pressed.send(.key(.view), at: 0)
+        pressed.send(.photosCounted(2), at: 0)
+        pressed.send(.cameraLost, at: 1)
+        #expect(pressed.press(at: 2) == [.show(.fault(.cameraMissing))], "the button in the gallery without a camera")
+    }
+
+    @Test("A catalog that cannot be counted is a storage fault")
+    func uncountableLibrary() {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        #expect(session.send(.photosCounted(nil), at: 0) == [.show(.fault(.storageFailing))])
+        #expect(session.tick(at: 5) == [.show(.ready)])
+    }
+
+    @Test("A failed save reported while a guest browses interrupts the gallery with the reason")
+    func failureWhileBrowsing() {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        session.send(.photosCounted(2), at: 0)
+        #expect(session.send(.photoNotSaved(id: UUID(), fault: .storageFull), at: 1) == [.show(.fault(.storageFull))])
+    }
+
+    @Test("Letters and Backspace in the gallery are ignored and do not restart its timeout")
+    func otherKeysInTheGallery() {
+        let session = Session()
+        session.send(.key(.view), at: 0)
+        session.send(.photosCounted(2), at: 0)
+        for key in [KeypadKey.character("x"), .backspace, .view, .retype("b")] {
+            #expect(session.send(.key(key), at: 10) == [.ignored(.key(key))])
+        }
+        #expect(session.machine.nextDeadline(after: session.instant(10)) == session.instant(60))
+    }
+
     @Test("Results that arrive in the wrong state are ignored")
     func strayResults() {
         let session = Session()

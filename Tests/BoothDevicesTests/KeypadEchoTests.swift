@@ -26,4 +26,32 @@ struct KeypadEchoTests {
         _ = echo.text(for: .naming(typed: "", placeholder: placeholder))
         #expect(echo.text(for: .naming(typed: "A", placeholder: placeholder)) == "\r\u{1B}[KName: A")
     }
+
+    /// A page of the list whose rows are named `captions`, photo `index` of `count` selected.
+    private func list(index: Int, count: Int, captions: [String]) -> GalleryList {
+        let rows = captions.map {
+            GalleryList.Row(entry: GalleryEntry(id: UUID(), caption: Caption(sanitizing: $0)!, takenOn: "today"), thumbnail: Data())
+        }
+        return GalleryList(position: GalleryPosition(index: index, count: count), rows: rows)
+    }
+
+    @Test("The gallery is one short line, the position and the selected name, redrawn in place as the selection moves")
+    func gallery() {
+        var echo = KeypadEcho(ansi: false)
+        let captions = ["Zoe", "Anna", "Bob", "Eve", "Max"]
+        _ = echo.text(for: .ready)
+        #expect(echo.text(for: .gallery(list(index: 1, count: 120, captions: captions))) == "\r\n2/120 Anna")
+        #expect(echo.text(for: .gallery(list(index: 2, count: 120, captions: captions))) == "\r3/120 Bob \r3/120 Bob")
+        let photo = GalleryPhoto(position: GalleryPosition(index: 2, count: 120), entry: GalleryEntry(id: UUID(), caption: Caption(sanitizing: "Bob")!, takenOn: "today"))
+        #expect(echo.text(for: .photo(photo)) == "\rView 3/120 Bob\rView 3/120 Bob")
+        #expect(echo.text(for: .ready) == "\r\nReady! Press the button for a photo.\r\n")
+        #expect(echo.text(for: .gallery(GalleryList(position: GalleryPosition(index: 0, count: 0)))) == "\r\nNo photos yet")
+    }
+
+    @Test("ANSI echo redraws the gallery's line with an escape code")
+    func ansiGallery() {
+        var echo = KeypadEcho(ansi: true)
+        _ = echo.text(for: .gallery(list(index: 0, count: 2, captions: ["Zoe", "Anna"])))
+        #expect(echo.text(for: .gallery(list(index: 1, count: 2, captions: ["Zoe", "Anna"]))) == "\r\u{1B}[K2/2 Anna")
+    }
 }

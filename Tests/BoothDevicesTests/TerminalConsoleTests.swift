@@ -50,6 +50,17 @@ private final class ConsoleHarness {
 
 private let placeholder = Caption.placeholder(number: 1)
 
+/// The gallery at photo `index` of `count`, its page's rows named after their numbers.
+private func gallery(_ index: Int, of count: Int) -> ScreenContent {
+    var list = GalleryList(position: GalleryPosition(index: index, count: count))
+    list.rows = list.page.map { photo in
+        GalleryList.Row(
+            entry: GalleryEntry(id: UUID(), caption: .placeholder(number: count - photo), takenOn: "Taken on 22/11/2026 at 14h05"),
+            thumbnail: Data())
+    }
+    return .gallery(list)
+}
+
 /// The keys of one name: up to and including Enter or Cancel.
 private func nameKeys(from keys: inout AsyncStream<KeypadKey>.Iterator) async -> [KeypadKey] {
     var typed: [KeypadKey] = []
@@ -164,5 +175,98 @@ struct TerminalConsoleTests {
         }
         harness.console.show(.fault(.storageFull))
         #expect(await harness.printed() == ["2", "1", BoothFault.storageFull.message])
+    }
+
+    // MARK: Gallery
+
+    @Test("The gallery prints its page numbered from the newest, the selected photo marked; a full-screen photo its name, time and file")
+    func galleryScreens() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        harness.console.show(gallery(6, of: 12))
+        let original = URL(fileURLWithPath: "/srv/booth/photos/2026/11/22/anna.jpg")
+        let entry = GalleryEntry(id: UUID(), caption: Caption(sanitizing: "Anna")!, takenOn: "Taken on 22/11/2026 at 14h05")
+        harness.console.show(.photo(GalleryPhoto(position: GalleryPosition(index: 6, count: 12), entry: entry, original: original)))
+        harness.console.show(.photo(GalleryPhoto(position: GalleryPosition(index: 7, count: 12))))
+        harness.console.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
+        let printed = await harness.printed()
+        #expect(printed.first?.hasPrefix("Photos, 7 of 12") == true)
+        #expect(Array(printed[1...5]) == [
+            "  6. Photo 7 \u{00B7} Taken on 22/11/2026 at 14h05", "> 7. Photo 6 \u{00B7} Taken on 22/11/2026 at 14h05",
+            "  8. Photo 5 \u{00B7} Taken on 22/11/2026 at 14h05", "  9. Photo 4 \u{00B7} Taken on 22/11/2026 at 14h05",
+            "  10. Photo 3 \u{00B7} Taken on 22/11/2026 at 14h05",
+        ])
+        #expect(printed[6] == "Photo 7 of 12: Anna \u{00B7} Taken on 22/11/2026 at 14h05")
+        #expect(printed[7] == "  /srv/booth/photos/2026/11/22/anna.jpg")
+        #expect(printed.contains("Photo 8 of 12 cannot be shown."))
+        #expect(printed.last?.hasPrefix("No photos yet") == true)
+    }
+
+    @Test("Piped lines drive the gallery: v opens, u, d and arrows move, an empty line opens and closes, b and Escape go back")
+    func pipedGallery() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        try harness.type("v\nd\n\u{1B}[B\n\n\nu\n\u{1B}\nb\n\n")
+        try harness.endInput()
+        var keys = harness.console.keys.makeAsyncIterator()
+        var presses = harness.console.presses.makeAsyncIterator()
+        harness.console.show(.ready)
+        #expect(await keys.next() == .view)
+        // The booth counts the photos and opens the list; each key then shows one screen.
+        let steps: [(shown: ScreenContent, key: KeypadKey)] = [
+            (gallery(0, of: 3), .down), (gallery(1, of: 3), .down), (gallery(2, of: 3), .enter),
+            (.photo(GalleryPhoto(position: GalleryPosition(index: 2, count: 3))), .enter), (gallery(2, of: 3), .up),
+            (.photo(GalleryPhoto(position: GalleryPosition(index: 1, count: 3))), .cancel), (gallery(1, of: 3), .cancel),
+        ]
+        for step in steps {
+            harness.console.show(step.shown)
+            #expect(await keys.next() == step.key, "after \(step.shown)")
+        }
+        harness.console.show(.ready)
+        #expect(await presses.next() != nil, "the last empty line is the button, on the main screen")
+        harness.console.show(.countdown(secondsLeft: 1))
+        harness.console.show(.smile)
+        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        #expect(await keys.next() == nil, "input has ended")
+    }
+
+    @Test("A line of several gallery keys waits for as many screens before the next line is taken")
+    func severalKeysInALine() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        try harness.type("dd\nx\nb\n")
+        var keys = harness.console.keys.makeAsyncIterator()
+        harness.console.show(gallery(0, of: 5))
+        #expect(await keys.next() == .down)
+        #expect(await keys.next() == .down)
+        harness.console.show(gallery(1, of: 5))
+        harness.console.show(gallery(2, of: 5))
+        // "x" means nothing in the gallery and is skipped; "b" goes back.
+        #expect(await keys.next() == .cancel)
+        try harness.endInput()
+    }
+
+    @Test("p presses the shutter from the gallery")
+    func buttonFromTheGallery() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        try harness.type("p\n")
+        try harness.endInput()
+        var presses = harness.console.presses.makeAsyncIterator()
+        harness.console.show(gallery(0, of: 2))
+        #expect(await presses.next() != nil)
+    }
+
+    @Test("Terminal input: v on the main screen opens the gallery at once")
+    func impatientViewKey() async throws {
+        let harness = try ConsoleHarness(patient: false)
+        var keys = harness.console.keys.makeAsyncIterator()
+        harness.console.show(.ready)
+        try harness.type("v\n")
+        #expect(await keys.next() == .view)
+    }
+
+    @Test("Arrow keys' escape sequences, u, d, b and a lone Escape are gallery keys")
+    func galleryKeyParsing() {
+        #expect(TerminalConsole.galleryKeys(in: "") == [.enter])
+        #expect(TerminalConsole.galleryKeys(in: "\u{1B}[A\u{1B}OB") == [.up, .down])
+        #expect(TerminalConsole.galleryKeys(in: "uDb\u{1B}") == [.up, .down, .cancel, .cancel])
+        #expect(TerminalConsole.galleryKeys(in: "xyz").isEmpty)
     }
 }

@@ -20,7 +20,7 @@ private final class Rig: Sendable {
 
     init(
         countdown: Duration = .zero, stallTimeout: Duration = .seconds(5), screen: (any Screen)? = nil,
-        controls: TestControls = TestControls()
+        controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard
     ) throws {
         self.controls = controls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
@@ -28,7 +28,8 @@ private final class Rig: Sendable {
             directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         runtime = BoothRuntime(
             settings: BoothSettings(countdown: countdown), frames: frames, button: controls, keypad: controls,
-            screen: screen ?? self.screen, library: library, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+            screen: screen ?? self.screen, library: library, thumbnailer: JPEGThumbnailer(), dateFormat: dateFormat,
+            logger: Logger(label: "test"))
         cameraService = CameraService(
             camera: camera, frames: frames, logger: Logger(label: "test"), stallTimeout: stallTimeout
         ) { [runtime] in
@@ -38,6 +39,21 @@ private final class Rig: Sendable {
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Adds `count` photos straight to the library, a minute apart, the newest last; returns
+    /// them newest first, as the gallery lists them.
+    @discardableResult
+    func addPhotos(_ count: Int, from start: Date = Date(timeIntervalSince1970: 1_795_000_000)) throws -> [Photo] {
+        let jpeg = try JPEGSegments.repairedMJPEG(try TestFrames.frame(number: 1, at: MonotonicClock().now).bytes)
+        let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
+        for offset in 0..<count {
+            let number = library.reservePhotoNumber()
+            _ = try library.add(
+                jpeg, thumbnail: thumbnail, id: UUID(), number: number, caption: .placeholder(number: number),
+                createdAt: start + Double(offset * 60))
+        }
+        return try library.photos()
     }
 
     /// Runs the booth while `body` drives it; returns when the booth has stopped.
@@ -168,5 +184,57 @@ struct BoothRuntimeTests {
             await rig.screen.next { if case .naming = $0 { true } else { false } }
         }
         #expect(try rig.library.photos().map(\.caption.text) == ["Photo 1"])
+    }
+
+    // MARK: Gallery
+
+    @Test("The view key opens the list from the library: newest first, thumbnails, names, times in the booth's format; Enter shows the original; Back twice returns")
+    func gallery() async throws {
+        let format = PhotoDateFormat(pattern: "'Taken' yyyy-MM-dd HH:mm")
+        let rig = try Rig(dateFormat: format)
+        let photos = try rig.addPhotos(7)
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.screen.next(.ready)
+            rig.controls.send(.view)
+            let opened = await rig.screen.next { if case .gallery = $0 { true } else { false } }
+            guard case .gallery(let list) = opened else { return }
+            #expect(list.position == GalleryPosition(index: 0, count: 7))
+            #expect(list.rows.map(\.entry.id) == photos.prefix(5).map(\.id))
+            #expect(list.rows.map(\.entry.caption.text) == ["Photo 7", "Photo 6", "Photo 5", "Photo 4", "Photo 3"])
+            #expect(list.rows[0].entry.takenOn == format.string(from: photos[0].createdAt))
+            #expect(list.rows[0].entry.takenOn.hasPrefix("Taken 20"))
+            #expect(try list.rows.map(\.thumbnail) == photos.prefix(5).map { try #require(try rig.library.thumbnail(of: $0.id)) })
+
+            for _ in 0..<5 { rig.controls.send(.down) }
+            let turned = await rig.screen.next { if case .gallery(let list) = $0 { list.position.index == 5 } else { false } }
+            guard case .gallery(let second) = turned else { return }
+            #expect(second.page == 5..<7)
+            #expect(second.rows.map(\.entry.id) == photos[5...].map(\.id), "the second page, read when the selection reached it")
+
+            rig.controls.send(.enter)
+            let shown = await rig.screen.next { if case .photo = $0 { true } else { false } }
+            #expect(shown == .photo(GalleryPhoto(
+                position: GalleryPosition(index: 5, count: 7),
+                entry: GalleryEntry(id: photos[5].id, caption: photos[5].caption, takenOn: format.string(from: photos[5].createdAt)),
+                original: rig.library.url(of: photos[5]))))
+            rig.controls.send(.cancel)
+            await rig.screen.next { if case .gallery(let list) = $0 { list.position.index == 5 } else { false } }
+            rig.controls.send(.cancel)
+            await rig.screen.next(.ready)
+        }
+    }
+
+    @Test("An empty library opens the empty list, and the button there starts the countdown")
+    func emptyGallery() async throws {
+        let rig = try Rig(countdown: .seconds(30))
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.screen.next(.ready)
+            rig.controls.send(.view)
+            await rig.screen.next(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
+            rig.controls.press(at: MonotonicClock().now)
+            await rig.screen.next(.countdown(secondsLeft: 30))
+        }
     }
 }

@@ -81,6 +81,9 @@ final class TestControls: ShutterButton, Keypad {
 
     func press(at instant: MonotonicInstant) { pressSink.yield(instant) }
 
+    /// One key, as a keypad sends it.
+    func send(_ key: KeypadKey) { keySink.yield(key) }
+
     func type(_ text: String) {
         for character in text { keySink.yield(.character(character)) }
         keySink.yield(.enter)

@@ -133,4 +133,28 @@ struct ScriptedSessionTests {
         #expect(Array(shown) == ["3", "2", "1", "Smile!"])
         #expect(result.stderr.contains("countdown -> capturing"))
     }
+
+    @Test("The gallery from a script: v opens the list newest first, d moves, Enter shows a photo's file, b goes back twice")
+    func gallery() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nAlice\n\nBob\nv\nd\n\nb\nb\n", in: directory)
+        let photos = try await listed(directory)
+        #expect(photos.map(\.caption) == ["Bob", "Alice"])
+        let lines = result.lines
+        #expect(lines.contains { $0.hasPrefix("Photos, 1 of 2") })
+        #expect(lines.contains { $0.hasPrefix("> 1. Bob \u{00B7} Taken on ") })
+        #expect(lines.contains { $0.hasPrefix("> 2. Alice \u{00B7} Taken on ") })
+        #expect(lines.contains { $0.hasPrefix("Photo 2 of 2: Alice \u{00B7} Taken on ") })
+        #expect(lines.contains("  \(photos[1].file)"), "the full-screen photo's original")
+        #expect(lines.last == "Ready. Press Enter to take a photo.", "back twice: the main screen")
+        #expect(result.stderr.contains("saved -> gallery") && result.stderr.contains("gallery -> photo"), "v on the saved screen")
+    }
+
+    @Test("An empty library's gallery says so, and the button there takes the first photo")
+    func emptyGallery() async throws {
+        let directory = DataDirectory()
+        let result = try await session("v\np\nFirst\n", in: directory)
+        #expect(result.lines.contains { $0.hasPrefix("No photos yet") })
+        #expect(try await listed(directory).map(\.caption) == ["First"])
+    }
 }

@@ -4,8 +4,9 @@ import Logging
 import Synchronization
 
 /// A light on a GPIO line (the shutter button's own LED, usually) that tells guests what the
-/// booth expects: on when it is ready for a photo, blinking during the countdown, off otherwise,
-/// and off in a fault. It follows the screen, so it is a ``Screen`` of its own.
+/// booth expects: on when a press takes a photo (the main screen, and the gallery, where the
+/// button starts the countdown too), blinking during the countdown, off otherwise, and off in a
+/// fault. It follows the screen, so it is a ``Screen`` of its own.
 public final class StatusLight: Screen {
     /// Where the light is wired.
     public struct Settings: Sendable, Hashable {
@@ -29,7 +30,7 @@ public final class StatusLight: Screen {
 
         init(for content: ScreenContent) {
             switch content {
-            case .ready: self = .on
+            case .ready, .gallery, .photo: self = .on
             case .countdown: self = .blinking
             default: self = .off
             }

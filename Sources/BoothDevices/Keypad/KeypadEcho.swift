@@ -1,11 +1,12 @@
 import BoothCore
 
 /// What a keypad with a character display (or a terminal on the serial line) shows: the booth's
-/// prompts and the name being typed, as plain text with CR/LF line ends, or with ANSI codes
-/// that redraw the line in place.
+/// prompts, the name being typed and the photo selected in the gallery, as plain text with
+/// CR/LF line ends, or with ANSI codes that redraw the line in place.
 public struct KeypadEcho: Sendable {
     public let ansi: Bool
     private var lastLine = ""
+    private var lastKind: LiveLine.Kind?
     private var last: ScreenContent?
 
     public init(ansi: Bool) {
@@ -17,28 +18,67 @@ public struct KeypadEcho: Sendable {
     public mutating func text(for content: ScreenContent) -> String {
         defer { last = content }
         guard content != last else { return "" }
-        if case .naming(let typed, let placeholder) = content {
-            let line = "Name: \(typed)"
-            defer { lastLine = line }
-            if case .naming = last {
-                // Redraw the line: ANSI erases it; plain text overwrites it with spaces.
-                if ansi { return "\r\u{1B}[K\(line)" }
-                let blanks = String(repeating: " ", count: max(0, lastLine.count - line.count))
-                return "\r\(line)\(blanks)\r\(line)"
+        if let live = LiveLine(content) {
+            defer {
+                lastLine = live.line
+                lastKind = live.kind
             }
-            return "\r\nName your photo (Enter saves, Esc keeps \"\(placeholder)\")\r\n\(line)"
+            if live.kind == lastKind {
+                // Redraw the line: ANSI erases it; plain text overwrites it with spaces.
+                if ansi { return "\r\u{1B}[K\(live.line)" }
+                let blanks = String(repeating: " ", count: max(0, lastLine.count - live.line.count))
+                return "\r\(live.line)\(blanks)\r\(live.line)"
+            }
+            return "\r\n" + (live.heading.map { "\($0)\r\n" } ?? "") + live.line
         }
         lastLine = ""
+        lastKind = nil
         let message = switch content {
         case .starting: "Starting..."
         case .ready: "Ready! Press the button for a photo."
         case .countdown(let seconds): "\(seconds)..."
         case .smile: "Smile!"
-        case .naming: ""
         case .saving: "Saving..."
         case .saved(let caption, _): "Saved as \(caption)"
         case .fault(let fault): fault.message
+        case .naming, .gallery, .photo: ""
         }
         return ansi && content == .ready ? "\u{1B}[2J\u{1B}[H\(message)\r\n" : "\r\n\(message)\r\n"
+    }
+}
+
+/// A screen that a small display shows as one line, redrawn in place while the screen stays of
+/// the same kind: the name being typed, the photo selected in the gallery ("3/120 Anna").
+private struct LiveLine {
+    enum Kind {
+        case naming, gallery
+    }
+
+    let kind: Kind
+    /// Printed once above the line, when the screen starts.
+    let heading: String?
+    let line: String
+
+    init?(_ content: ScreenContent) {
+        switch content {
+        case .naming(let typed, let placeholder):
+            kind = .naming
+            heading = "Name your photo (Enter saves, Esc keeps \"\(placeholder)\")"
+            line = "Name: \(typed)"
+        case .gallery(let list):
+            kind = .gallery
+            heading = nil
+            let position = list.position
+            line =
+                position.count == 0
+                ? "No photos yet"
+                : "\(position.index + 1)/\(position.count) \(list.selectedRow?.entry.caption.text ?? "")"
+        case .photo(let photo):
+            kind = .gallery
+            heading = nil
+            line = "View \(photo.position.index + 1)/\(photo.position.count) \(photo.entry?.caption.text ?? "")"
+        default:
+            return nil
+        }
     }
 }

@@ -8,19 +8,30 @@ import BoothImaging
 /// that would not fit is set smaller and then shortened with an ellipsis, never drawn past
 /// the edge. The painter knows nothing of devices: a framebuffer, a web preview and the tests
 /// all read the same canvas.
+///
+/// The gallery's pictures (thumbnails, the full-screen photo) are decoded by the
+/// painter and kept between paints, so a redraw costs no decode: like the fonts, a painter
+/// belongs to the one thread that draws.
 public struct ScreenPainter {
-    private let bold: FontFace
-    private let regular: FontFace
+    let bold: FontFace
+    let regular: FontFace
+    let pictures: GalleryPictures
     /// What the keypad's view key is called, for the main screen's second option.
     private let viewKeyLabel: String
+    /// What the keys that move through the gallery are called, for its hints.
+    let galleryKeys: GalleryKeys
 
     /// Loads the fonts.
     ///
-    /// - Parameter viewKeyLabel: the name printed on the keypad key that opens the gallery.
-    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String) throws(DeviceError) {
+    /// - Parameters:
+    ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
+    ///   - galleryKeys: the names of the keys that move through the gallery.
+    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard) throws(DeviceError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
+        pictures = try GalleryPictures()
         self.viewKeyLabel = viewKeyLabel
+        self.galleryKeys = galleryKeys
     }
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
@@ -50,6 +61,10 @@ public struct ScreenPainter {
             try paintSaved(caption.text, layout, &canvas)
         case .fault(let fault):
             try paintFault(fault, layout, &canvas)
+        case .gallery(let list):
+            try paintGallery(list, layout, &canvas)
+        case .photo(let photo):
+            try paintPhoto(photo, layout, &canvas)
         }
     }
 
@@ -87,7 +102,7 @@ public struct ScreenPainter {
     }
 
     /// One headline in the middle of the screen.
-    private func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
         let line = try bold.line(text, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: Palette.text)
     }
@@ -201,7 +216,7 @@ public struct ScreenPainter {
 }
 
 /// Lengths on a canvas of one size, as fractions of it.
-private struct Layout {
+struct Layout {
     let width: Int
     let height: Int
 
@@ -226,9 +241,11 @@ private struct Layout {
 }
 
 /// The screen's colours: white on a dark background, and one accent.
-private enum Palette {
+enum Palette {
     static let background = PixelColor(red: 18, green: 20, blue: 28)
     static let field = PixelColor(red: 38, green: 42, blue: 56)
+    /// The gallery's selected row.
+    static let selection = PixelColor(red: 52, green: 58, blue: 78)
     static let text = PixelColor.white
     static let secondary = PixelColor(red: 170, green: 176, blue: 190)
     static let accent = PixelColor(red: 255, green: 184, blue: 28)
@@ -240,14 +257,14 @@ extension ScreenContent {
     var showsLivePreview: Bool {
         switch self {
         case .ready, .countdown, .smile: true
-        case .starting, .naming, .saving, .saved, .fault: false
+        case .starting, .naming, .saving, .saved, .fault, .gallery, .photo: false
         }
     }
 }
 
 extension Canvas {
     /// Draws `line` centred on `x`.
-    fileprivate mutating func draw(_ line: TextLine, centredAt x: Int, baseline: Int, color: PixelColor) {
+    mutating func draw(_ line: TextLine, centredAt x: Int, baseline: Int, color: PixelColor) {
         draw(line, atX: x - line.width / 2, baseline: baseline, color: color)
     }
 }

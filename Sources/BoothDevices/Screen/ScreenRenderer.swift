@@ -21,12 +21,15 @@ public struct ScreenRenderer: ~Copyable {
 
     /// A renderer for a `width` x `height` screen.
     ///
-    /// - Parameter viewKeyLabel: the name printed on the keypad key that opens the gallery.
+    /// - Parameters:
+    ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
+    ///   - galleryKeys: the names of the keys that move through the gallery.
     public init(
-        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, logger: Logger
+        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard,
+        logger: Logger
     ) throws(DeviceError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
-        let painter = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel)
+        let painter = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys)
         decoder = try Self.makeDecoder()
         self.painter = painter
         canvas = Canvas(width: width, height: height)

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where a guest is in the booth's gallery: which photo is selected, of how many. Index 0 is
+/// the newest photo, as the library lists them.
+public struct GalleryPosition: Sendable, Hashable {
+    /// The selected photo, 0 (newest) to `count - 1`; 0 in an empty library.
+    public var index: Int
+    /// How many photos the library held when the gallery was opened.
+    public var count: Int
+
+    public init(index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
+    /// The position one photo newer, or this one at the top.
+    public var previous: GalleryPosition { GalleryPosition(index: max(0, index - 1), count: count) }
+    /// The position one photo older, or this one at the bottom.
+    public var next: GalleryPosition { GalleryPosition(index: min(max(0, count - 1), index + 1), count: count) }
+}
+
+/// What the gallery says of one photo, on every screen that shows it.
+public struct GalleryEntry: Sendable, Hashable {
+    public var id: UUID
+    public var caption: Caption
+    /// When it was taken, written for people ("Taken on 22/11/2026 at 14h05").
+    public var takenOn: String
+
+    public init(id: UUID, caption: Caption, takenOn: String) {
+        self.id = id
+        self.caption = caption
+        self.takenOn = takenOn
+    }
+}
+
+/// The gallery's list: a page of photos with the selected one highlighted.
+///
+/// The state machine says which photo is selected; the booth fills in the page's rows from the
+/// library before the screen shows it. A screen that gets a list with no rows for a library
+/// that is not empty shows that the photos cannot be read.
+public struct GalleryList: Sendable, Hashable {
+    /// One photo of the page, with its thumbnail.
+    public struct Row: Sendable, Hashable {
+        public var entry: GalleryEntry
+        /// The catalog's thumbnail JPEG (longest side 320 px).
+        public var thumbnail: Data
+
+        public init(entry: GalleryEntry, thumbnail: Data) {
+            self.entry = entry
+            self.thumbnail = thumbnail
+        }
+    }
+
+    /// How many photos one page of the list shows: few enough that a name and a time read
+    /// from two metres on a 640x480 screen.
+    public static let rowsPerPage = 5
+
+    public var position: GalleryPosition
+    /// The photos of ``page``, newest first; empty until the booth reads them.
+    public var rows: [Row]
+
+    public init(position: GalleryPosition, rows: [Row] = []) {
+        self.position = position
+        self.rows = rows
+    }
+
+    /// The indices of the photos on the selected photo's page: the list turns a whole page at
+    /// a time, so the booth reads one page of the library per turn and none while the
+    /// selection moves within it.
+    public var page: Range<Int> {
+        let start = position.index / Self.rowsPerPage * Self.rowsPerPage
+        return start..<min(position.count, start + Self.rowsPerPage)
+    }
+
+    /// The selected photo's row, once the rows are filled in.
+    public var selectedRow: Row? {
+        let offset = position.index - page.lowerBound
+        return rows.indices.contains(offset) ? rows[offset] : nil
+    }
+}
+
+/// One photo of the gallery on the whole screen.
+///
+/// The state machine says which photo; the booth fills in what it is and where its original
+/// is. Both stay `nil` when the photo is no longer in the library or the catalog cannot be
+/// read; the screen then says so.
+public struct GalleryPhoto: Sendable, Hashable {
+    public var position: GalleryPosition
+    public var entry: GalleryEntry?
+    /// The original JPEG's file.
+    public var original: URL?
+
+    public init(position: GalleryPosition, entry: GalleryEntry? = nil, original: URL? = nil) {
+        self.position = position
+        self.entry = entry
+        self.original = original
+    }
+}

@@ -1,0 +1,112 @@
+import BoothCore
+import BoothStore
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// Fills in what the state machine leaves to the booth before the screen shows it: the
+/// gallery's rows and photos from the library.
+///
+/// Catalog reads block, so they run on a serial queue of their own, never on Swift's cooperative
+/// thread pool; every screen update passes through that queue, so screens are shown in the
+/// order the machine asked for them and a slow read never shows after a newer screen. The list
+/// is paged from SQLite: one page (``GalleryList/rowsPerPage`` photos) is read when the
+/// selection reaches it, and moves within the page read nothing.
+final class ScreenFiller: Screen {
+    private let screen: any Screen
+    private let library: PhotoLibrary
+    private let dateFormat: PhotoDateFormat
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "photobooth.screen-filler", qos: .userInitiated)
+    /// The page last read, while the gallery is open. Touched only on `queue`; the mutex makes
+    /// that safe to state to the compiler.
+    private let page = Mutex<Page?>(nil)
+
+    /// One page of the library as read: its photos and their thumbnails, for the library's
+    /// count at the time (a different count is a different library, read afresh).
+    private struct Page {
+        let range: Range<Int>
+        let count: Int
+        let photos: [Photo]
+        let thumbnails: [Data]
+    }
+
+    /// - Parameter dateFormat: how the gallery writes when a photo was taken.
+    init(screen: any Screen, library: PhotoLibrary, dateFormat: PhotoDateFormat, logger: Logger) {
+        self.screen = screen
+        self.library = library
+        self.dateFormat = dateFormat
+        self.logger = logger
+    }
+
+    func show(_ content: ScreenContent) {
+        queue.async { [self] in screen.show(filled(content)) }
+    }
+
+    /// Counts the library's photos on the queue and hands the count to `report` (`nil` when the
+    /// catalog cannot be read).
+    func countPhotos(then report: @escaping @Sendable (Int?) -> Void) {
+        queue.async { [self] in
+            do {
+                report(try library.count())
+            } catch {
+                logger.error("The gallery cannot count the photos: \(error)")
+                report(nil)
+            }
+        }
+    }
+
+    /// Returns once every screen handed over so far is shown.
+    func drain() async {
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    }
+
+    /// `content` with the booth's part filled in.
+    private func filled(_ content: ScreenContent) -> ScreenContent {
+        switch content {
+        case .gallery(var list):
+            if let page = read(list.page, count: list.position.count) {
+                list.rows = zip(page.photos, page.thumbnails).map { GalleryList.Row(entry: entry(for: $0), thumbnail: $1) }
+            }
+            return .gallery(list)
+        case .photo(var shown):
+            let position = shown.position
+            let range = GalleryList(position: position).page
+            if let page = read(range, count: position.count), page.photos.indices.contains(position.index - range.lowerBound) {
+                let photo = page.photos[position.index - range.lowerBound]
+                shown.entry = entry(for: photo)
+                shown.original = library.url(of: photo)
+            }
+            return .photo(shown)
+        default:
+            // Out of the gallery: the next visit reads afresh, since photos may have come since.
+            page.withLock { $0 = nil }
+            return content
+        }
+    }
+
+    /// The photos at `range` (newest first) and their thumbnails, from the last page read when
+    /// it is the same; `nil` when the catalog cannot be read.
+    private func read(_ range: Range<Int>, count: Int) -> Page? {
+        if let cached = page.withLock({ $0 }), cached.range == range, cached.count == count { return cached }
+        guard !range.isEmpty else { return Page(range: range, count: count, photos: [], thumbnails: []) }
+        do {
+            let photos = try library.photos(skipping: range.lowerBound, limit: range.count)
+            var thumbnails: [Data] = []
+            for photo in photos {
+                thumbnails.append(try library.thumbnail(of: photo.id) ?? Data())
+            }
+            let read = Page(range: range, count: count, photos: photos, thumbnails: thumbnails)
+            page.withLock { $0 = read }
+            return read
+        } catch {
+            logger.error("The gallery cannot read photos \(range.lowerBound + 1) to \(range.upperBound): \(error)")
+            return nil
+        }
+    }
+
+    private func entry(for photo: Photo) -> GalleryEntry {
+        GalleryEntry(id: photo.id, caption: photo.caption, takenOn: dateFormat.string(from: photo.createdAt))
+    }
+}
