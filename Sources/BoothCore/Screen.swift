@@ -15,8 +15,10 @@ public enum ScreenContent: Sendable, Hashable {
     case naming(typed: String, placeholder: Caption)
     /// The photo is being made safe on disk.
     case saving
-    /// The photo is on disk and in the catalog under this caption.
-    case saved(Caption, photo: UUID)
+    /// The photo is on disk and in the catalog under this caption. `link` is the address of
+    /// the photo's web page, for a QR code; `nil` when the booth has no address to give (the
+    /// state machine leaves it to the booth to fill in).
+    case saved(Caption, photo: UUID, link: String? = nil)
     /// The gallery's list of photos, newest first.
     case gallery(GalleryList)
     /// One photo of the gallery on the whole screen.

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothImaging
 import Foundation
 import Logging
 import Synchronization
@@ -33,6 +34,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private let input: Int32
     private let output: Int32
     private let patient: Bool
+    /// Whether a photo page's link is also drawn as a QR code.
+    private let drawsQRCodes: Bool
     private let logger: Logger
     /// Writes to the terminal happen here, in order, off the caller's thread.
     private let printer = DispatchQueue(label: "photobooth.terminal-screen")
@@ -62,9 +65,15 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// A console reading `input` and printing to `output`. The caller keeps its descriptors; the
     /// console works on duplicates of them.
     ///
-    /// - Parameter patient: whether lines wait for the booth; by default, when `input` is not
-    ///   a terminal.
-    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, patient: Bool? = nil, logger: Logger) throws(DeviceError) {
+    /// - Parameters:
+    ///   - patient: whether lines wait for the booth; by default, when `input` is not a
+    ///     terminal.
+    ///   - drawsQRCodes: whether the saved screen draws its link as a QR code in half-block
+    ///     characters; by default, when `output` is a terminal.
+    public init(
+        input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, patient: Bool? = nil, drawsQRCodes: Bool? = nil,
+        logger: Logger
+    ) throws(DeviceError) {
         self.input = try Self.duplicate(input, name: "standard input")
         do {
             self.output = try Self.duplicate(output, name: "standard output")
@@ -73,6 +82,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             throw error
         }
         self.patient = patient ?? (isatty(input) == 0)
+        self.drawsQRCodes = drawsQRCodes ?? (isatty(output) != 0)
         self.logger = logger
         (presses, pressSink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         (keys, keySink) = AsyncStream.makeStream(of: KeypadKey.self)
@@ -118,7 +128,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
                 state.armed = state.unansweredKeys == 0
             }
             state.atRest = Self.isAtRest(content)
-            let text = Self.lines(for: content)
+            let text = lines(for: content)
             if text != state.lastPrinted {
                 state.lastPrinted = text
                 write(text)
@@ -282,8 +292,9 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         }
     }
 
-    /// What the terminal prints for `content`: one line, or a few for the gallery's page.
-    private static func lines(for content: ScreenContent) -> String {
+    /// What the terminal prints for `content`: one line, or a few for the gallery's page and a
+    /// QR code.
+    private func lines(for content: ScreenContent) -> String {
         switch content {
         case .starting: "Starting the camera..."
         case .ready: "Ready. Press Enter to take a photo."
@@ -291,11 +302,18 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .smile: "Smile!"
         case .naming: "Name your photo:"
         case .saving: "Saving..."
-        case .saved(let caption, _): "Saved as \(caption)"
+        case .saved(let caption, _, .none): "Saved as \(caption)"
+        case .saved(let caption, _, .some(let link)): savedLines(caption, link: link)
         case .fault(let fault): fault.message
         case .gallery(let list): Self.galleryLines(list)
         case .photo(let photo): Self.photoLines(photo)
         }
+    }
+
+    private func savedLines(_ caption: Caption, link: String) -> String {
+        var lines = ["Saved as \(caption)", "Scan to download: \(link)"]
+        if drawsQRCodes, let code = try? QRCode(encoding: link) { lines += Self.halfBlocks(code) }
+        return lines.joined(separator: "\n")
     }
 
     /// The page of the list, numbered from the newest photo, the selected one marked with `>`.
@@ -319,6 +337,24 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         let position = "Photo \(photo.position.index + 1) of \(photo.position.count)"
         guard let entry = photo.entry, let original = photo.original else { return "\(position) cannot be shown." }
         return "\(position): \(entry.caption) \u{00B7} \(entry.takenOn)\n  \(original.path)\n(u/d: newer/older, b: back to the list)"
+    }
+
+    /// `code` in Unicode half blocks, two modules per character cell, quiet zone included. A
+    /// terminal draws text light on dark, so the light modules are the blocks and the dark ones
+    /// the terminal's own background.
+    static func halfBlocks(_ code: QRCode) -> [String] {
+        let span = -QRCode.quietZone..<(code.size + QRCode.quietZone)
+        let light = { (x: Int, y: Int) in span.contains(y) && !code[x, y] }
+        return stride(from: span.lowerBound, to: span.upperBound, by: 2).map { y in
+            String(span.map { x -> Character in
+                switch (light(x, y), light(x, y + 1)) {
+                case (true, true): "\u{2588}"
+                case (true, false): "\u{2580}"
+                case (false, true): "\u{2584}"
+                case (false, false): " "
+                }
+            })
+        }
     }
 
     private func write(_ line: String) {

@@ -21,7 +21,8 @@ final class BoothRuntime: Service {
     private let frames: RecentFrames
     private let button: any ShutterButton
     private let keypad: any Keypad
-    /// Every screen update passes through it, in order, to get the gallery's photos.
+    /// Every screen update passes through it, in order, to get the gallery's photos and the
+    /// saved photo's link.
     private let screen: ScreenFiller
     private let library: PhotoLibrary
     private let logger: Logger
@@ -31,17 +32,22 @@ final class BoothRuntime: Service {
     private let writer: PhotoWriter
     private let observer: BoothObserver
 
-    /// - Parameter dateFormat: how the gallery writes when a photo was taken.
+    /// - Parameters:
+    ///   - dateFormat: how the gallery writes when a photo was taken.
+    ///   - photoLink: the address of a photo's web page, which the saved screen shows as a QR
+    ///     code; `nil` (the default for every photo) when the booth has no address to give.
     init(
         settings: BoothSettings, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, thumbnailer: any Thumbnailer, dateFormat: PhotoDateFormat = .standard,
-        observer: BoothObserver = BoothObserver(), logger: Logger
+        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
+        logger: Logger
     ) {
         self.settings = settings
         self.frames = frames
         self.button = button
         self.keypad = keypad
-        self.screen = ScreenFiller(screen: screen, library: library, dateFormat: dateFormat, logger: logger)
+        self.screen = ScreenFiller(
+            screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, logger: logger)
         self.library = library
         self.logger = logger
         self.observer = observer

@@ -6,7 +6,7 @@ import Logging
 import Synchronization
 
 /// Fills in what the state machine leaves to the booth before the screen shows it: the
-/// gallery's rows and photos from the library.
+/// gallery's rows and photos from the library, and the photo page's link on the saved screen.
 ///
 /// Catalog reads block, so they run on a serial queue of their own, never on Swift's cooperative
 /// thread pool; every screen update passes through that queue, so screens are shown in the
@@ -17,6 +17,7 @@ final class ScreenFiller: Screen {
     private let screen: any Screen
     private let library: PhotoLibrary
     private let dateFormat: PhotoDateFormat
+    private let photoLink: @Sendable (UUID) -> String?
     private let logger: Logger
     private let queue = DispatchQueue(label: "photobooth.screen-filler", qos: .userInitiated)
     /// The page last read, while the gallery is open. Touched only on `queue`; the mutex makes
@@ -32,11 +33,18 @@ final class ScreenFiller: Screen {
         let thumbnails: [Data]
     }
 
-    /// - Parameter dateFormat: how the gallery writes when a photo was taken.
-    init(screen: any Screen, library: PhotoLibrary, dateFormat: PhotoDateFormat, logger: Logger) {
+    /// - Parameters:
+    ///   - dateFormat: how the gallery writes when a photo was taken.
+    ///   - photoLink: the address of a photo's web page, for the saved screen's QR code; `nil`
+    ///     when the booth has none to give.
+    init(
+        screen: any Screen, library: PhotoLibrary, dateFormat: PhotoDateFormat,
+        photoLink: @escaping @Sendable (UUID) -> String?, logger: Logger
+    ) {
         self.screen = screen
         self.library = library
         self.dateFormat = dateFormat
+        self.photoLink = photoLink
         self.logger = logger
     }
 
@@ -82,7 +90,10 @@ final class ScreenFiller: Screen {
         default:
             // Out of the gallery: the next visit reads afresh, since photos may have come since.
             page.withLock { $0 = nil }
-            return content
+            guard case .saved(let caption, let id, _) = content else { return content }
+            let link = photoLink(id)
+            logger.debug("Saved screen of \(id.lowercased): photo page \(link ?? "none")")
+            return .saved(caption, photo: id, link: link)
         }
     }
 

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothImaging
 import Foundation
 import Logging
 import Testing
@@ -13,13 +14,13 @@ private final class ConsoleHarness {
     private let inputPipe = Pipe()
     private let outputPipe = Pipe()
 
-    init(patient: Bool) throws {
+    init(patient: Bool, drawsQRCodes: Bool = false) throws {
         // The console may still print after a test has closed its end of the screen pipe; as in
         // the photobooth command, that must be an error on write, not a fatal SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         console = try TerminalConsole(
             input: inputPipe.fileHandleForReading.fileDescriptor, output: outputPipe.fileHandleForWriting.fileDescriptor,
-            patient: patient, logger: Logger(label: "test"))
+            patient: patient, drawsQRCodes: drawsQRCodes, logger: Logger(label: "test"))
         // The console keeps its own copies; the test's ends can go at any time.
         try inputPipe.fileHandleForReading.close()
         try outputPipe.fileHandleForWriting.close()
@@ -268,5 +269,34 @@ struct TerminalConsoleTests {
         #expect(TerminalConsole.galleryKeys(in: "\u{1B}[A\u{1B}OB") == [.up, .down])
         #expect(TerminalConsole.galleryKeys(in: "uDb\u{1B}") == [.up, .down, .cancel, .cancel])
         #expect(TerminalConsole.galleryKeys(in: "xyz").isEmpty)
+    }
+
+    @Test("The saved screen prints the photo page's link, and draws it as a QR code in half blocks that decodes to the link")
+    func savedLink() async throws {
+        let link = "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e"
+        let harness = try ConsoleHarness(patient: true, drawsQRCodes: true)
+        harness.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
+        let printed = await harness.printed()
+        #expect(Array(printed.prefix(2)) == ["Saved as Alice", "Scan to download: \(link)"])
+        let code = try QRCode(encoding: link)
+        let side = code.size + 2 * QRCode.quietZone
+        let block = Array(printed.dropFirst(2))
+        #expect(block.count == (side + 1) / 2)
+        // Back to modules: the blocks are the light modules (a terminal draws light on dark).
+        for (row, line) in block.enumerated() {
+            let cells = Array(line)
+            #expect(cells.count == side)
+            for (column, cell) in cells.enumerated() {
+                let (top, bottom) = (2 * row - QRCode.quietZone, 2 * row + 1 - QRCode.quietZone)
+                let x = column - QRCode.quietZone
+                let upperLight = cell == "\u{2588}" || cell == "\u{2580}"
+                let lowerLight = cell == "\u{2588}" || cell == "\u{2584}"
+                #expect(upperLight == !code[x, top], "module (\(x), \(top))")
+                if bottom < code.size + QRCode.quietZone { #expect(lowerLight == !code[x, bottom], "module (\(x), \(bottom))") }
+            }
+        }
+        let plain = try ConsoleHarness(patient: true)
+        plain.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
+        #expect(await plain.printed() == ["Saved as Alice", "Scan to download: \(link)"], "no QR code when the output is not a terminal")
     }
 }

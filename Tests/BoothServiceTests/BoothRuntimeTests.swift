@@ -20,7 +20,8 @@ private final class Rig: Sendable {
 
     init(
         countdown: Duration = .zero, stallTimeout: Duration = .seconds(5), screen: (any Screen)? = nil,
-        controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard
+        controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard,
+        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }
     ) throws {
         self.controls = controls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
@@ -29,7 +30,7 @@ private final class Rig: Sendable {
         runtime = BoothRuntime(
             settings: BoothSettings(countdown: countdown), frames: frames, button: controls, keypad: controls,
             screen: screen ?? self.screen, library: library, thumbnailer: JPEGThumbnailer(), dateFormat: dateFormat,
-            logger: Logger(label: "test"))
+            photoLink: photoLink, logger: Logger(label: "test"))
         cameraService = CameraService(
             camera: camera, frames: frames, logger: Logger(label: "test"), stallTimeout: stallTimeout
         ) { [runtime] in
@@ -235,6 +236,36 @@ struct BoothRuntimeTests {
             await rig.screen.next(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
             rig.controls.press(at: MonotonicClock().now)
             await rig.screen.next(.countdown(secondsLeft: 30))
+        }
+    }
+
+    @Test("The saved screen carries the photo page's link, from the closure the booth was given")
+    func savedLink() async throws {
+        let rig = try Rig(photoLink: { "http://booth.test:8080/photos/\($0.lowercased)" })
+        try await rig.run {
+            let now = MonotonicClock().now
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: now))
+            await rig.screen.next(.ready)
+            rig.controls.press(at: now)
+            await rig.screen.next { if case .naming = $0 { true } else { false } }
+            rig.controls.type("Ann")
+            await rig.screen.next { if case .saved = $0 { true } else { false } }
+        }
+        let photo = try #require(try rig.library.photos().first)
+        #expect(rig.screen.contents.contains(.saved(photo.caption, photo: photo.id, link: "http://booth.test:8080/photos/\(photo.id.lowercased)")))
+    }
+
+    @Test("Without a link the saved screen carries none")
+    func savedWithoutLink() async throws {
+        let rig = try Rig()
+        try await rig.run {
+            let now = MonotonicClock().now
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: now))
+            await rig.screen.next(.ready)
+            rig.controls.press(at: now)
+            await rig.screen.next { if case .naming = $0 { true } else { false } }
+            rig.controls.type("")
+            await rig.screen.next { if case .saved(_, _, nil) = $0 { true } else { false } }
         }
     }
 }

@@ -39,7 +39,7 @@ public struct KeypadEcho: Sendable {
         case .countdown(let seconds): "\(seconds)..."
         case .smile: "Smile!"
         case .saving: "Saving..."
-        case .saved(let caption, _): "Saved as \(caption)"
+        case .saved(let caption, _, _): "Saved as \(caption)"
         case .fault(let fault): fault.message
         case .naming, .gallery, .photo: ""
         }

@@ -176,3 +176,23 @@ public struct Canvas: Sendable, Hashable {
         return 0xFF00_0000 | red << 16 | green << 8 | blue
     }
 }
+
+extension Canvas {
+    /// Draws `code` black on white with its quiet zone, its top left corner (the quiet zone's)
+    /// at (`x`, `y`), each module a `moduleSize`-pixel square: whole pixels, so that every
+    /// module edge is sharp for a scanner.
+    mutating func draw(_ code: QRCode, atX x: Int, y: Int, moduleSize: Int) {
+        let quietZone = QRCode.quietZone
+        let side = (code.size + 2 * quietZone) * moduleSize
+        fill(PixelRect(x: x, y: y, width: side, height: side), with: .white)
+        for row in 0..<code.size {
+            for column in 0..<code.size where code[column, row] {
+                fill(
+                    PixelRect(
+                        x: x + (quietZone + column) * moduleSize, y: y + (quietZone + row) * moduleSize, width: moduleSize,
+                        height: moduleSize),
+                    with: .black)
+            }
+        }
+    }
+}

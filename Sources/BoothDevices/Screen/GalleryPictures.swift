@@ -3,7 +3,7 @@ import BoothImaging
 import Foundation
 
 /// The pictures of the gallery's screens, decoded for the screen and kept between paints: the
-/// thumbnails of the list and the photo shown full screen.
+/// thumbnails of the list, the photo shown full screen and the saved screen's QR code.
 ///
 /// A screen repaints the same content many times (each move of the selection, the web mirror's
 /// refreshes) and decoding is what costs; with the cache, a repaint only copies pixels. The
@@ -15,6 +15,7 @@ final class GalleryPictures {
     private var thumbnails: [ThumbnailKey: Bitmap?] = [:]
     /// The last photo shown full screen; `nil` for one that cannot be read or decoded.
     private var photo: (key: PhotoKey, picture: Bitmap?)?
+    private var code: QRCode?
 
     /// Pages of the list before the thumbnail cache starts over: paging back and forth over a
     /// few pages costs no decode, and the cache stays under a few megabytes.
@@ -62,5 +63,12 @@ final class GalleryPictures {
         let picture = (try? Data(contentsOf: file)).flatMap { try? decoder.decode($0, fitting: width, height) }
         photo = (key, picture)
         return picture
+    }
+
+    /// The QR code of `link`; `nil` when it is too long for one.
+    func qrCode(for link: String) -> QRCode? {
+        if let code, code.text == link { return code }
+        code = try? QRCode(encoding: link)
+        return code
     }
 }

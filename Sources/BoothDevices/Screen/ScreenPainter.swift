@@ -9,7 +9,7 @@ import BoothImaging
 /// the edge. The painter knows nothing of devices: a framebuffer, a web preview and the tests
 /// all read the same canvas.
 ///
-/// The gallery's pictures (thumbnails, the full-screen photo) are decoded by the
+/// The gallery's pictures (thumbnails, the full-screen photo, the QR code) are decoded by the
 /// painter and kept between paints, so a redraw costs no decode: like the fonts, a painter
 /// belongs to the one thread that draws.
 public struct ScreenPainter {
@@ -57,8 +57,8 @@ public struct ScreenPainter {
             try paintNaming(typed: typed, placeholder: placeholder.text, layout, &canvas)
         case .saving:
             try paintMessage("Saving your photo\(FontFace.ellipsis)", layout, &canvas)
-        case .saved(let caption, _):
-            try paintSaved(caption.text, layout, &canvas)
+        case .saved(let caption, _, let link):
+            try paintSaved(caption.text, link: link, layout, &canvas)
         case .fault(let fault):
             try paintFault(fault, layout, &canvas)
         case .gallery(let list):
@@ -189,15 +189,37 @@ public struct ScreenPainter {
         canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 74 / 100, color: Palette.secondary)
     }
 
-    /// "Saved as" and the photo's caption, on two lines if it needs them.
-    private func paintSaved(_ caption: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
-        let title = try regular.line("Saved as", size: layout.body, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(title, centredAt: layout.midX, baseline: layout.height * 36 / 100, color: Palette.secondary)
+    /// "Saved as" and the photo's caption, on two lines if it needs them; with a link, the
+    /// text moves left and the link's QR code stands on the right, "Scan to download" under it.
+    ///
+    /// The code is about 40% of the screen's height, each module a whole number of pixels (a
+    /// scanner reads sharp squares best), black on white with its quiet zone: a phone reads it
+    /// from arm's length. Nothing else on this screen is pure white, so the code is easy to
+    /// find in a screenshot too.
+    private func paintSaved(_ caption: String, link: String?, _ layout: Layout, _ canvas: inout Canvas)
+        throws(DeviceError)
+    {
+        var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
+        if let link, let code = pictures.qrCode(for: link) {
+            let modules = code.size + 2 * QRCode.quietZone
+            let moduleSize = max(1, layout.height * 40 / 100 / modules)
+            let side = moduleSize * modules
+            let scan = try regular.line(
+                "Scan to download", size: layout.hint, minimumSize: max(10, layout.hint * 2 / 3), maxWidth: side)
+            let gap = layout.hint * 3 / 4
+            let top = (layout.height - side - gap - layout.hint) / 2
+            let left = layout.width - layout.margin - side
+            canvas.draw(code, atX: left, y: top, moduleSize: moduleSize)
+            canvas.draw(scan, centredAt: left + side / 2, baseline: top + side + gap + scan.inkAscent, color: Palette.secondary)
+            column.width = left - layout.margin - column.x
+        }
+        let title = try regular.line("Saved as", size: layout.body, minimumSize: layout.minimum, maxWidth: column.width)
+        canvas.draw(title, centredAt: column.midX, baseline: layout.height * 36 / 100, color: Palette.secondary)
         let size = layout.height / 8
-        let lines = try bold.lines(wrapping: caption, size: size, maxWidth: layout.textWidth, maxLines: 2)
+        let lines = try bold.lines(wrapping: caption, size: size, maxWidth: column.width, maxLines: 2)
         for (index, line) in lines.enumerated() {
             let baseline = layout.height * 54 / 100 + index * size * 120 / 100
-            canvas.draw(line, centredAt: layout.midX, baseline: baseline, color: Palette.accent)
+            canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.accent)
         }
     }
 

@@ -1,0 +1,119 @@
+import BoothCore
+import BoothImaging
+import Foundation
+import Testing
+
+@testable import BoothDevices
+
+/// A photo page's address as the booth links it.
+private let link = "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e"
+private let caption = Caption(sanitizing: "Anna and Zoë")!
+
+/// Where zbarimg (Debian's zbar-tools) is, if installed.
+private let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+extension Canvas {
+    /// The smallest rectangle holding every pixel that matches; `nil` when none does.
+    fileprivate func bounds(where matches: (PixelColor) -> Bool) -> PixelRect? {
+        var (left, top, right, bottom) = (width, height, -1, -1)
+        for y in 0..<height {
+            for x in 0..<width where matches(self[x, y]) {
+                (left, top, right, bottom) = (min(left, x), min(top, y), max(right, x), max(bottom, y))
+            }
+        }
+        guard right >= 0 else { return nil }
+        return PixelRect(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+    }
+
+    /// The picture as a binary PPM (P6), which zbarimg reads.
+    fileprivate var ppm: Data {
+        var data = Data("P6\n\(width) \(height)\n255\n".utf8)
+        data.reserveCapacity(data.count + width * height * 3)
+        for pixel in pixels {
+            let colour = PixelColor(xrgb: pixel)
+            data.append(contentsOf: [colour.red, colour.green, colour.blue])
+        }
+        return data
+    }
+}
+
+@Suite("Saved screen")
+struct SavedScreenTests {
+    @Test(
+        "The QR code is the link's modules exactly, each a square of whole pixels, black on white with its quiet zone, about 40% of the height",
+        arguments: ScreenPainterTests.sizes)
+    func qrCodeModules(width: Int, height: Int) throws {
+        let canvas = try ScreenFixtures.paint(.saved(caption, photo: UUID(), link: link), width: width, height: height)
+        let code = try QRCode(encoding: link)
+        // Nothing else on the screen is pure white: the white pixels' bounds are the quiet zone's.
+        let square = try #require(canvas.bounds { $0 == .white })
+        let modules = code.size + 2 * QRCode.quietZone
+        #expect(square.width == square.height && square.width % modules == 0, "\(square) is not a whole number of modules")
+        let moduleSize = square.width / modules
+        #expect(moduleSize >= 4, "modules of \(moduleSize) px are too small to scan at arm's length")
+        #expect(square.height <= height * 40 / 100 && square.height > height * 33 / 100)
+        #expect(square.maxX <= width - width / 20, "inside the margin")
+
+        var decoded: [[Bool]] = []
+        var blurred = 0
+        for row in 0..<modules {
+            var line: [Bool] = []
+            for column in 0..<modules {
+                let module = PixelRect(x: square.x + column * moduleSize, y: square.y + row * moduleSize, width: moduleSize, height: moduleSize)
+                let dark = canvas[module.midX, module.midY] == .black
+                blurred += canvas.count(in: module) { $0 != (dark ? .black : .white) }
+                line.append(dark)
+            }
+            decoded.append(line)
+        }
+        let expected = (0..<modules).map { row in
+            (0..<modules).map { column in code[column - QRCode.quietZone, row - QRCode.quietZone] }
+        }
+        #expect(blurred == 0, "every pixel of a module has the module's colour")
+        #expect(decoded == expected)
+    }
+
+    @Test("The caption, \"Saved as\" and \"Scan to download\" stay left of and under the code, inside the margins", arguments: ScreenPainterTests.sizes)
+    func textBesideTheCode(width: Int, height: Int) throws {
+        let long = try #require(Caption(sanitizing: String(repeating: "W", count: 64)))
+        let canvas = try ScreenFixtures.paint(.saved(long, photo: UUID(), link: link), width: width, height: height)
+        let square = try #require(canvas.bounds { $0 == .white })
+        let accent = try #require(canvas.bounds { $0.red > 200 && $0.green > 140 && $0.blue < 60 }, "the caption")
+        #expect(accent.maxX < square.x && accent.x >= width / 20)
+        let below = PixelRect(x: square.x, y: square.maxY, width: square.width, height: height - square.maxY)
+        #expect(canvas.count(in: below) { $0.brightness > 120 } > 20, "\"Scan to download\" under the code")
+        let beside = PixelRect(x: square.maxX, y: 0, width: width - square.maxX, height: height)
+        #expect(canvas.count(in: beside) { $0 != canvas[width - 1, 0] } == 0, "nothing right of the code, in the margin")
+    }
+
+    @Test("Without a link the saved screen shows no code and the caption in the middle")
+    func noLink() throws {
+        let canvas = try ScreenFixtures.paint(.saved(caption, photo: UUID(), link: nil))
+        #expect(canvas.bounds { $0 == .white } == nil)
+        let accent = try #require(canvas.bounds { $0.red > 200 && $0.green > 140 && $0.blue < 60 })
+        #expect(abs(accent.midX - 640) < 8, "centred")
+    }
+
+    @Test(
+        "zbarimg reads the saved screen's QR code back as the link",
+        .enabled(if: zbarimg != nil, "zbarimg is not installed (apt-get install zbar-tools): the QR code was not scanned"),
+        arguments: [(1280, 800), (640, 480)])
+    func scanned(width: Int, height: Int) throws {
+        let canvas = try ScreenFixtures.paint(.saved(caption, photo: UUID(), link: link), width: width, height: height)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("saved-\(UUID().lowercased).ppm")
+        try canvas.ppm.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let scanner = Process()
+        scanner.executableURL = URL(fileURLWithPath: try #require(zbarimg))
+        scanner.arguments = ["--quiet", "--raw", file.path]
+        let output = Pipe()
+        scanner.standardOutput = output
+        // zbarimg complains on standard error when there is no D-Bus, which a test need not show.
+        scanner.standardError = FileHandle.nullDevice
+        try scanner.run()
+        let scanned = output.fileHandleForReading.readDataToEndOfFile()
+        scanner.waitUntilExit()
+        #expect(scanner.terminationStatus == 0, "zbarimg found no code in the \(width)x\(height) screen")
+        #expect(String(decoding: scanned, as: UTF8.self).trimmingCharacters(in: .newlines) == link)
+    }
+}
