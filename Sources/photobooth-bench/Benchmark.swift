@@ -7,9 +7,10 @@ import Logging
 /// `photobooth-bench`: the figures other booths are compared against. For 1080p and 4K camera
 /// frames it measures the thumbnail, the durable save (write + fsync + rename + fsync of the
 /// folder, then the catalog commit) and the frame rate of scaled preview decoding, each the
-/// median of repeated runs.
+/// median of repeated runs. With `--gallery` it measures instead what one step through the
+/// on-screen gallery costs in a library of `--photos` photos (10,000 by default).
 ///
-///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER]
+///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery [--photos N]]
 @main
 enum Benchmark {
     static func main() throws {
@@ -23,6 +24,10 @@ enum Benchmark {
             directory: folder, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "bench"), create: true)
         print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         print("library on \(fileSystem(of: options.directory)) at \(options.directory.path)\n")
+        if let photos = options.galleryPhotos {
+            try GalleryBenchmark(library: library, runs: options.runs).run(photos: photos)
+            return
+        }
 
         for (width, height) in [(1920, 1080), (3840, 2160)] {
             // A frame as a webcam delivers it: JPEG at quality 90 without Huffman tables.
@@ -97,6 +102,9 @@ enum Benchmark {
     struct Options {
         var runs = 21
         var directory = FileManager.default.temporaryDirectory
+        /// How many photos the gallery benchmark fills the library with; `nil` for the capture
+        /// benchmark.
+        var galleryPhotos: Int?
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             var arguments = arguments
@@ -108,6 +116,13 @@ enum Benchmark {
                 case "--dir":
                     guard let value = arguments.popFirst() else { throw UsageError() }
                     directory = URL(fileURLWithPath: value)
+                case "--gallery":
+                    galleryPhotos = galleryPhotos ?? 10_000
+                case "--photos":
+                    guard let value = arguments.popFirst().flatMap(Int.init), value >= GalleryList.rowsPerPage else {
+                        throw UsageError()
+                    }
+                    galleryPhotos = value
                 default:
                     throw UsageError()
                 }
@@ -117,5 +132,5 @@ enum Benchmark {
 }
 
 struct UsageError: Error, CustomStringConvertible {
-    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER]"
+    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery [--photos N]]"
 }

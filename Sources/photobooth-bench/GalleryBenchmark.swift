@@ -1,0 +1,70 @@
+import BoothCore
+import BoothImaging
+import BoothStore
+import Dispatch
+import Foundation
+import Synchronization
+
+/// What one step through the booth's on-screen gallery costs in a large library: the page
+/// query (a page of photos, newest first, through the catalog's index, and their thumbnails)
+/// and decoding the page's thumbnails to the size of a list row on a 1280x800 screen, at the
+/// start, the middle and the end of the library.
+struct GalleryBenchmark {
+    let library: PhotoLibrary
+    let runs: Int
+
+    /// A thumbnail's box in a list row at 1280x800 (ScreenPainter's layout: five rows in 72%
+    /// of the height, the picture in a 3:2 box inside the row's padding).
+    static let thumbnailBox = (width: 129, height: 86)
+
+    func run(photos count: Int) throws {
+        let clock = ContinuousClock()
+        let filling = try clock.measure { try fill(count) }
+        print("gallery: \(count) photos, added in \(String(format: "%.1f", filling.inSeconds)) s (durable adds from 8 threads)")
+        let counting = Benchmark.median(runs) { _ = try library.count() }
+        print("  open: count the photos                \(Benchmark.format(counting))")
+        for (name, index) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
+            let page = GalleryList(position: GalleryPosition(index: index, count: count)).page
+            var thumbnails: [Data] = []
+            let query = Benchmark.median(runs) {
+                thumbnails = try library.photos(skipping: page.lowerBound, limit: page.count).map { photo in
+                    try library.thumbnail(of: photo.id) ?? Data()
+                }
+            }
+            let decoder = try JPEGDecoder()
+            let decoding = Benchmark.median(runs) {
+                for thumbnail in thumbnails {
+                    _ = try decoder.decode(thumbnail, fitting: Self.thumbnailBox.width, Self.thumbnailBox.height)
+                }
+            }
+            let label = "\(name), photos \(page.lowerBound + 1)-\(page.upperBound)".padding(toLength: 28, withPad: " ", startingAt: 0)
+            print("  \(label) page query \(Benchmark.format(query)), thumbnails decoded \(Benchmark.format(decoding))")
+        }
+    }
+
+    /// Adds `count` small photos (a 320x240 test pattern and its thumbnail), a second apart, with
+    /// the library's own durable `add` from several threads: each add waits for its fsyncs,
+    /// so threads keep the disk busy.
+    private func fill(_ count: Int) throws {
+        let picture = TestPattern(width: 320, height: 240).render(frame: 1, at: Date())
+        let jpeg = try JPEGEncoder().encode(picture, quality: 80)
+        let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let failure = Mutex<(any Error)?>(nil)
+        let threads = 8
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for offset in stride(from: thread, to: count, by: threads) {
+                do {
+                    let number = library.reservePhotoNumber()
+                    _ = try library.add(
+                        jpeg, thumbnail: thumbnail, id: UUID(), number: number, caption: .placeholder(number: number),
+                        createdAt: start + Double(offset))
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                    return
+                }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}
