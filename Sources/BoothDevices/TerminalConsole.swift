@@ -16,14 +16,16 @@ import Synchronization
 ///
 /// Input from a terminal acts at once, like a real button: a press during the countdown is
 /// ignored by the booth. Input from a pipe is *patient*: each line waits until the booth waits
-/// for one (main screen, naming, saved screen), so a scripted session never loses a line to a
-/// busy moment; in the gallery, a line waits until the screens of the keys before it are shown
+/// for one (main screen, naming, saved screen, gallery), so a scripted session never loses a
+/// line to a busy moment; in the gallery, a line waits until the screens of the keys before it are shown
 /// (each gallery key shows exactly one, see ``BoothMachine``). When input ends, the key and
 /// press streams end once the booth is at rest (a screen that waits for a guest, or a fault),
 /// and the booth finishes and stops.
 public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// The line that opens the gallery from the main screen, which the screen names.
     public static let viewKey = "v"
+    /// The lines that move through the gallery, which the screen names.
+    public static let galleryKeys = GalleryKeys(up: "u", down: "d", open: "Enter", back: "b")
 
     public let presses: AsyncStream<MonotonicInstant>
     public let keys: AsyncStream<KeypadKey>

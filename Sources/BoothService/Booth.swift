@@ -29,9 +29,11 @@ public enum Booth {
                 }
             }
             guard configuration.web.enabled else { return devices }
+            let keypad = configuration.hardware.keypad
             return devices.mirrored(
                 fonts: configuration.hardware.screen.fonts,
-                viewKeyLabel: configuration.simulate ? TerminalConsole.viewKey : String(configuration.hardware.keypad.viewKey),
+                viewKeyLabel: configuration.simulate ? TerminalConsole.viewKey : String(keypad.viewKey),
+                galleryKeys: configuration.simulate ? TerminalConsole.galleryKeys : GalleryKeys(for: keypad.layout),
                 logger: logger)
         }
         do {
@@ -175,7 +177,7 @@ struct DeviceSet: Sendable {
             framebuffer = try FramebufferScreen(
             device: hardware.screen.device, fonts: hardware.screen.fonts,
                 previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: String(hardware.keypad.viewKey),
-                logger: logger)
+                galleryKeys: GalleryKeys(for: hardware.keypad.layout), logger: logger)
         } catch {
             light?.stopWaiting()
             throw error
@@ -196,10 +198,10 @@ struct DeviceSet: Sendable {
 extension DeviceSet {
     /// These devices with a ``ScreenMirror`` beside the screen, for the web's `/screen.mjpg`. A
     /// mirror that cannot be made (no fonts) is logged, and the booth runs without it.
-    func mirrored(fonts: ScreenFonts, viewKeyLabel: String, logger: Logger) -> DeviceSet {
+    func mirrored(fonts: ScreenFonts, viewKeyLabel: String, galleryKeys: GalleryKeys, logger: Logger) -> DeviceSet {
         let mirror: ScreenMirror
         do {
-            mirror = try ScreenMirror(fonts: fonts, viewKeyLabel: viewKeyLabel, logger: logger)
+            mirror = try ScreenMirror(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, logger: logger)
         } catch {
             logger.error("The web cannot show the booth's screen: \(error)")
             return self

@@ -47,6 +47,8 @@ struct HardwareOptions: ParsableArguments {
     var countdown: String?
     @Option(help: help("Seconds without a key before the default name is kept", "booth.naming_timeout_seconds", "seconds"))
     var nameTimeout: String?
+    @Option(help: help("Seconds without a key before the gallery goes back to the main screen", "gallery.timeout_seconds", "seconds"))
+    var galleryTimeout: String?
     @Option(help: help("The address the web gallery listens on", "http.address", "address"))
     var httpAddress: String?
     @Option(help: help("The web gallery's port", "http.port", "port"))
@@ -73,7 +75,7 @@ struct HardwareOptions: ParsableArguments {
             ("--view-key", "keypad.view_key", viewKey), ("--screen", "screen.device", screen),
             ("--preview-fps", "screen.preview_fps", previewFps), ("--countdown", "booth.countdown_seconds", countdown),
             ("--name-timeout", "booth.naming_timeout_seconds", nameTimeout),
-            ("--http-address", "http.address", httpAddress), ("--http-port", "http.port", httpPort),
+            ("--gallery-timeout", "gallery.timeout_seconds", galleryTimeout), ("--http-address", "http.address", httpAddress), ("--http-port", "http.port", httpPort),
             ("--public-url", "http.public_url", publicURL), ("--no-http", "http.enabled", noHttp ? "false" : nil),
         ]
     }

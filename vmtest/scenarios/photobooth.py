@@ -373,3 +373,135 @@ def doctor(vm: VM, out: Path) -> None:
     (out / "doctor-no-camera.txt").write_text(report)
     check(status == 1, f"doctor exited {status} without a camera:\n{report}")
     check(re.search(r"^FAIL camera: .*Fix: ", report, re.M), f"no FAIL line for the camera:\n{report}")
+
+
+# The gallery's list at 1280x800 (ScreenPainter's layout): the first row's frame, its accent bar
+# and its thumbnail box.
+ROW_0 = (64, 112, 1216, 218)
+ROW_0_BAR = (64, 112, 70, 218)
+ROW_0_THUMBNAIL = (84, 122, 213, 208)
+ACCENT = (255, 184, 28)
+
+
+def qr_square(image: Image.Image):
+    """The bounds (x0, y0, x1, y1) of the pure white pixels, None when there are none: on the
+    saved screen only the QR code (with its quiet zone) is pure white."""
+    channels = [channel.point(lambda v: 255 if v == 255 else 0) for channel in image.convert("RGB").split()]
+    return ImageChops.multiply(ImageChops.multiply(channels[0], channels[1]), channels[2]).getbbox()
+
+
+def qr_modules(image: Image.Image, box) -> tuple[int, list[list[bool]], int]:
+    """Reads the QR code in box back as modules: (module size in pixels, the dark modules row by
+    row, how many pixels differ from their module's colour)."""
+    x0, y0, x1, _ = box
+    rgb = image.convert("RGB")
+    # The top left finder's dark ring starts 4 modules (the quiet zone) in, on the diagonal.
+    first_dark = next(i for i in range(x1 - x0) if rgb.getpixel((x0 + i, y0 + i)) == (0, 0, 0))
+    module = first_dark // 4
+    count = (x1 - x0) // module
+    dark, stray = [], 0
+    for my in range(count):
+        line = []
+        for mx in range(count):
+            colour = rgb.getpixel((x0 + mx * module + module // 2, y0 + my * module + module // 2))
+            line.append(colour == (0, 0, 0))
+            stray += sum(1 for y in range(y0 + my * module, y0 + (my + 1) * module)
+                         for x in range(x0 + mx * module, x0 + (mx + 1) * module) if rgb.getpixel((x, y)) != colour)
+        dark.append(line)
+    return module, dark, stray
+
+
+@scenario(timeout=900)
+def gallery(vm: VM, out: Path) -> None:
+    """The view key on the serial keypad opens the gallery on the framebuffer: the list with the
+    photo's thumbnail and the selection, Enter the photo full screen (letterboxed), Escape back to
+    the list and to the main screen. The "Saved as" screen shows a QR code of the photo page's
+    link when the booth has one to give (pixel-exact modules, and zbarimg reads it when the host
+    has it), and no code when it has none."""
+    import shutil
+    import subprocess
+
+    vm.gpio_sim_setup()
+    camera = vm.load_loopback()
+    vm.start_feeder("MJPG", 640, 480, 10, ["frame-1.jpg"])
+    # The guest has no network address of its own: the QR code's link comes from --public-url.
+    booth = Booth(vm, "gallery", camera, extra="--public-url http://booth.test:8080")
+    booth.ready()
+    main = screen_shows(vm, out / "screen-main.png", lambda image: reddish(image.getpixel((373, 200))))
+    check(reddish(main.getpixel((373, 200))), "the main screen does not show the camera's red frame")
+
+    photo_id = booth.take_photo(b"Anna\r")
+    booth.wait(r"-> saved")
+    link = booth.wait(r"Saved screen of [0-9a-f-]{36}: photo page (\S+)$").group(1)
+    has_link = link != "none"
+    check(link == f"http://booth.test:8080/photos/{photo_id}", f"the saved screen links to {link}, not to the photo's page")
+
+    def shows_saved(image: Image.Image) -> bool:
+        # Every other screen the booth shows around it has pure white (text, the camera's frame);
+        # the saved screen has none but its QR code, a square about 40% of the height.
+        square = qr_square(image)
+        if not has_link:
+            return square is None
+        return square is not None and square[2] - square[0] == square[3] - square[1] > 800 * 0.33
+
+    saved = screen_shows(vm, out / "screen-saved.png", shows_saved, settled=True)
+    square = qr_square(saved)
+    if has_link:
+        check(square is not None, f"the saved screen shows no QR code for {link}")
+        x0, y0, x1, y1 = square
+        check(x1 - x0 == y1 - y0 and 800 * 0.33 < y1 - y0 <= 800 * 0.40,
+              f"the QR code's square {square} is not about 40% of the screen's height")
+        check(x0 > 640, f"the QR code {square} is not on the right of the caption")
+        module, dark, stray = qr_modules(saved, square)
+        check(stray == 0, f"{stray} pixels of the QR code differ from their module: modules are not whole pixels")
+        check(all(not any(line) for line in dark[:4] + dark[-4:]), "no white quiet zone of 4 modules above and below")
+        (out / "qr.txt").write_text(f"{link}\nmodule {module} px, {len(dark)} modules with the quiet zone\n")
+        if shutil.which("zbarimg"):
+            scanned = subprocess.run(["zbarimg", "--quiet", "--raw", str(out / "screen-saved.png")],
+                                     capture_output=True, text=True)
+            check(scanned.stdout.strip() == link, f"zbarimg read {scanned.stdout.strip()!r}, expected {link!r}")
+        else:
+            check(False, "zbarimg is not installed on the host (apt-get install zbar-tools): the QR code was not scanned")
+    else:
+        check(square is None, "a QR code on the saved screen of a booth without a link")
+        (out / "qr.txt").write_text("The booth has no photo link configured: the saved screen shows no QR code.\n")
+
+    booth.wait(r"saved -> idle", timeout=60)
+    vm.keypad_send(b"v")
+    booth.wait(r"idle -> gallery")
+    booth.keypad_shows(rb"1/1 Anna")
+    check(vm.gpio_read_value(1) == 1, "the light is off in the gallery, where the button takes a photo")
+    listed = screen_shows(vm, out / "screen-gallery.png",
+                          lambda image: reddish(image.getpixel((120, 143))) and not reddish(image.getpixel((373, 200))),
+                          settled=True)
+    check(reddish(listed.getpixel((120, 143))), "the first row does not show the photo's thumbnail (red quarter)")
+    check(not reddish(listed.getpixel((373, 200))), "the list still shows the live preview")
+    bar = mean_colour(listed, ROW_0_BAR)
+    check(all(abs(c - a) < 10 for c, a in zip(bar, ACCENT)), f"the selected row has no accent bar: {bar}")
+    check(white_pixels(listed, (ROW_0_THUMBNAIL[2], ROW_0[1], ROW_0[2], ROW_0[3])) == 0,
+          "the selected row's caption is drawn in the accent colour, not white")
+
+    vm.keypad_send(b"\r")
+    booth.wait(r"gallery -> photo")
+    booth.keypad_shows(rb"View 1/1 Anna")
+    full = screen_shows(vm, out / "screen-photo.png",
+                        lambda image: reddish(image.getpixel((373, 200))) and difference(listed, image, centre(image)) > 8,
+                        settled=True)
+    # 640x480 on 1280x800: 1067x800, black bars of 106 px left and right.
+    check(reddish(full.getpixel((373, 200))), "the full-screen photo does not show the red quarter where expected")
+    check(mean_colour(full, (0, 0, 100, 680)) == (0, 0, 0), "no black bar left of the 4:3 photo")
+    check(mean_colour(full, (1180, 0, 1280, 680)) == (0, 0, 0), "no black bar right of the 4:3 photo")
+
+    vm.keypad_send(b"\x1b")
+    booth.wait(r"photo -> gallery")
+    back = screen_shows(vm, out / "screen-gallery-again.png",
+                        lambda image: difference(listed, image, (0, 0) + image.size) < 0.5, settled=True)
+    check(difference(listed, back, (0, 0) + back.size) < 0.5, "Back from the photo does not show the same list")
+
+    vm.keypad_send(b"\x1b")
+    booth.wait(r"gallery -> idle")
+    again = screen_shows(vm, out / "screen-main-again.png", lambda image: reddish(image.getpixel((373, 200))))
+    check(reddish(again.getpixel((373, 200))), "Back from the list does not show the main screen's live preview")
+    booth.stop()
+    [photo] = photos(vm)
+    check(photo["id"] == photo_id and photo["caption"] == "Anna", f"catalog row: {photo}")

@@ -35,16 +35,19 @@ public final class FramebufferScreen: Screen {
     ///     its cursor does not blink over the screen; `nil` to leave it alone.
     ///   - previewFPS: the most preview frames drawn per second.
     ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
+    ///   - galleryKeys: the names of the keys that move through the gallery.
     public init(
         device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
-        previewFPS: Int = 15, viewKeyLabel: String, logger: Logger
+        previewFPS: Int = 15, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard, logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
         state = Mutex(State(schedule: RenderSchedule(previewInterval: .seconds(1) / previewFPS)))
         self.logger = logger
         let opened = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
-            run(device: device, console: console, fonts: fonts, viewKeyLabel: viewKeyLabel, opened: opened)
+            run(
+                device: device, console: console, fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
+                opened: opened)
         }
         thread.name = "framebuffer screen"
         thread.start()
@@ -84,17 +87,20 @@ public final class FramebufferScreen: Screen {
 
     // MARK: Render thread
 
-    private func run(device: String, console: String?, fonts: ScreenFonts, viewKeyLabel: String, opened: DispatchSemaphore) {
+    private func run(
+        device: String, console: String?, fonts: ScreenFonts, viewKeyLabel: String, galleryKeys: GalleryKeys,
+        opened: DispatchSemaphore
+    ) {
         do throws(DeviceError) {
             // Fonts first: a booth that cannot draw text must not start.
-            _ = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel)
+            _ = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys)
             guard var framebuffer = try waitForDevice(device, opened: opened) else {
                 finish(startup: nil)
                 return
             }
             var renderer = try ScreenRenderer(
                 width: framebuffer.layout.width, height: framebuffer.layout.height, fonts: fonts,
-                viewKeyLabel: viewKeyLabel, logger: logger)
+                viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, logger: logger)
             let graphicsMode: VirtualConsole? =
                 if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }
             if state.withLock({ $0.startup == nil }) {

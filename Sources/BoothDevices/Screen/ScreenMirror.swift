@@ -32,7 +32,7 @@ public final class ScreenMirror: Screen {
     /// from a thread of your own.
     public init(
         width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String,
-        picturesPerSecond: Int = 5, logger: Logger
+        galleryKeys: GalleryKeys = .keyboard, picturesPerSecond: Int = 5, logger: Logger
     ) throws(DeviceError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
         state = Mutex(State(schedule: RenderSchedule(previewInterval: .seconds(1) / picturesPerSecond)))
@@ -44,7 +44,8 @@ public final class ScreenMirror: Screen {
         let thread = Thread { [self] in
             do throws(DeviceError) {
                 var renderer = try ScreenRenderer(
-                    width: width, height: height, fonts: fonts, viewKeyLabel: viewKeyLabel, logger: logger)
+                    width: width, height: height, fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
+                    logger: logger)
                 let encoder = try Self.makeEncoder()
                 startup.withLock { $0 = .success(()) }
                 started.signal()
