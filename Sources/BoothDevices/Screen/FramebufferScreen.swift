@@ -13,18 +13,10 @@ import Synchronization
 /// it, and gives it and the text console back when the screen stops: call ``stop()`` when the
 /// booth ends (the thread keeps the screen alive until then).
 public final class FramebufferScreen: Screen {
-    private let state: Mutex<State>
-    /// Signalled whenever the render thread has something new to consider.
-    private let wakeup = DispatchSemaphore(value: 0)
+    private let requests: RenderRequests
+    /// How opening the device went; `nil` until the render thread knows.
+    private let startup = Mutex<Result<Void, DeviceError>?>(nil)
     private let logger: Logger
-
-    private struct State {
-        var schedule: RenderSchedule
-        /// How opening the device went; `nil` until the render thread knows.
-        var startup: Result<Void, DeviceError>?
-        var finished = false
-        var stopWaiters: [CheckedContinuation<Void, Never>] = []
-    }
 
     /// Opens the framebuffer `device`, loads the fonts and shows "Starting the camera...".
     /// Blocks until the device is open (or failed to open), like any device opening: call it
@@ -41,7 +33,7 @@ public final class FramebufferScreen: Screen {
         previewFPS: Int = 15, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard, logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
-        state = Mutex(State(schedule: RenderSchedule(previewInterval: .seconds(1) / previewFPS)))
+        requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
         self.logger = logger
         let opened = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
@@ -52,7 +44,7 @@ public final class FramebufferScreen: Screen {
         thread.name = "framebuffer screen"
         thread.start()
         opened.wait()
-        if case .failure(let error) = state.withLock({ $0.startup }) { throw error }
+        if case .failure(let error) = startup.withLock({ $0 }) { throw error }
         logger.info("Screen on \(device), preview at most \(previewFPS) frames per second.")
     }
 
@@ -63,26 +55,19 @@ public final class FramebufferScreen: Screen {
     }
 
     public func show(_ content: ScreenContent) {
-        if state.withLock({ $0.schedule.show(content) }) { wakeup.signal() }
+        requests.show(content)
     }
 
     /// Shows `frame` as the live preview on the screens that have one. Returns at once; a frame
     /// that arrives before the previous one was drawn replaces it.
     public func showPreview(_ frame: CameraFrame) {
-        if state.withLock({ $0.schedule.receive(frame) }) { wakeup.signal() }
+        requests.receive(frame)
     }
 
     /// Stops drawing and returns once the render thread has released the framebuffer and given
     /// the text console back (after the frame being drawn, if any).
     public func stop() async {
-        await withCheckedContinuation { continuation in
-            let finished = state.withLock { state in
-                state.schedule.stop()
-                if !state.finished { state.stopWaiters.append(continuation) }
-                return state.finished
-            }
-            if finished { continuation.resume() } else { wakeup.signal() }
-        }
+        await requests.stop()
     }
 
     // MARK: Render thread
@@ -103,8 +88,8 @@ public final class FramebufferScreen: Screen {
                 viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, logger: logger)
             let graphicsMode: VirtualConsole? =
                 if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }
-            if state.withLock({ $0.startup == nil }) {
-                state.withLock { $0.startup = .success(()) }
+            if startup.withLock({ $0 == nil }) {
+                startup.withLock { $0 = .success(()) }
                 opened.signal()
             }
             logger.debug("Drawing on \(framebuffer.summary).")
@@ -116,7 +101,7 @@ public final class FramebufferScreen: Screen {
             _ = consume graphicsMode
             finish(startup: nil)
         } catch {
-            if state.withLock({ $0.startup != nil }) {
+            if startup.withLock({ $0 != nil }) {
                 // The booth started while waiting for a display that then could not be used.
                 logger.error("Screen: \(error) The booth runs without its screen.")
             }
@@ -133,14 +118,14 @@ public final class FramebufferScreen: Screen {
             do {
                 return try Framebuffer(device: device, logger: logger)
             } catch where error == .disconnected {
-                if state.withLock({ $0.startup == nil }) {
+                if startup.withLock({ $0 == nil }) {
                     logger.error("Screen: \(error) Waiting for a display.")
-                    state.withLock { $0.startup = .success(()) }
+                    startup.withLock { $0 = .success(()) }
                     opened.signal()
                 }
             }
-            _ = wakeup.wait(timeout: .now() + .seconds(2))
-            if state.withLock({ $0.schedule.isStopping }) { return nil }
+            requests.wait(until: MonotonicClock().now + .seconds(2), on: MonotonicClock())
+            if requests.isStopping { return nil }
         }
     }
 
@@ -148,15 +133,14 @@ public final class FramebufferScreen: Screen {
     private func draw(with renderer: inout ScreenRenderer, on framebuffer: inout Framebuffer) {
         let clock = MonotonicClock()
         while true {
-            switch state.withLock({ $0.schedule.next(at: clock.now) }) {
+            switch requests.next(at: clock.now) {
             case .render(let content, let frame):
                 renderer.render(content, newFrame: frame)
                 framebuffer.present(renderer.canvas)
             case .wait(let deadline):
-                let remaining = clock.now.duration(to: deadline).inNanoseconds
-                _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(max(0, remaining))))
+                requests.wait(until: deadline, on: clock)
             case .sleep:
-                wakeup.wait()
+                requests.wait(until: nil, on: clock)
             case .finish:
                 return
             }
@@ -164,13 +148,8 @@ public final class FramebufferScreen: Screen {
     }
 
     /// Marks the render thread as done and resumes whoever waits in ``stop()``.
-    private func finish(startup: Result<Void, DeviceError>?) {
-        let waiters = state.withLock { state in
-            if let startup { state.startup = startup }
-            state.finished = true
-            defer { state.stopWaiters = [] }
-            return state.stopWaiters
-        }
-        for waiter in waiters { waiter.resume() }
+    private func finish(startup result: Result<Void, DeviceError>?) {
+        if let result { startup.withLock { $0 = result } }
+        requests.finished()
     }
 }

@@ -14,18 +14,10 @@ import Synchronization
 public final class ScreenMirror: Screen {
     /// The rendered screen, latest picture only.
     public let pictures = LatestValue<Data>()
-    private let state: Mutex<State>
-    private let wakeup = DispatchSemaphore(value: 0)
+    private let requests: RenderRequests
     private let logger: Logger
     /// How many times the thread looked and found nobody watching, for tests.
     let unwatchedLooks = Atomic(0)
-
-    private struct State {
-        var schedule: RenderSchedule
-        var watched = false
-        var finished = false
-        var stopWaiters: [CheckedContinuation<Void, Never>] = []
-    }
 
     /// A mirror `width` x `height` pixels. Fonts are loaded here, so a mirror that cannot draw
     /// text fails now rather than when someone watches; this blocks until they are: call it
@@ -35,7 +27,7 @@ public final class ScreenMirror: Screen {
         galleryKeys: GalleryKeys = .keyboard, picturesPerSecond: Int = 5, logger: Logger
     ) throws(DeviceError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
-        state = Mutex(State(schedule: RenderSchedule(previewInterval: .seconds(1) / picturesPerSecond)))
+        requests = RenderRequests(previewInterval: .seconds(1) / picturesPerSecond)
         self.logger = logger
         // The renderer and the encoder belong to the thread that uses them: it makes them and
         // says how that went.
@@ -70,24 +62,17 @@ public final class ScreenMirror: Screen {
     }
 
     public func show(_ content: ScreenContent) {
-        if state.withLock({ $0.schedule.show(content) }) { wakeup.signal() }
+        requests.show(content)
     }
 
     /// Takes `frame` as the live preview, replacing one not drawn yet.
     public func showPreview(_ frame: CameraFrame) {
-        if state.withLock({ $0.schedule.receive(frame) }) { wakeup.signal() }
+        requests.receive(frame)
     }
 
     /// Stops the mirror's thread; viewers see the stream end.
     public func stop() async {
-        await withCheckedContinuation { continuation in
-            let finished = state.withLock { state in
-                state.schedule.stop()
-                if !state.finished { state.stopWaiters.append(continuation) }
-                return state.finished
-            }
-            if finished { continuation.resume() } else { wakeup.signal() }
-        }
+        await requests.stop()
         pictures.close()
     }
 
@@ -96,16 +81,19 @@ public final class ScreenMirror: Screen {
     private func run(renderer: inout ScreenRenderer, encoder: borrowing JPEGEncoder) {
         let clock = MonotonicClock()
         var failures = 0
-        loop: while true {
-            // Nobody watching: look again twice a second, which costs nothing measurable.
+        var wasWatched = false
+        defer { requests.finished() }
+        while true {
             let watched = pictures.isWatched
-            if !watched { unwatchedLooks.add(1, ordering: .relaxed) }
-            let step = state.withLock { state -> RenderSchedule.Step in
-                if watched && !state.watched { state.schedule.redraw() }
-                state.watched = watched
-                return watched || state.schedule.isStopping ? state.schedule.next(at: clock.now) : .wait(until: clock.now + .milliseconds(500))
+            // Nobody watching: look again twice a second, which costs nothing measurable.
+            guard watched || requests.isStopping else {
+                unwatchedLooks.add(1, ordering: .relaxed)
+                wasWatched = false
+                requests.wait(until: clock.now + .milliseconds(500), on: clock)
+                continue
             }
-            switch step {
+            // A new viewer gets the screen as it is now, drawn for them.
+            switch requests.next(at: clock.now, redraw: watched && !wasWatched) {
             case .render(let content, let frame):
                 renderer.render(content, newFrame: frame)
                 do {
@@ -115,20 +103,14 @@ public final class ScreenMirror: Screen {
                     if failures % 100 == 1 { logger.error("The screen mirror cannot encode a picture: \(error) (\(failures) times so far).") }
                 }
             case .wait(let deadline):
-                let remaining = clock.now.duration(to: deadline).inNanoseconds
-                _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(max(0, remaining))))
+                requests.wait(until: deadline, on: clock)
             case .sleep:
                 // Wake up now and then to notice that the last viewer left.
-                _ = wakeup.wait(timeout: .now() + .milliseconds(500))
+                requests.wait(until: clock.now + .milliseconds(500), on: clock)
             case .finish:
-                break loop
+                return
             }
+            wasWatched = watched
         }
-        let waiters = state.withLock { state in
-            state.finished = true
-            defer { state.stopWaiters = [] }
-            return state.stopWaiters
-        }
-        for waiter in waiters { waiter.resume() }
     }
 }
