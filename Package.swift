@@ -71,7 +71,6 @@ let package = Package(
             name: "BoothWeb",
             dependencies: [
                 "BoothCore",
-                "BoothImaging",
                 "BoothStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),

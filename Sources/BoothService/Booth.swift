@@ -66,16 +66,16 @@ public enum Booth {
         let frames = RecentFrames()
         let monitor = BoothMonitor(dataDirectory: library.directory)
         // The QR code after a save links to the photo's page, when there is a web gallery.
-        let links = PhotoLinks(publicURL: configuration.web.publicURL, port: configuration.web.port, enabled: configuration.web.enabled)
+        let links = PhotoLinks(
+            publicURL: configuration.web.publicURL, address: configuration.web.address, port: configuration.web.port,
+            enabled: configuration.web.enabled)
         let live = LiveBooth(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
         let observer = BoothObserver(
-            stateChanged: { state in
-                monitor.stateChanged(to: state)
-                // A photo appears in the gallery once it has its name.
-                if case .saved(let photo, _, _) = state { live.photoAdded.publish(photo.id) }
-            },
-            photoStored: { _, duration in monitor.photoStored(after: duration) })
+            stateChanged: { monitor.stateChanged(to: $0) },
+            photoStored: { _, duration in monitor.photoStored(after: duration) },
+            // A photo appears in the web gallery once it has its name.
+            photoNamed: { live.photoAdded.publish($0) })
         let runtime = BoothRuntime(
             settings: configuration.settings, frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,

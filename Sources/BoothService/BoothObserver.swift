@@ -9,4 +9,7 @@ struct BoothObserver: Sendable {
     /// A photo is on disk and in the catalog; `duration` is from the frame's choice to the
     /// commit (JPEG, thumbnail, durable write, catalog).
     var photoStored: @Sendable (_ id: UUID, _ duration: Duration) -> Void = { _, _ in }
+    /// A photo has its final caption in the catalog: it is ready to be shown with its name,
+    /// whatever the booth's screen does meanwhile.
+    var photoNamed: @Sendable (_ id: UUID) -> Void = { _ in }
 }

@@ -4,13 +4,15 @@ import Foundation
 /// The address of a photo's page in the web gallery, for the QR code on the "Saved as" screen.
 ///
 /// The booth cannot always know how guests reach it (a name on the network, a router's port
-/// forward), so the configuration may say (`http.public_url`); otherwise the booth's own IPv4
-/// address on its network is used, looked up at each save, since a booth that boots before
-/// the network is up gets its address later.
+/// forward), so the configuration may say (`http.public_url`); otherwise the address the
+/// gallery listens on when it is one, or else the booth's own IPv4 address on its network,
+/// looked up at each save, since a booth that boots before the network is up gets its
+/// address later. A gallery that listens on the loopback only has nothing to link to.
 struct PhotoLinks: Sendable {
     /// `http.public_url`, without a trailing slash, or `nil` for the booth's own address.
     let publicURL: String?
-    /// The port the gallery listens on, for links to the booth's own address.
+    /// The address and port the gallery listens on.
+    let address: String
     let port: Int
     /// Whether the booth serves the gallery; without it there is nothing to link to.
     let enabled: Bool
@@ -18,8 +20,19 @@ struct PhotoLinks: Sendable {
     /// The photo page's address, or `nil` when the booth has none to give (no gallery, no
     /// network).
     func link(to id: UUID) -> String? {
-        guard enabled, let base = publicURL ?? Self.ownAddress().map({ "http://\($0):\(port)" }) else { return nil }
+        guard enabled, let base = publicURL ?? listeningHost().map({ "http://\($0):\(port)" }) else { return nil }
         return base + GalleryServer.pagePath(of: id)
+    }
+
+    /// The host guests can reach the gallery at, without a public address configured.
+    private func listeningHost() -> String? {
+        switch address {
+        case "0.0.0.0", "::", "": Self.ownAddress()
+        case "localhost", "::1": nil
+        case let loopback where loopback.hasPrefix("127."): nil
+        case let ipv6 where ipv6.contains(":"): "[\(ipv6)]"
+        default: address
+        }
     }
 
     /// The first IPv4 address of an interface that is up and not the loopback, such as

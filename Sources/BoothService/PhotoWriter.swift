@@ -68,16 +68,19 @@ final class PhotoWriter: Sendable {
         queue.async { [self] in
             guard outcomes.withLock({ $0.removeValue(forKey: photo.id) }) == .stored else { return }
             guard caption != photo.placeholder else {
+                observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: caption))
                 return
             }
             do {
                 try library.setCaption(caption, of: photo.id)
                 logger.info("named \(photo.id.lowercased) \"\(caption)\"")
+                observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: caption))
             } catch {
                 // The photo is safe under its placeholder; the screen says so.
                 logger.error("Photo \(photo.id.lowercased) keeps its caption \"\(photo.placeholder)\": \(error)")
+                observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: photo.placeholder))
             }
         }

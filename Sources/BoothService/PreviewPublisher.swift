@@ -7,17 +7,17 @@ import Synchronization
 /// while someone watches. Motion JPEG frames are passed through (with Huffman tables, which
 /// browsers need); raw frames are encoded, which costs more, so at most `rawFramesPerSecond`.
 ///
-/// The work happens on a queue of its own, one frame at a time, the latest only: the camera's
-/// task only leaves a frame here, and a busy encoder never builds a backlog.
+/// The work happens on a thread of its own at ``BackgroundPriority``, one frame at a time, the
+/// latest only: the camera's task only leaves a frame here, and a busy encoder never builds a
+/// backlog nor takes a core from the booth.
 final class PreviewPublisher: Sendable {
     private let feed: LatestValue<Data>
-    private let queue = DispatchQueue(label: "photobooth.web-preview", qos: .utility)
     private let rawInterval: Duration
     private let clock = MonotonicClock()
+    private let frameWaiting = DispatchSemaphore(value: 0)
 
     private struct State {
         var pending: CameraFrame?
-        var busy = false
         var lastRaw: MonotonicInstant?
     }
 
@@ -26,33 +26,37 @@ final class PreviewPublisher: Sendable {
     init(feed: LatestValue<Data>, rawFramesPerSecond: Int = 10) {
         self.feed = feed
         rawInterval = .seconds(1) / rawFramesPerSecond
+        let thread = Thread { [self] in
+            BackgroundPriority.lowerCallingThread()
+            publishFrames()
+        }
+        thread.name = "web preview"
+        thread.start()
     }
 
     /// Offers a frame from the camera; returns at once.
     func offer(_ frame: CameraFrame) {
         guard feed.isWatched else { return }
         let now = clock.now
-        let start = state.withLock { state -> Bool in
+        let wake = state.withLock { state -> Bool in
             if frame.encoding != .mjpeg {
                 if let last = state.lastRaw, now < last + rawInterval { return false }
                 state.lastRaw = now
             }
-            state.pending = frame
-            defer { state.busy = true }
-            return !state.busy
+            defer { state.pending = frame }
+            return state.pending == nil
         }
-        if start { queue.async { self.publishPending() } }
+        if wake { frameWaiting.signal() }
     }
 
-    private func publishPending() {
-        while let frame = state.withLock({ state -> CameraFrame? in
-            guard let frame = state.pending else {
-                state.busy = false
-                return nil
-            }
-            state.pending = nil
-            return frame
-        }) {
+    /// The thread's loop, for as long as the booth runs (the web's preview lives as long).
+    private func publishFrames() -> Never {
+        while true {
+            frameWaiting.wait()
+            guard let frame = state.withLock({ state -> CameraFrame? in
+                defer { state.pending = nil }
+                return state.pending
+            }) else { continue }
             // A damaged frame is simply not shown; the next one will be.
             if let jpeg = try? frame.photoJPEG() { feed.publish(jpeg) }
         }

@@ -17,7 +17,7 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
             return answer(error, to: request)
         } catch let error as LibraryError {
             context.logger.error("Web request \(request.method) \(request.uri.path) failed: \(error)")
-            return answer(.library(error), to: request)
+            return answer(.libraryFailed, to: request)
         } catch let error as HTTPError {
             return answer(Self.webError(for: error), to: request)
         } catch {

@@ -1,3 +1,4 @@
+import BoothCore
 import BoothStore
 import NIOPosix
 
@@ -9,7 +10,7 @@ extension PhotoLibrary {
         _ body: @escaping @Sendable (PhotoLibrary) throws(LibraryError) -> Result
     ) async throws -> Result {
         try await WebThreads.blocking.runIfActive {
-            WebThreads.yieldToBooth()
+            BackgroundPriority.lowerCallingThread()
             return try body(self)
         }
     }

@@ -25,8 +25,9 @@ struct WebError: Error, Sendable {
         .notFound("There is no photo \(id.lowercased) in the gallery. It may have been removed; the gallery at / lists every photo.")
     }
 
-    /// The photo library failed: the library's own message says which file and what to do.
-    static func library(_ error: LibraryError) -> WebError {
-        WebError(status: .internalServerError, message: "The photo library failed: \(error)")
-    }
+    /// The photo library failed. Its own message (file paths, SQLite's words) goes to the log
+    /// for the operator, not to guests.
+    static let libraryFailed = WebError(
+        status: .internalServerError,
+        message: "The booth cannot read its photos right now. Try again; if it keeps failing, the booth's log says why.")
 }

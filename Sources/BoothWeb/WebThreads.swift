@@ -1,3 +1,4 @@
+import BoothCore
 import Foundation
 import NIOCore
 import NIOPosix
@@ -11,36 +12,26 @@ import Synchronization
 /// not wait for the web: with a crowd of phones reloading the gallery, a shot is taken and saved
 /// as fast as on an idle booth. Without this, request handlers would run on Swift's cooperative
 /// pool, which has one thread per core and is where the booth's own tasks run: a burst of
-/// requests would queue the booth's work behind them. On their own threads with a nice value of
-/// 10, the web gets a core only when the booth does not need it.
+/// requests would queue the booth's work behind them. On their own threads at
+/// ``BackgroundPriority``, the web gets a core only when the booth does not need it.
 enum WebThreads {
-    /// The nice value of the web's threads: when both are busy, the booth's threads get about
-    /// nine times the web's CPU share.
-    static let niceness: Int32 = 10
-
     static let eventLoops: MultiThreadedEventLoopGroup = {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        for loop in group.makeIterator() { loop.execute { yieldToBooth() } }
+        for loop in group.makeIterator() { loop.execute { BackgroundPriority.lowerCallingThread() } }
         return group
     }()
 
     /// Where the request handlers run (``GalleryServer`` prefers it for all its tasks).
     static let handlers = ThreadExecutor(name: "web handler", threads: 2)
 
-    /// For blocking calls: GRDB reads, file reads. Each job lowers its thread's priority first
-    /// (see ``PhotoLibrary/offloaded(_:)``), an idempotent system call.
+    /// For blocking calls: GRDB reads, file reads. The pool is the web's alone, so its threads
+    /// may keep a lowered priority: catalog jobs lower it (see ``PhotoLibrary/offloaded(_:)``,
+    /// an idempotent system call), and file reads run on the same two threads after them.
     static let blocking: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 2)
         pool.start()
         return pool
     }()
-
-    /// Lowers the calling thread's CPU priority: on Linux nice values are per thread, and
-    /// `who` 0 is the calling thread, not the whole process. Failure is harmless: the thread
-    /// keeps the booth's priority. The corresponding C function is `setpriority`.
-    static func yieldToBooth() {
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-    }
 }
 
 /// A task executor of its own threads, at the web's priority: jobs run in the order they come,
@@ -52,7 +43,7 @@ final class ThreadExecutor: TaskExecutor, Sendable {
     init(name: String, threads: Int) {
         for index in 0..<threads {
             let thread = Thread { [self] in
-                WebThreads.yieldToBooth()
+                BackgroundPriority.lowerCallingThread()
                 work()
             }
             thread.name = "\(name) \(index + 1)"

@@ -7,10 +7,11 @@ import Synchronization
 /// The booth's screen as JPEG pictures for the web (`/screen.mjpg`): on hardware the operator
 /// sees what the guests see; with `--simulate` it is the booth's screen.
 ///
-/// The mirror draws with the same painter as the framebuffer, off-screen, on a thread of its
-/// own: at once when the content changes, the live preview at most `picturesPerSecond` times
-/// per second, and nothing at all while nobody watches ``pictures``. The framebuffer's own
-/// drawing is never delayed by a viewer.
+/// The mirror draws with the same painter as the framebuffer, off-screen, at 1280x720 by
+/// default whatever the display's size, on a thread of its own at ``BackgroundPriority``: at
+/// once when the content changes, the live preview at most `picturesPerSecond` times per
+/// second, and nothing at all while nobody watches ``pictures``. The framebuffer's own drawing
+/// is never delayed by a viewer.
 public final class ScreenMirror: Screen {
     /// The rendered screen, latest picture only.
     public let pictures = LatestValue<Data>()
@@ -34,6 +35,8 @@ public final class ScreenMirror: Screen {
         let startup = Mutex<Result<Void, DeviceError>?>(nil)
         let started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
+            // Only a web viewer needs the mirror: the booth's own threads come first.
+            BackgroundPriority.lowerCallingThread()
             do throws(DeviceError) {
                 var renderer = try ScreenRenderer(
                     width: width, height: height, fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
