@@ -126,6 +126,15 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
+    /// The photos hidden from guests, newest first: what an operator looks through to unhide one.
+    public func hiddenPhotos() throws(LibraryError) -> [Photo] {
+        try read("list hidden photos") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE hidden = 1 ORDER BY \(Self.newestFirst)"
+            ).map(Self.photo(from:))
+        }
+    }
+
     /// How many photos the library holds; hidden ones count only when `includingHidden`.
     public func count(includingHidden: Bool = false) throws(LibraryError) -> Int {
         try read("count photos") { db in

@@ -6,7 +6,10 @@ struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List the photos, newest first.",
-        discussion: "Ids may be shortened to any unique prefix in `show` and `export`.")
+        discussion: """
+            Ids may be shortened to any unique prefix in `show` and `export`. Photos hidden from guests \
+            (the web gallery's admin action) are listed only with --hidden.
+            """)
 
     @OptionGroup var library: LibraryOptions
 
@@ -16,19 +19,22 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("List only the newest N photos.", valueName: "N"))
     var limit: Int?
 
+    @Flag(help: "List the photos hidden from guests instead (to unhide one over the web).")
+    var hidden = false
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
     }
 
     func run() throws {
         let library = try library.openLibrary()
-        let photos = try library.photos(limit: limit)
+        let photos = hidden ? Array(try library.hiddenPhotos().prefix(limit ?? .max)) : try library.photos(limit: limit)
         if json {
             print(try PhotoJSON.render(photos.map { PhotoJSON($0, in: library) }))
             return
         }
         guard !photos.isEmpty else {
-            print("No photos yet in \(library.directory.path).")
+            print(hidden ? "No hidden photos in \(library.directory.path)." : "No photos yet in \(library.directory.path).")
             return
         }
         let rows = photos.map { [String($0.id.lowercased.prefix(8)), $0.localCreationTime, $0.sizeDescription, $0.caption.text] }

@@ -27,9 +27,11 @@ struct HiddenPhotoTests {
         #expect(try fixture.library.count(includingHidden: true) == 3)
         #expect(try fixture.library.photo(id: secret.id, includingHidden: true) == secret)
         #expect(try fixture.library.thumbnail(of: secret.id, includingHidden: true) != nil)
+        #expect(try fixture.library.hiddenPhotos().map(\.id) == [secret.id], "the operator finds what to unhide")
 
         try fixture.library.setHidden(false, of: secret.id)
         #expect(try fixture.library.photos().map(\.id) == [new.id, secret.id, old.id])
+        #expect(try fixture.library.hiddenPhotos().isEmpty)
         #expect(try fixture.library.position(of: old) == 2)
         #expect(throws: LibraryError.unknownPhoto) { try fixture.library.setHidden(true, of: UUID()) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @Suite("Library commands", .timeLimit(.minutes(2)))
@@ -20,6 +21,22 @@ struct LibraryCommandTests {
         let after = try await BoothProcess.run(["check", "--data-dir", directory.path])
         #expect(after.status == 0)
         #expect(try await listed(directory).map(\.caption) == ["Bob"])
+    }
+
+    @Test("list leaves out photos hidden from guests; list --hidden shows only them")
+    func hiddenPhotos() async throws {
+        let directory = DataDirectory()
+        try await session("\nAnna\n\nBen\n", in: directory)
+        let anna = try #require(try await listed(directory).first { $0.caption == "Anna" })
+        // What the web's admin action does to the catalog.
+        let catalog = try DatabaseQueue(path: directory.url.appendingPathComponent("photobooth.sqlite").path)
+        try await catalog.write { try $0.execute(sql: "UPDATE photo SET hidden = 1 WHERE id = ?", arguments: [anna.id]) }
+        try catalog.close()
+
+        #expect(try await listed(directory).map(\.caption) == ["Ben"])
+        let hidden = try await BoothProcess.run(["list", "--hidden", "--json", "--data-dir", directory.path])
+        #expect(hidden.status == 0)
+        #expect(try JSONDecoder().decode([ListedPhoto].self, from: Data(hidden.stdout.utf8)).map(\.id) == [anna.id])
     }
 
     @Test("show prints every field of one photo; an unknown id fails clearly")
