@@ -21,11 +21,7 @@ extension Gallery {
     func photoList(_ request: Request) async throws -> Response {
         let page = try Self.queryNumber(request, "page", default: 1, range: 1...Int.max)
         let limit = try Self.queryNumber(request, "limit", default: Self.pageSize, range: 1...Self.maximumPageSize)
-        let (photos, count) = try await library.offloaded { library throws(LibraryError) -> ([Photo], Int) in
-            let count = try library.count()
-            guard page <= Self.pageCount(photos: count, pageSize: limit) else { return ([], count) }
-            return (try library.photos(skipping: (page - 1) * limit, limit: limit), count)
-        }
+        let (photos, count) = try await visiblePage(page, size: limit)
         let origin = origin(of: request)
         var links: [String] = []
         if page > 1 {

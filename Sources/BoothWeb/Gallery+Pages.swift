@@ -17,11 +17,7 @@ extension Gallery {
     func galleryPage(_ request: Request) async throws -> Response {
         let page = try Self.queryNumber(request, "page", default: 1, range: 1...Int.max)
         let pageSize = Self.pageSize
-        let (photos, count) = try await library.offloaded { library throws(LibraryError) -> ([Photo], Int) in
-            let count = try library.count()
-            guard page <= Self.pageCount(photos: count, pageSize: pageSize) else { return ([], count) }
-            return (try library.photos(skipping: (page - 1) * pageSize, limit: pageSize), count)
-        }
+        let (photos, count) = try await visiblePage(page, size: pageSize)
         let pageCount = Self.pageCount(photos: count, pageSize: pageSize)
         guard page <= pageCount else {
             throw WebError.notFound("The gallery has \(pageCount) page\(pageCount == 1 ? "" : "s"); there is no page \(page). The newest photos are at /.")
@@ -41,6 +37,16 @@ extension Gallery {
         guard let (photo, position) = found else { throw WebError.unknownPhoto(id) }
         let back = GalleryPaths.gallery(page: position / Self.pageSize + 1)
         return pages.photo(PhotoView(boothName: settings.boothName, photo: card(for: photo), backPath: back))
+    }
+
+    /// Page `page` (from 1) of `size` visible photos, newest first, and how many visible photos
+    /// there are; a page past the last is empty. One catalog read, off the cooperative pool.
+    func visiblePage(_ page: Int, size: Int) async throws -> (photos: [Photo], count: Int) {
+        try await library.offloaded { library throws(LibraryError) -> ([Photo], Int) in
+            let count = try library.count()
+            guard page <= Self.pageCount(photos: count, pageSize: size) else { return ([], count) }
+            return (try library.photos(skipping: (page - 1) * size, limit: size), count)
+        }
     }
 
     /// How many pages `photos` photos fill; an empty library is one (empty) page.
