@@ -78,6 +78,10 @@ public final class LatestValue<Value: Sendable>: Sendable {
         }
     }
 
+    /// How many readers wait in ``next(after:)`` right now (for tests that must publish only
+    /// once a reader waits).
+    package var waitingReaders: Int { state.withLock { $0.readers.count } }
+
     /// Whether any reader is watching; producers skip costly work when nobody is.
     public var isWatched: Bool { state.withLock { $0.watchers > 0 } }
 

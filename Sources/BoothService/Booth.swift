@@ -29,12 +29,7 @@ public enum Booth {
                 }
             }
             guard configuration.web.enabled else { return devices }
-            let keypad = configuration.hardware.keypad
-            return devices.mirrored(
-                fonts: configuration.hardware.screen.fonts,
-                viewKeyLabel: configuration.simulate ? TerminalConsole.viewKey : String(keypad.viewKey),
-                galleryKeys: configuration.simulate ? TerminalConsole.galleryKeys : GalleryKeys(for: keypad.layout),
-                logger: logger)
+            return devices.mirrored(fonts: configuration.hardware.screen.fonts, logger: logger)
         }
         do {
             try await serve(configuration, on: devices, logger: logger)
@@ -146,6 +141,9 @@ struct DeviceSet: Sendable {
     var button: any ShutterButton
     var keypad: any Keypad
     var screen: any Screen
+    /// What the screen calls the key that opens the gallery, and the keys that move in it.
+    var viewKeyLabel: String
+    var galleryKeys: GalleryKeys
     /// Receives the camera's frames for a live preview, when the screen shows one.
     var preview: (@Sendable (CameraFrame) -> Void)?
     /// The screen drawn off-screen for the web (`/screen.mjpg`); `nil` without one.
@@ -160,7 +158,7 @@ struct DeviceSet: Sendable {
         let console = try TerminalConsole(logger: logger)
         return DeviceSet(
             camera: SimulatedCamera(), button: console, keypad: console, screen: console,
-            start: { console.start() }, finish: { await console.flush() })
+            viewKeyLabel: TerminalConsole.viewKey, galleryKeys: TerminalConsole.galleryKeys, start: { console.start() }, finish: { await console.flush() })
     }
 
     /// The V4L2 camera, the GPIO button (and light), the serial keypad and the framebuffer.
@@ -171,13 +169,15 @@ struct DeviceSet: Sendable {
         let button = try GPIOButton(settings: hardware.shutter, logger: logger)
         let keypad = try SerialKeypad(settings: hardware.keypad, logger: logger)
         let light = try hardware.light.map { try StatusLight(settings: $0, logger: logger) }
+        let viewKeyLabel = String(hardware.keypad.viewKey)
+        let galleryKeys = GalleryKeys(for: hardware.keypad.layout)
         // The screen last: once open it holds the console in graphics mode until stopped.
         let framebuffer: FramebufferScreen
         do {
             framebuffer = try FramebufferScreen(
-            device: hardware.screen.device, fonts: hardware.screen.fonts,
-                previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: String(hardware.keypad.viewKey),
-                galleryKeys: GalleryKeys(for: hardware.keypad.layout), logger: logger)
+                device: hardware.screen.device, fonts: hardware.screen.fonts,
+                previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
+                logger: logger)
         } catch {
             light?.stopWaiting()
             throw error
@@ -186,7 +186,7 @@ struct DeviceSet: Sendable {
         if let light { screens.append(light) }
         return DeviceSet(
             camera: camera, button: button, keypad: keypad, screen: ScreenGroup(screens),
-            preview: { framebuffer.showPreview($0) },
+            viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, preview: { framebuffer.showPreview($0) },
             finish: {
                 // Give the console its text mode back, and turn the light off.
                 await framebuffer.stop()
@@ -198,7 +198,7 @@ struct DeviceSet: Sendable {
 extension DeviceSet {
     /// These devices with a ``ScreenMirror`` beside the screen, for the web's `/screen.mjpg`. A
     /// mirror that cannot be made (no fonts) is logged, and the booth runs without it.
-    func mirrored(fonts: ScreenFonts, viewKeyLabel: String, galleryKeys: GalleryKeys, logger: Logger) -> DeviceSet {
+    func mirrored(fonts: ScreenFonts, logger: Logger) -> DeviceSet {
         let mirror: ScreenMirror
         do {
             mirror = try ScreenMirror(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, logger: logger)

@@ -17,11 +17,11 @@ struct LatestValueTests {
     func waitsForNewer() async {
         let feed = LatestValue<String>()
         feed.publish("a")
-        async let next = feed.next(after: 1)
-        // Publish only once the reader is waiting, or it could read "b" without waiting; either
-        // way it must not return "a" again.
+        let next = Task { await feed.next(after: 1) }
+        // Publish only once the reader waits: it must be woken, not merely find "b".
+        while feed.waitingReaders == 0 { await Task.yield() }
         feed.publish("b")
-        #expect(await next?.value == "b")
+        #expect(await next.value?.value == "b")
     }
 
     @Test("Closing ends every reader, now and later; a cancelled reader gets nil")
@@ -29,8 +29,10 @@ struct LatestValueTests {
         let feed = LatestValue<Int>()
         let waiting = Task { await feed.next(after: 0) }
         let cancelled = Task { await feed.next(after: 0) }
+        while feed.waitingReaders < 2 { await Task.yield() }
         cancelled.cancel()
         #expect(await cancelled.value == nil)
+        #expect(feed.waitingReaders == 1, "the cancelled reader no longer waits")
         feed.close()
         #expect(await waiting.value == nil)
         feed.publish(7)

@@ -124,7 +124,8 @@ public final class FramebufferScreen: Screen {
                     opened.signal()
                 }
             }
-            requests.wait(until: MonotonicClock().now + .seconds(2), on: MonotonicClock())
+            let clock = MonotonicClock()
+            requests.wait(until: clock.now + .seconds(2), on: clock)
             if requests.isStopping { return nil }
         }
     }
