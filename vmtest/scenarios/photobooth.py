@@ -344,6 +344,9 @@ def phone_keypad(vm: VM, out: Path) -> None:
     booth.wait(r"bytes that are no key")
     booth.press()
     booth.wait(r"-> naming")
+    # A phone keypad's digits mean letters only once the keypad shows the name prompt (before it,
+    # 2 is "up"); a person types after seeing it, and so does this test.
+    booth.keypad_shows(rb"Name: ")
     # One tap at a time, as a person types: each read is a separate batch of bytes.
     for tap, shown in [(b"2", b"a"), (b"2", b"b"), (b"3", b"bd"), (b"3", b"be"), (b"6", b"bem"), (b"6", b"ben")]:
         vm.keypad_send(tap)
