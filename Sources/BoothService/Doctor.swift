@@ -38,7 +38,7 @@ public enum Doctor {
             }
         }
 
-        let cameraFix = "plug the camera in and check `ls -l /dev/video*`; set camera.device (--camera) to its capture node; the user needs the video group."
+        let cameraFix = "plug the camera in and check `ls -l /dev/photobooth/ /dev/video*` (the booth's udev rules name a UVC webcam /dev/photobooth/camera; hardware.md says how to pick another); set camera.device (--camera) to its capture node; the user needs the video group."
         var formats: String?
         run("camera", fix: cameraFix) {
             let inspection = try V4L2Camera.inspect(hardware.camera)
@@ -65,7 +65,7 @@ public enum Doctor {
                 "\(try StatusLight.check(light)) exists and is free."
             }
         }
-        run("keypad", fix: "plug the keypad in and check `ls -l /dev/ttyUSB* /dev/ttyACM* /dev/serial0`; set keypad.device (--keypad) and keypad.baud (--keypad-baud); the user needs the dialout group.") {
+        run("keypad", fix: "plug the keypad in and check `ls -l /dev/photobooth/ /dev/ttyUSB* /dev/ttyACM* /dev/serial0` (the booth's udev rules name a USB keypad /dev/photobooth/keypad); set keypad.device (--keypad) and keypad.baud (--keypad-baud); the user needs the dialout group.") {
             try SerialKeypad.check(hardware.keypad)
             return "\(hardware.keypad.device) opens at \(hardware.keypad.baud) baud, 8N1."
         }

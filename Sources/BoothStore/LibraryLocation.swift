@@ -2,10 +2,17 @@ import Foundation
 
 /// Where the photo library lives when no `--data-dir` is given.
 public enum LibraryLocation {
-    /// `/var/lib/photobooth` for root (the system service); otherwise the user's data folder,
-    /// `$XDG_DATA_HOME/photobooth` or `~/.local/share/photobooth`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if geteuid() == 0 { return URL(fileURLWithPath: "/var/lib/photobooth") }
+    /// The service's folder: `$STATE_DIRECTORY` under systemd (`StateDirectory=photobooth`),
+    /// `/var/lib/photobooth` for root (the operator's commands); otherwise the user's data
+    /// folder, `$XDG_DATA_HOME/photobooth` or `~/.local/share/photobooth`.
+    public static func defaultDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment, isRoot: Bool = geteuid() == 0
+    ) -> URL {
+        // systemd may pass several folders, separated by colons; the unit names one.
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, state.hasPrefix("/") {
+            return URL(fileURLWithPath: String(state))
+        }
+        if isRoot { return URL(fileURLWithPath: "/var/lib/photobooth") }
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return URL(fileURLWithPath: data).appendingPathComponent("photobooth")
         }

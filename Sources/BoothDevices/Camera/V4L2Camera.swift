@@ -30,7 +30,7 @@ public struct V4L2Camera: Camera {
         public var settleFrames: Int
 
         public init(
-            device: String = "/dev/video0", width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30,
+            device: String = "/dev/photobooth/camera", width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30,
             format: FormatPreference = .auto, settleFrames: Int = 5
         ) {
             self.device = device

@@ -27,7 +27,7 @@ public final class SerialKeypad: Keypad, Screen {
         public static var speeds: [Int] { SerialPort.speeds.keys.sorted() }
 
         public init(
-            device: String = "/dev/ttyUSB0", baud: Int = 9600, layout: KeypadLayout = .keyboard,
+            device: String = "/dev/photobooth/keypad", baud: Int = 9600, layout: KeypadLayout = .keyboard,
             viewKey: Character? = nil, ansi: Bool = false, multiTapTimeout: Duration = .seconds(1)
         ) {
             self.device = device
