@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoothImaging
+import BoothService
 import BoothStore
 import Foundation
 import Logging
@@ -40,10 +41,12 @@ struct LogLevel: ExpressibleByArgument {
     var defaultValueDescription: String { level.rawValue }
 }
 
-/// Sends log lines to standard error at `level` and above.
+/// Sends log lines to standard error at `level` and above: with their priority and without a
+/// time when standard error is systemd's journal, with a time otherwise.
 func startLogging(at level: Logger.Level) {
+    let journal = JournalLogHandler.standardErrorIsJournal()
     LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
+        var handler: any LogHandler = journal ? JournalLogHandler() : StreamLogHandler.standardError(label: label)
         handler.logLevel = level
         return handler
     }
