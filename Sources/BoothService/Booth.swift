@@ -9,9 +9,28 @@ import ServiceLifecycle
 
 /// The booth as a whole: library, devices, state machine and photo writer in one service group.
 public enum Booth {
-    /// Runs the booth until its input ends (a piped script), or SIGTERM/SIGINT. Returns once every
-    /// photo it reported as saved is on disk and in the catalog.
-    public static func run(_ configuration: BoothConfiguration, logger: Logger) async throws {
+    /// Why ``run(_:reading:logger:)`` returned.
+    public enum Outcome: Sendable {
+        /// Input ended (a piped script), or SIGTERM/SIGINT.
+        case stopped
+        /// SIGHUP brought a configuration that reads well: start again to use it.
+        case reload
+    }
+
+    /// Runs the booth until its input ends (a piped script), SIGTERM/SIGINT, or a SIGHUP after
+    /// which `reading` gives a valid configuration (then once no photo is in flight). Returns
+    /// once every photo it reported as saved is on disk and in the catalog.
+    ///
+    /// Under systemd (`Type=notify`) it reports readiness, its state and its watchdog beats
+    /// (see ``ServiceManagerReporter``).
+    public static func run(
+        _ configuration: BoothConfiguration, reading: (@Sendable () throws -> BoothConfiguration)? = nil,
+        logger: Logger
+    ) async throws -> Outcome {
+        // SIGHUP is trapped before anything else, so that a `systemctl reload` while starting
+        // is kept for later.
+        let reloading = reading.map { (read: $0, hangups: HangupSignal.shared) }
+        let reporter = ServiceManagerReporter(notifier: SystemdNotifier())
         // Devices first: a booth that cannot work stops before it touches the library. Opening
         // them blocks (ioctls, termios, mmap), so on a thread of its own.
         let devices = try await onOwnThread {
@@ -31,18 +50,24 @@ public enum Booth {
             guard configuration.web.enabled else { return devices }
             return devices.mirrored(fonts: configuration.hardware.screen.fonts, logger: logger)
         }
+        let outcome: Outcome
         do {
-            try await serve(configuration, on: devices, logger: logger)
+            outcome = try await serve(
+                configuration, on: devices, reporter: reporter, reloading: reloading, logger: logger)
         } catch {
             // The screen gives the console back and the light goes off on every way out.
             await devices.finish()
             throw error
         }
         await devices.finish()
+        return outcome
     }
 
     /// Opens the library and runs the booth's services on `devices` until they stop.
-    private static func serve(_ configuration: BoothConfiguration, on devices: DeviceSet, logger: Logger) async throws {
+    private static func serve(
+        _ configuration: BoothConfiguration, on devices: DeviceSet, reporter: ServiceManagerReporter,
+        reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: HangupSignal)?, logger: Logger
+    ) async throws -> Outcome {
         let thumbnailer = JPEGThumbnailer()
         // Locking, opening, migrating and reconciling the library block (fsync, decoding
         // orphans): done on a thread of their own, not on the cooperative pool.
@@ -67,14 +92,19 @@ public enum Booth {
         let live = LiveBooth(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
         let observer = BoothObserver(
-            stateChanged: { monitor.stateChanged(to: $0) },
+            stateChanged: { state in
+                monitor.stateChanged(to: state)
+                reporter.stateChanged(to: state)
+            },
             photoStored: { _, duration in monitor.photoStored(after: duration) },
             // A photo appears in the web gallery once it has its name.
-            photoNamed: { live.photoAdded.publish($0) })
+            photoNamed: { live.photoAdded.publish($0) },
+            stopping: { reporter.stopping() })
         let runtime = BoothRuntime(
             settings: configuration.settings, frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,
-            photoLink: links.link(to:), observer: observer, logger: logger)
+            photoLink: links.link(to:), observer: observer,
+            heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
         let cameraService = CameraService(
             camera: devices.camera, frames: frames, logger: logger,
@@ -104,11 +134,20 @@ public enum Booth {
         } else {
             logger.info("The web gallery is off (--no-http or http.enabled: false).")
         }
+        if let reloading {
+            // Last in the group, so the first to stop.
+            let reloader = ConfigurationReloader(hangups: reloading.hangups, read: reloading.read, logger: logger) {
+                reporter.reloading()
+                runtime.restart()
+            }
+            services.append(.init(service: reloader, serviceName: "reload"))
+        }
         let group = ServiceGroup(configuration: .init(
             services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         live.preview.close()
         live.photoAdded.close()
+        return runtime.isRestarting ? .reload : .stopped
     }
 }
 

@@ -1,7 +1,8 @@
 import BoothCore
 import Foundation
 
-/// Who hears what the booth does besides its screen: the web's status page and the metrics.
+/// Who hears what the booth does besides its screen: the web's status page, the metrics and
+/// systemd.
 /// Called on the booth's loop and on the photo writer's queue, so each call must return at once.
 struct BoothObserver: Sendable {
     /// The state machine entered `state`.
@@ -12,4 +13,6 @@ struct BoothObserver: Sendable {
     /// A photo has its final caption in the catalog: it is ready to be shown with its name,
     /// whatever the booth's screen does meanwhile.
     var photoNamed: @Sendable (_ id: UUID) -> Void = { _ in }
+    /// The booth has begun to stop for good: it finishes its saves, then exits.
+    var stopping: @Sendable () -> Void = {}
 }

@@ -3,6 +3,7 @@ import BoothStore
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// The running booth: one loop feeds what happens (presses, keys, camera status, save results,
 /// deadlines) into the state machine and carries out its effects. The loop owns the machine, so
@@ -15,6 +16,17 @@ final class BoothRuntime: Service {
         case inputEnded
         /// SIGTERM or SIGINT.
         case shutdown
+        /// A new configuration waits: stop once no photo is in flight.
+        case restart
+        /// Time to show systemd's watchdog that the loop runs.
+        case heartbeat
+    }
+
+    /// How the booth proves to a watchdog that its loop runs: `beat` is called from the loop
+    /// itself every `interval`, so a stuck loop stops the beats.
+    struct Heartbeat: Sendable {
+        var interval: Duration
+        var beat: @Sendable () -> Void
     }
 
     private let settings: BoothSettings
@@ -31,6 +43,8 @@ final class BoothRuntime: Service {
     private let sink: AsyncStream<Input>.Continuation
     private let writer: PhotoWriter
     private let observer: BoothObserver
+    private let heartbeat: Heartbeat?
+    private let restarting = Atomic(false)
 
     /// - Parameters:
     ///   - dateFormat: how the gallery writes when a photo was taken.
@@ -40,7 +54,7 @@ final class BoothRuntime: Service {
         settings: BoothSettings, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, thumbnailer: any Thumbnailer, dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
-        logger: Logger
+        heartbeat: Heartbeat? = nil, logger: Logger
     ) {
         self.settings = settings
         self.frames = frames
@@ -51,6 +65,7 @@ final class BoothRuntime: Service {
         self.library = library
         self.logger = logger
         self.observer = observer
+        self.heartbeat = heartbeat
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
         self.inputs = inputs
         self.sink = sink
@@ -64,8 +79,20 @@ final class BoothRuntime: Service {
         sink.yield(.event(event))
     }
 
-    /// Runs the booth until the keypad's input ends (and the cycle under way is finished) or a
-    /// graceful shutdown; either way every queued save completes before it returns.
+    /// Asks the booth to stop once no photo is in flight (countdown, capture, naming or
+    /// saving), so that it can start again with a new configuration; ``restarting`` then says
+    /// so.
+    func restart() {
+        sink.yield(.restart)
+    }
+
+    /// Whether ``run()`` returned for ``restart()``, rather than for the end of input or a
+    /// shutdown.
+    var isRestarting: Bool { restarting.load(ordering: .relaxed) }
+
+    /// Runs the booth until the keypad's input ends (and the cycle under way is finished), a
+    /// restart (once no photo is in flight) or a graceful shutdown; every queued save completes
+    /// before it returns.
     func run() async {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
@@ -75,6 +102,14 @@ final class BoothRuntime: Service {
                 group.addTask {
                     for await key in self.keypad.keys { self.post(.key(key)) }
                     self.sink.yield(.inputEnded)
+                }
+                if let heartbeat {
+                    group.addTask { [clock, sink] in
+                        // Only asks: the loop beats when it gets to it.
+                        while (try? await clock.sleep(for: heartbeat.interval)) != nil {
+                            sink.yield(.heartbeat)
+                        }
+                    }
                 }
                 await loop(in: &group)
                 group.cancelAll()
@@ -92,6 +127,7 @@ final class BoothRuntime: Service {
         var stateEnteredAt = clock.now
         var timer: Task<Void, Never>?
         var inputEnded = false
+        var restartRequested = false
         defer { timer?.cancel() }
 
         func apply(_ event: BoothEvent, group: inout DiscardingTaskGroup) {
@@ -114,20 +150,33 @@ final class BoothRuntime: Service {
             switch input {
             case .shutdown:
                 logger.notice("Stopping: finishing the photos being saved.")
+                observer.stopping()
                 return
             case .inputEnded:
                 logger.info("Input has ended: the booth finishes the photo under way and stops.")
                 inputEnded = true
+            case .restart:
+                logger.notice("Restarting with the new configuration once no photo is in flight (now \(machine.state.name)).")
+                restartRequested = true
+            case .heartbeat:
+                heartbeat?.beat()
+                continue
             case .event(let event):
                 apply(event, group: &group)
             }
-            if inputEnded {
+            if inputEnded || restartRequested {
                 switch machine.state {
-                case .naming:
+                case .naming where inputEnded:
                     apply(.key(.cancel), group: &group)
                 case .starting, .idle, .saved, .fault, .browsing, .viewing:
+                    if restartRequested && !inputEnded {
+                        logger.notice("No photo in flight: restarting.")
+                        restarting.store(true, ordering: .relaxed)
+                    } else {
+                        observer.stopping()
+                    }
                     return
-                case .countdown, .capturing, .saving:
+                case .countdown, .capturing, .naming, .saving:
                     break
                 }
             }

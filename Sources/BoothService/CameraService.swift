@@ -50,7 +50,10 @@ final class CameraService: Service {
             let pause = backoff.afterAttempt(worked: delivered)
             switch end {
             case .ended: logger.error("Camera \(camera.name) stopped delivering frames. Reopening it in \(pause).")
-            case .failed(let reason): logger.error("Camera \(camera.name) failed: \(reason). Reopening it in \(pause).")
+            case .failed(let reason):
+                // Device errors are sentences already.
+                let sentence = "\(reason)".hasSuffix(".") ? "\(reason)" : "\(reason)."
+                logger.error("Camera \(camera.name) failed: \(sentence) Reopening it in \(pause).")
             case .stalled: logger.error("Camera \(camera.name) delivered no frame for \(stallTimeout). Reopening it in \(pause).")
             }
             report(.cameraLost)

@@ -21,7 +21,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         // Repairs write; the lock makes sure no booth writes at the same time.
-        let lock = repair ? try LibraryLock(directory: library.directory) : nil
+        let lock = repair ? try LibraryLock(directory: library.existingDirectory) : nil
         defer { withExtendedLifetime(lock) {} }
         let library = try library.openLibrary()
         if !repair && LibraryLock.isHeld(in: library.directory) {

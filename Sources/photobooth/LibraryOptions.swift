@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoothImaging
+import BoothService
 import BoothStore
 import Foundation
 import Logging
@@ -10,7 +11,11 @@ struct LibraryOptions: ParsableArguments {
         name: .customLong("data-dir"),
         help: ArgumentHelp(
             "The photo library's folder.",
-            discussion: "Default: ~/.local/share/photobooth ($XDG_DATA_HOME/photobooth), or /var/lib/photobooth as root.",
+            discussion: """
+                Default: for list, show, export and check, data_dir in /etc/photobooth/photobooth.yaml when set; \
+                otherwise $STATE_DIRECTORY (the service), /var/lib/photobooth as root, else \
+                $XDG_DATA_HOME/photobooth or ~/.local/share/photobooth.
+                """,
             valueName: "dir"),
         completion: .directory)
     var dataDirectory: String?
@@ -20,10 +25,23 @@ struct LibraryOptions: ParsableArguments {
         dataDirectory.map { URL(fileURLWithPath: $0) } ?? LibraryLocation.defaultDirectory()
     }
 
+    /// The library the operator's commands (list, show, export, check) work on: as given, else
+    /// the one the installed booth's configuration names (`data_dir` in
+    /// /etc/photobooth/photobooth.yaml), else the default.
+    var existingDirectory: URL {
+        if dataDirectory == nil, FileManager.default.fileExists(atPath: BoothConfiguration.defaultFile) {
+            var configuration = BoothConfiguration(dataDirectory: directory, simulate: false)
+            if (try? configuration.apply(file: BoothConfiguration.defaultFile)) != nil {
+                return configuration.dataDirectory
+            }
+        }
+        return directory
+    }
+
     /// Opens the existing library; a missing one is an error that says where it looked.
     func openLibrary() throws -> PhotoLibrary {
         try PhotoLibrary(
-            directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "photobooth"), create: false)
+            directory: existingDirectory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "photobooth"), create: false)
     }
 }
 
@@ -40,10 +58,12 @@ struct LogLevel: ExpressibleByArgument {
     var defaultValueDescription: String { level.rawValue }
 }
 
-/// Sends log lines to standard error at `level` and above.
+/// Sends log lines to standard error at `level` and above: with their priority and without a
+/// time when standard error is systemd's journal, with a time otherwise.
 func startLogging(at level: Logger.Level) {
+    let journal = JournalLogHandler.standardErrorIsJournal()
     LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
+        var handler: any LogHandler = journal ? JournalLogHandler() : StreamLogHandler.standardError(label: label)
         handler.logLevel = level
         return handler
     }

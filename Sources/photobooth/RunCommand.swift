@@ -28,8 +28,37 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         startLogging(at: logLevel.level)
-        let configuration = try hardware.configuration(
-            dataDirectory: library.directory, explicitDataDirectory: library.dataDirectory != nil, simulate: simulate)
-        try await Booth.run(configuration, logger: Logger(label: "photobooth"))
+        let options = (hardware: hardware, library: library, simulate: simulate)
+        @Sendable func read() throws -> BoothConfiguration {
+            try options.hardware.configuration(
+                dataDirectory: options.library.directory, explicitDataDirectory: options.library.dataDirectory != nil,
+                simulate: options.simulate)
+        }
+        let logger = Logger(label: "photobooth")
+        switch try await Booth.run(read(), reading: read, logger: logger) {
+        case .stopped:
+            return
+        case .reload:
+            // Everything is stopped and every photo saved: the same command starts again in
+            // this process (systemd keeps following its PID) and reads the new configuration.
+            logger.notice("Starting again with the new configuration.")
+            restartInPlace()
+            logger.critical("Could not start again: execv: \(String(cString: strerror(errno))).")
+            throw ExitCode.failure
+        }
     }
+}
+
+/// Replaces this process by a fresh run of the same executable with the same arguments and
+/// environment; returns only if that fails. Descriptors other than standard input, output and
+/// error are closed on the way (some libraries open theirs without close-on-exec).
+private func restartInPlace() {
+    if let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+        for case let descriptor? in descriptors.map({ Int32($0) }) where descriptor > STDERR_FILENO {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+    }
+    // The executable's own path, so that `ps` and the journal name it photobooth, not exe.
+    let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "/proc/self/exe"
+    execv(FileManager.default.isExecutableFile(atPath: path) ? path : "/proc/self/exe", CommandLine.unsafeArgv)
 }

@@ -97,12 +97,15 @@ final class BoothProcess {
     }
 
     /// Starts `executable` (or `wrapper`, a command that runs it, such as `unshare`) with
-    /// `arguments`.
-    init(_ arguments: [String], executable: URL = BoothProcess.executable, wrappedIn wrapper: [String] = []) throws {
+    /// `arguments`, and `environment` added to the test's.
+    init(
+        _ arguments: [String], executable: URL = BoothProcess.executable, wrappedIn wrapper: [String] = [],
+        environment: [String: String] = [:]
+    ) throws {
         // Writing to a child that has exited must fail, not kill the test run.
         signal(SIGPIPE, SIG_IGN)
         let (child, standardInput, standardOutput, standardError) = try Self.spawning.withLock { _ in
-            try Self.spawn(arguments, executable: executable, wrapper: wrapper)
+            try Self.spawn(arguments, executable: executable, wrapper: wrapper, environment: environment)
         }
         pid = child
         input = Mutex(standardInput)
@@ -135,7 +138,7 @@ final class BoothProcess {
     /// Spawns the child on new pipes; returns its pid and the parent's ends (input to write,
     /// output and error to read).
     private static func spawn(
-        _ arguments: [String], executable: URL, wrapper: [String]
+        _ arguments: [String], executable: URL, wrapper: [String], environment added: [String: String]
     ) throws -> (pid_t, Int32, Int32, Int32) {
         let standardInput = try makePipe()
         let standardOutput = try makePipe()
@@ -151,6 +154,7 @@ final class BoothProcess {
         let command = wrapper.isEmpty ? [executable.path] + arguments : ["/usr/bin/env"] + wrapper + [executable.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TZ"] = "UTC"
+        environment.merge(added) { $1 }
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -208,6 +212,11 @@ final class BoothProcess {
     /// Asks the process to stop, as systemd does.
     func terminate() {
         _ = Glibc.kill(pid, SIGTERM)
+    }
+
+    /// Sends `signal` (SIGHUP: `systemctl reload`).
+    func send(_ signal: Int32) {
+        _ = Glibc.kill(pid, signal)
     }
 
     /// Kills the process at once, as a power cut or the OOM killer would.

@@ -16,7 +16,9 @@ struct VirtualConsole: ~Copyable {
     /// mode; `nil`, logged at debug level, when that is not permitted. The corresponding C
     /// call is `ioctl(KDSETMODE, KD_GRAPHICS)`.
     init?(graphicsModeOn path: String, logger: Logger) {
-        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY)
+        // Write-only is enough for the ioctls, and all that /dev/tty0's group (tty, mode 0620)
+        // may open it for.
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             logger.debug("Console \(path) stays in text mode: open failed: \(String(cString: strerror(errno))).")
             return nil
