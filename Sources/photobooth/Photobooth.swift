@@ -12,6 +12,7 @@ struct Photobooth: AsyncParsableCommand {
             Exit codes: 0 success, 1 a problem found or a failed operation, 2 bad usage.
             Start with `photobooth run --simulate` to try the booth on any Linux machine.
             """,
+        version: "0.5.0",
         subcommands: [RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self])
 
     /// Runs the command with the exit codes the booth documents: ArgumentParser's usage errors
