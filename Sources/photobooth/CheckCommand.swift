@@ -12,6 +12,21 @@ struct CheckCommand: ParsableCommand {
             what can be fixed without deleting an original: temporary files are removed, files \
             without rows are adopted with a default caption, unreadable files are moved to \
             quarantine/, and rows whose file is missing or unreadable are kept in the lost_photo table.
+
+            EXIT STATUS
+              0  The library is clean (after the repair, with --repair).
+              1  Problems remain, the library cannot be opened, or (with
+                 --repair) the booth holds it.
+              2  Bad usage.
+
+            EXAMPLES
+                sudo photobooth check
+                sudo systemctl stop photobooth
+                sudo -u photobooth photobooth check --repair \\
+                    --data-dir /var/lib/photobooth
+                sudo systemctl start photobooth
+              Repair as the user photobooth, so that what the repair creates
+              (quarantine/) belongs to the service.
             """)
 
     @OptionGroup var library: LibraryOptions

@@ -8,9 +8,26 @@ struct DoctorCommand: AsyncParsableCommand {
         commandName: "doctor",
         abstract: "Check the camera, button, light, keypad, screen and data folder for real.",
         discussion: """
-            Prints one line per check, PASS or FAIL, and for each failure what to do. Uses the same \
-            configuration file and options as `run`. Stop the booth first: a running booth holds the \
-            devices. Exit code 0 only when every check passes.
+            Tries each part the configuration names: the camera (present, its formats, one frame \
+            in the chosen mode), the shutter button's and the light's GPIO lines (they exist and \
+            are free), the keypad (it opens at its speed), the screen (the framebuffer's mode), \
+            the fonts, and the data folder (writable, with at least 256 MiB free). Prints one \
+            line per check, PASS or FAIL, and for each failure what to do. Uses the same \
+            configuration file and options as `run`. Stop the booth first: a running booth holds \
+            the devices.
+
+            EXIT STATUS
+              0  Every check passed.
+              1  A check failed, or the configuration file is wrong.
+              2  Bad usage, such as an unknown option or a wrong value.
+
+            ON A BOOTH INSTALLED FROM THE PACKAGE
+                sudo systemctl stop photobooth
+                sudo photobooth doctor
+                sudo systemctl start photobooth
+              As root, doctor checks /var/lib/photobooth and may open every
+              device; when the service cannot open one, `journalctl -u
+              photobooth` says which.
             """)
 
     @OptionGroup var library: LibraryOptions

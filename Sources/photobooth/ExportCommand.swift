@@ -7,8 +7,19 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Copy originals into a folder, named after their captions.",
         discussion: """
-            Files are named "Alice.jpg", then "Alice (2).jpg" and so on; an existing file is never \
-            replaced. Copies keep the photo's creation time.
+            Files are named after the captions, made safe for Linux and for FAT USB sticks: \
+            "Alice.jpg", then "Alice (2).jpg" and so on; an existing file is never replaced. \
+            Copies keep the photo's creation time. --all exports the photos guests see, oldest \
+            first; a photo hidden from guests is exported by its id.
+
+            EXIT STATUS
+              0  Every photo was copied.
+              1  An id matches no photo or several, or a copy failed; the
+                 message says which.
+              2  Bad usage: no ids and no --all, or both.
+
+            EXAMPLE
+                sudo photobooth export --all --to /media/usb/photos
             """)
 
     @OptionGroup var library: LibraryOptions

@@ -7,8 +7,20 @@ struct ListCommand: ParsableCommand {
         commandName: "list",
         abstract: "List the photos, newest first.",
         discussion: """
-            Ids may be shortened to any unique prefix in `show` and `export`. Photos hidden from guests \
-            (the web gallery's admin action) are listed only with --hidden.
+            Prints one line per photo: the first 8 characters of its id, its creation time in \
+            local time, its size and its caption. Ids may be shortened to any unique prefix in \
+            `show` and `export`. Photos hidden from guests (the web gallery's admin action) are \
+            listed only with --hidden.
+
+            EXIT STATUS
+              0  The photos were listed, also when there are none.
+              1  The library cannot be opened (it does not exist, or is not
+                 readable).
+              2  Bad usage.
+
+            EXAMPLES
+                sudo photobooth list --limit 10   the newest photos
+                photobooth list --json            for scripts: JSON
             """)
 
     @OptionGroup var library: LibraryOptions

@@ -9,9 +9,51 @@ struct Photobooth: AsyncParsableCommand {
         commandName: "photobooth",
         abstract: "A photo booth: camera, shutter button, keypad and screen, and the library of its photos.",
         discussion: """
-            Exit codes: 0 success, 1 a problem found or a failed operation, 2 bad usage.
-            Start with `photobooth run --simulate` to try the booth on any Linux machine.
+            Photobooth runs a photo booth: a V4L2 webcam, a shutter button on a GPIO line, a \
+            serial keypad and a framebuffer screen. It shows a live preview, counts down, keeps \
+            the frame the camera exposed at the end of the countdown and asks for a name on the \
+            keypad. Every photo it reports as saved is on disk, a JPEG file and a row in a SQLite \
+            catalog. Guests look at the photos on the booth's screen and in a web gallery on port \
+            8080. `photobooth run --simulate` tries the booth on any Linux machine, without \
+            hardware. `photobooth help COMMAND` describes each command.
+
+            FILES
+              /etc/photobooth/photobooth.yaml
+                  The configuration of `run` and `doctor` (--config FILE). It
+                  documents every key with its default; a missing file means the
+                  defaults.
+              /var/lib/photobooth
+                  The photo library of the service and of root: photobooth.sqlite
+                  (the catalog), photos/YYYY/MM/DD/ID.jpg (the originals),
+                  quarantine/, recycle/.
+              ~/.local/share/photobooth
+                  The photo library of other users. Every command takes
+                  --data-dir DIR.
+
+            ENVIRONMENT
+              STATE_DIRECTORY
+                  The library's folder when --data-dir is not given; systemd sets
+                  it for the service (StateDirectory=photobooth).
+              XDG_DATA_HOME
+                  For users other than root: the library is
+                  $XDG_DATA_HOME/photobooth.
+
+            EXIT STATUS
+              0  Success.
+              1  A problem found (doctor, check) or a failed operation.
+              2  Bad usage: an unknown command or option, a missing argument, a
+                 wrong value.
+
+            THE SERVICE
+              The photobooth package runs `photobooth run` as the systemd service
+              photobooth.service, as the user photobooth, with the library in
+              /var/lib/photobooth:
+                systemctl status photobooth        whether it runs, its last logs
+                journalctl -u photobooth -f        its log, as it is written
+                sudo systemctl restart photobooth  after editing the configuration
+                sudo photobooth list               its photos
             """,
+        version: "0.5.0",
         subcommands: [RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self])
 
     /// Runs the command with the exit codes the booth documents: ArgumentParser's usage errors

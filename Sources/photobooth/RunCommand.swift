@@ -9,11 +9,45 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run the booth.",
         discussion: """
+            Runs the booth until it is stopped: the live preview, the countdown and the shot, the \
+            name typed on the keypad, the gallery on the booth's screen, and the web gallery on \
+            port 8080 (--no-http turns it off). The settings come from \
+            /etc/photobooth/photobooth.yaml (or --config FILE); each option below overrides the key \
+            of the file named in its help. A wrong key or value stops the booth with the file and \
+            line (or the option), the key and what is allowed. SIGTERM and SIGINT stop the booth \
+            once the photos under way are saved. Run `photobooth doctor` first on new hardware.
+
             With --simulate the booth runs on any Linux machine: a test-pattern camera, the terminal as \
             shutter button and keypad (Enter takes a photo; type a name and Enter to name it; Escape then \
             Enter keeps the default name), and the screen printed as lines. Input may be piped: each line \
             waits until the booth waits for one, and at the end of input the booth finishes its saves and \
-            exits 0.
+            exits 0. With --simulate the configuration file is read only when --config names it.
+
+            FILES
+              /etc/photobooth/photobooth.yaml
+                  The configuration (--config FILE); it documents every key.
+              /var/lib/photobooth
+                  The library of the service and of root; other users
+                  have ~/.local/share/photobooth. --data-dir comes first,
+                  then the file's data_dir, then $STATE_DIRECTORY, then
+                  these.
+
+            EXIT STATUS
+              0  Stopped by SIGTERM or SIGINT, or at the end of piped input
+                 with --simulate.
+              1  The booth could not start or stopped on an error; the
+                 message says why (a wrong configuration file, a device
+                 it cannot open, a library in use).
+              2  Bad usage, such as an unknown option or a wrong value.
+
+            THE SERVICE
+              The photobooth package runs `photobooth run --config
+              /etc/photobooth/photobooth.yaml` as photobooth.service, as the
+              user photobooth, and restarts it if it exits on its own:
+                systemctl status photobooth        whether it runs
+                journalctl -u photobooth -f        its log, as it is written
+                sudo systemctl restart photobooth  after editing the file
+                sudo systemctl stop photobooth     before doctor or repairs
             """)
 
     @OptionGroup var library: LibraryOptions

@@ -5,7 +5,21 @@ import Foundation
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show every field of one photo and where its file is.")
+        abstract: "Show every field of one photo and where its file is.",
+        discussion: """
+            Prints the photo's id, caption, number (the booth's running count), creation time \
+            (local and UTC), size in pixels and bytes, and the path of the original. Photos \
+            hidden from guests are shown too.
+
+            EXIT STATUS
+              0  The photo was shown.
+              1  No photo has this id, the prefix matches several, or the
+                 library cannot be opened.
+              2  Bad usage.
+
+            EXAMPLE
+                sudo photobooth show 3f2a9c1e
+            """)
 
     @OptionGroup var library: LibraryOptions
 
