@@ -105,10 +105,12 @@ final class BoothRuntime: Service {
                 }
                 if let heartbeat {
                     group.addTask { [clock, sink] in
-                        // Only asks: the loop beats when it gets to it.
-                        while (try? await clock.sleep(for: heartbeat.interval)) != nil {
+                        // Only asks: the loop beats when it gets to it. The first beat comes at
+                        // once: after a reload the process starts again, and systemd has counted
+                        // since the previous run's last beat.
+                        repeat {
                             sink.yield(.heartbeat)
-                        }
+                        } while (try? await clock.sleep(for: heartbeat.interval)) != nil
                     }
                 }
                 await loop(in: &group)
