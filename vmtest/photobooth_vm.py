@@ -244,6 +244,44 @@ def ldd_libraries(path: str) -> list[str]:
     return libs
 
 
+def install_busybox(staging: Path, busybox: str) -> None:
+    """busybox at /usr/bin/busybox in staging, with a link for each of its applets."""
+    _copy_into(staging, busybox, "/usr/bin/busybox")
+    applets = subprocess.run([busybox, "--list-full"], stdout=subprocess.PIPE, text=True,
+                             check=True).stdout.split()
+    for applet in applets:
+        link = staging / applet
+        if applet.endswith("/busybox") or link.exists() or link.is_symlink():
+            continue
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to("/usr/bin/busybox")
+
+
+def install_modules(staging: Path, env: dict[str, str], modules) -> None:
+    """The named kernel modules with their dependencies (decompressed), then a modules.dep for
+    exactly those, so that modprobe works in staging."""
+    kver = env["KVER"]
+    index = ModuleIndex(Path(env["MODULES_ROOT"]), kver)
+    src_base = index.base
+    dst_base = staging / "lib/modules" / kver
+    for rel in index.closure(modules):
+        src = src_base / rel
+        dst = dst_base / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if rel.endswith(".xz"):
+            dst = dst.with_suffix("")
+            _run(["sh", "-c", f"xz -dc {shlex.quote(str(src))} > {shlex.quote(str(dst))}"])
+        elif rel.endswith(".zst"):
+            dst = dst.with_suffix("")
+            _run(["zstd", "-q", "-d", "-o", str(dst), str(src)])
+        else:
+            shutil.copy2(src, dst)
+    for f in ["modules.builtin", "modules.builtin.modinfo", "modules.order"]:
+        if (src_base / f).exists():
+            shutil.copy2(src_base / f, dst_base / f)
+    _run(["depmod", "-b", str(staging), kver])
+
+
 def base_layer(env: dict[str, str], extra_modules=()) -> Path:
     """The cached part of the initramfs: busybox, modules, fonts, helpers, fixtures, /init."""
     kver = env["KVER"]
@@ -271,7 +309,6 @@ def base_layer(env: dict[str, str], extra_modules=()) -> Path:
 
 
 def _build_base_layer(env, modules, busybox, layers: Path, out: Path) -> None:
-    kver = env["KVER"]
     for old in layers.glob("base-*.cpio"):
         if time.time() - old.stat().st_mtime > 3600:    # superseded, and no run is copying it
             old.unlink()
@@ -282,16 +319,7 @@ def _build_base_layer(env, modules, busybox, layers: Path, out: Path) -> None:
         for d in ["proc", "sys", "dev", "tmp", "run", "share", "root", "etc/photobooth-vm",
                   "usr/local/bin", "usr/bin", "usr/sbin", "mnt"]:
             (st / d).mkdir(parents=True, exist_ok=True)
-        # busybox and its applet links
-        _copy_into(st, busybox, "/usr/bin/busybox")
-        applets = subprocess.run([busybox, "--list-full"], stdout=subprocess.PIPE, text=True,
-                                 check=True).stdout.split()
-        for applet in applets:
-            link = st / applet
-            if applet.endswith("/busybox") or link.exists() or link.is_symlink():
-                continue
-            link.parent.mkdir(parents=True, exist_ok=True)
-            link.symlink_to("/usr/bin/busybox")
+        install_busybox(st, busybox)
         # /init and the control shell
         init = st / "init"
         init.write_text(INIT_SCRIPT)
@@ -300,26 +328,7 @@ def _build_base_layer(env, modules, busybox, layers: Path, out: Path) -> None:
         (st / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/sh\n")
         (st / "etc/group").write_text("root:x:0:\n")
         (st / "etc/hostname").write_text("photobooth-vm\n")
-        # kernel modules with their dependencies, then a modules.dep for exactly those
-        index = ModuleIndex(Path(env["MODULES_ROOT"]), kver)
-        src_base = index.base
-        dst_base = st / "lib/modules" / kver
-        for rel in index.closure(modules):
-            src = src_base / rel
-            dst = dst_base / rel
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            if rel.endswith(".xz"):
-                dst = dst.with_suffix("")
-                _run(["sh", "-c", f"xz -dc {shlex.quote(str(src))} > {shlex.quote(str(dst))}"])
-            elif rel.endswith(".zst"):
-                dst = dst.with_suffix("")
-                _run(["zstd", "-q", "-d", "-o", str(dst), str(src)])
-            else:
-                shutil.copy2(src, dst)
-        for f in ["modules.builtin", "modules.builtin.modinfo", "modules.order"]:
-            if (src_base / f).exists():
-                shutil.copy2(src_base / f, dst_base / f)
-        _run(["depmod", "-b", str(st), kver])
+        install_modules(st, env, modules)
         # fonts, helpers, fixtures
         for font in FONTS:
             _copy_into(st, font)
@@ -502,9 +511,14 @@ class VM:
     """
 
     def __init__(self, env: dict[str, str], initramfs: Path, run_dir: Path,
-                 memory_mb: int = 1024, cpus: int = 2, boot_timeout: float = 90):
+                 memory_mb: int = 1024, cpus: int = 2, boot_timeout: float = 90,
+                 kernel_args: str = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init",
+                 extra_qemu_args: tuple[str, ...] = ()):
         self.env = env
         self.initramfs = Path(initramfs)
+        # Another root (vmtest/boot's Debian disk) changes these; the devices stay the same.
+        self.kernel_args = kernel_args
+        self.extra_qemu_args = tuple(extra_qemu_args)
         self.run_dir = Path(run_dir)
         self.share = self.run_dir / "share"
         self.console_log = self.run_dir / "console.log"
@@ -523,6 +537,7 @@ class VM:
         self._feeders: list[int] = []
         self.gpio: dict | None = None
         self.boot_seconds: float | None = None
+        self.started_at: float | None = None    # time.monotonic() when QEMU was started
         self.binary: str | None = None    # GUEST_BINARY when the initramfs has photobooth
 
     def share_path(self, name: str) -> tuple[Path, str]:
@@ -557,7 +572,7 @@ class VM:
             "-m", str(self.memory_mb), "-smp", str(self.cpus),
             "-nodefaults", "-no-user-config", "-display", "none", "-no-reboot", "-S",
             "-kernel", self.env.get("KERNEL_IMAGE") or self.env["VMLINUZ"], "-initrd", str(self.initramfs),
-            "-append", "console=ttyS0 loglevel=4 panic=-1 rdinit=/init",
+            "-append", self.kernel_args,
             "-chardev", f"file,id=con,path={self.console_log}",
             "-chardev", f"socket,id=kp,path={s}/keypad.sock,server=on,wait=off",
             "-chardev", f"socket,id=ctl,path={s}/control.sock,server=on,wait=off",
@@ -565,6 +580,7 @@ class VM:
             "-qmp", f"unix:{s}/qmp.sock,server=on,wait=off",
             "-device", "bochs-display",
             "-virtfs", f"local,path={self.share},mount_tag=share,security_model=none",
+            *self.extra_qemu_args,
         ]
 
     def start(self) -> None:
@@ -582,7 +598,7 @@ class VM:
         self.sock_dir = Path(tempfile.mkdtemp(prefix="pbvm-"))
         cmd = self.qemu_command()
         (self.run_dir / "qemu-command.txt").write_text(shlex.join(cmd) + "\n")
-        t0 = time.monotonic()
+        t0 = self.started_at = time.monotonic()
         self.qemu_stderr = open(self.run_dir / "qemu.stderr", "wb")
         self.proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=self.qemu_stderr,
                                      stderr=subprocess.STDOUT)

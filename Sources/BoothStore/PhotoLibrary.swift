@@ -50,11 +50,11 @@ public final class PhotoLibrary: Sendable {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         do {
             database = try DatabasePool(path: catalog.path, configuration: configuration)
+            // On the writer, the one connection that commits, and only once the pool is open:
+            // GRDB sets synchronous=NORMAL there when it turns WAL on, after prepareDatabase.
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             try LibrarySchema.migrator.migrate(database)
             let highest = try database.read { db in
                 try Int.fetchOne(db, sql: "SELECT MAX(number) FROM (SELECT number FROM photo UNION ALL SELECT number FROM lost_photo)")

@@ -12,7 +12,10 @@ struct PhotoLibraryTests {
     func catalogSettings() throws {
         let fixture = try LibraryFixture()
         #expect(try fixture.library.journalMode() == "wal")
-        let synchronous = try fixture.library.database.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        // The writer commits: its setting is the one that counts (readers never write).
+        let synchronous = try fixture.library.database.writeWithoutTransaction { db in
+            try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
         #expect(synchronous == 2, "2 is FULL")
         #expect(FileManager.default.fileExists(atPath: fixture.url("photobooth.sqlite").path))
     }
