@@ -7,7 +7,7 @@ import Foundation
 struct HardwareOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The configuration file (YAML).",
-        discussion: "Default: \(BoothConfiguration.defaultFile) when it exists; deploy/photobooth.yaml documents every key.",
+        discussion: "Default: \(BoothConfiguration.defaultFile) when it exists, which documents every key (deploy/photobooth.yaml in the source).",
         valueName: "file"))
     var config: String?
 

@@ -50,7 +50,7 @@ struct Photobooth: AsyncParsableCommand {
               /var/lib/photobooth:
                 systemctl status photobooth        whether it runs, its last logs
                 journalctl -u photobooth -f        its log, as it is written
-                sudo systemctl restart photobooth  after editing the configuration
+                sudo systemctl reload photobooth   after editing the configuration
                 sudo photobooth list               its photos
             """,
         version: "0.5.0",

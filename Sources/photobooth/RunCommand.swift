@@ -15,7 +15,12 @@ struct RunCommand: AsyncParsableCommand {
             /etc/photobooth/photobooth.yaml (or --config FILE); each option below overrides the key \
             of the file named in its help. A wrong key or value stops the booth with the file and \
             line (or the option), the key and what is allowed. SIGTERM and SIGINT stop the booth \
-            once the photos under way are saved. Run `photobooth doctor` first on new hardware.
+            once the photos under way are saved. SIGHUP reads the configuration again: a file with \
+            an error is logged and ignored; a good one is applied once no photo is in flight (the \
+            booth finishes the countdown, capture, name entry or save under way, then starts again \
+            in the same process). Under systemd (Type=notify) the booth reports READY=1 once the \
+            camera delivers or a fault is on the screen, its state as STATUS=, and WATCHDOG=1 from \
+            its loop. Run `photobooth doctor` first on new hardware.
 
             With --simulate the booth runs on any Linux machine: a test-pattern camera, the terminal as \
             shutter button and keypad (Enter takes a photo; type a name and Enter to name it; Escape then \
@@ -46,7 +51,7 @@ struct RunCommand: AsyncParsableCommand {
               user photobooth, and restarts it if it exits on its own:
                 systemctl status photobooth        whether it runs
                 journalctl -u photobooth -f        its log, as it is written
-                sudo systemctl restart photobooth  after editing the file
+                sudo systemctl reload photobooth   after editing the file
                 sudo systemctl stop photobooth     before doctor or repairs
             """)
 

@@ -54,6 +54,30 @@ final class NotifySocket {
     }
 }
 
+/// A simulated booth run with a configuration file that a test rewrites, as systemd runs it.
+final class ConfiguredBooth {
+    let directory = DataDirectory()
+    let config: URL
+    let socket: NotifySocket
+    let booth: BoothProcess
+
+    init(_ configuration: String, options: [String] = []) throws {
+        config = directory.url.appendingPathExtension("yaml")
+        try configuration.write(to: config, atomically: true, encoding: .utf8)
+        socket = try NotifySocket()
+        booth = try BoothProcess(
+            ["run", "--simulate", "--no-http", "--config", config.path, "--data-dir", directory.path] + options,
+            environment: socket.environment())
+    }
+
+    deinit { try? FileManager.default.removeItem(at: config) }
+
+    /// Replaces the configuration file, as an operator's editor does.
+    func rewrite(_ configuration: String) throws {
+        try configuration.write(to: config, atomically: true, encoding: .utf8)
+    }
+}
+
 @Suite("The booth under systemd: notifications and reload", .timeLimit(.minutes(2)))
 struct ServiceManagerTests {
     @Test("READY=1 once the camera delivers, STATUS= for each state, WATCHDOG=1 from the loop, STOPPING=1 at the end")
@@ -102,19 +126,13 @@ struct ServiceManagerTests {
 
     @Test("SIGHUP while a name is typed: the photo is saved with its name, then the same process starts again with the new configuration")
     func reloadWaitsForThePhotoInFlight() async throws {
-        let directory = DataDirectory()
-        let config = directory.url.appendingPathExtension("yaml")
-        defer { try? FileManager.default.removeItem(at: config) }
-        try "gallery:\n  date_format: \"'Before' yyyy\"\n".write(to: config, atomically: true, encoding: .utf8)
-        let socket = try NotifySocket()
-        let booth = try BoothProcess(
-            ["run", "--simulate", "--no-http", "--countdown", "0", "--config", config.path, "--data-dir", directory.path],
-            environment: socket.environment())
+        let run = try ConfiguredBooth("gallery:\n  date_format: \"'Before' yyyy\"\n", options: ["--countdown", "0"])
+        let (socket, booth) = (run.socket, run.booth)
         #expect(await socket.wait(for: "READY=1"))
         try booth.type("\n")
         #expect(await socket.wait(for: "STATUS=Waiting for a name on the keypad"))
 
-        try "gallery:\n  date_format: \"'After' yyyy\"\n".write(to: config, atomically: true, encoding: .utf8)
+        try run.rewrite("gallery:\n  date_format: \"'After' yyyy\"\n")
         booth.send(SIGHUP)
         #expect(await socket.wait(for: "RELOADING=1"))
         #expect(await booth.stderr.wait { $0.contains("once no photo is in flight (now naming)") })
@@ -129,21 +147,15 @@ struct ServiceManagerTests {
         #expect(finished.status == 0 && !finished.signaled, "\(finished.stderr)")
         #expect(finished.stderr.contains("Starting again with the new configuration."))
         #expect(finished.stdout.contains("Saved as Ann"))
-        #expect(try await listed(directory).map(\.caption) == ["Ann"])
+        #expect(try await listed(run.directory).map(\.caption) == ["Ann"])
     }
 
     @Test("SIGHUP with a configuration that does not read: logged, and the booth goes on as it was")
     func reloadWithABadFile() async throws {
-        let directory = DataDirectory()
-        let config = directory.url.appendingPathExtension("yaml")
-        defer { try? FileManager.default.removeItem(at: config) }
-        try "booth:\n  countdown_seconds: 0\n".write(to: config, atomically: true, encoding: .utf8)
-        let socket = try NotifySocket()
-        let booth = try BoothProcess(
-            ["run", "--simulate", "--no-http", "--config", config.path, "--data-dir", directory.path],
-            environment: socket.environment())
+        let run = try ConfiguredBooth("booth:\n  countdown_seconds: 0\n")
+        let (socket, booth) = (run.socket, run.booth)
         #expect(await socket.wait(for: "READY=1"))
-        try "booth:\n  countdown_seconds: soon\n".write(to: config, atomically: true, encoding: .utf8)
+        try run.rewrite("booth:\n  countdown_seconds: soon\n")
         booth.send(SIGHUP)
         #expect(await booth.stderr.wait { $0.contains("The configuration was not reloaded") })
         try booth.type("\nBen\n")
@@ -152,6 +164,6 @@ struct ServiceManagerTests {
         #expect(finished.status == 0 && !finished.signaled, "\(finished.stderr)")
         #expect(finished.stderr.contains("countdown_seconds"), "the error names the key: \(finished.stderr)")
         #expect(!socket.received.contains { $0.contains("RELOADING=1") })
-        #expect(try await listed(directory).map(\.caption) == ["Ben"])
+        #expect(try await listed(run.directory).map(\.caption) == ["Ben"])
     }
 }
