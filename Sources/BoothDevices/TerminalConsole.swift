@@ -364,14 +364,6 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     private func write(_ line: String) {
         let bytes = Array((line + "\n").utf8)
-        printer.async { [self] in
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes[offset...].withUnsafeBytes { Glibc.write(output, $0.baseAddress, $0.count) }
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        printer.async { [self] in writeAll(bytes, to: output) }
     }
 }

@@ -52,7 +52,7 @@ final class CameraService: Service {
             case .ended: logger.error("Camera \(camera.name) stopped delivering frames. Reopening it in \(pause).")
             case .failed(let reason):
                 // Device errors are sentences already.
-                let sentence = "\(reason)".hasSuffix(".") ? "\(reason)" : "\(reason)."
+                let sentence = reason.hasSuffix(".") ? reason : reason + "."
                 logger.error("Camera \(camera.name) failed: \(sentence) Reopening it in \(pause).")
             case .stalled: logger.error("Camera \(camera.name) delivered no frame for \(stallTimeout). Reopening it in \(pause).")
             }

@@ -1,3 +1,4 @@
+import BoothCore
 import Foundation
 import Logging
 
@@ -58,15 +59,9 @@ public struct JournalLogHandler: LogHandler {
         write(line.replacingOccurrences(of: "\n", with: " ") + "\n")
     }
 
-    /// One `write(2)` per line, so that lines from different threads never interleave.
+    /// Each line in one `write(2)` (unless the kernel takes it in parts), so that lines from
+    /// different threads do not interleave.
     public static let writeToStandardError: @Sendable (String) -> Void = { line in
-        var bytes = Array(line.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+        writeAll(Array(line.utf8), to: STDERR_FILENO)
     }
 }

@@ -36,9 +36,10 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         // Repairs write; the lock makes sure no booth writes at the same time.
-        let lock = repair ? try LibraryLock(directory: library.existingDirectory) : nil
+        let directory = library.existingDirectory
+        let lock = repair ? try LibraryLock(directory: directory) : nil
         defer { withExtendedLifetime(lock) {} }
-        let library = try library.openLibrary()
+        let library = try library.openLibrary(at: directory)
         if !repair && LibraryLock.isHeld(in: library.directory) {
             print("Note: the booth is running; a photo being saved right now may show up as a temporary file or a file without a row.")
         }

@@ -38,10 +38,12 @@ struct LibraryOptions: ParsableArguments {
         return directory
     }
 
-    /// Opens the existing library; a missing one is an error that says where it looked.
-    func openLibrary() throws -> PhotoLibrary {
+    /// Opens the existing library (in `folder`, else ``existingDirectory``); a
+    /// missing one is an error that says where it looked.
+    func openLibrary(at folder: URL? = nil) throws -> PhotoLibrary {
         try PhotoLibrary(
-            directory: existingDirectory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "photobooth"), create: false)
+            directory: folder ?? existingDirectory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "photobooth"),
+            create: false)
     }
 }
 

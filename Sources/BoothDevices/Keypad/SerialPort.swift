@@ -1,3 +1,4 @@
+import BoothCore
 import Foundation
 
 /// A serial port in raw mode (8 data bits, no parity, 1 stop bit, no flow control), as a keypad
@@ -59,16 +60,6 @@ final class SerialPort {
     /// Writes `bytes` without waiting: a keypad display that cannot keep up loses text, the
     /// booth never stalls for it.
     func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-            } else if written < 0, errno == EINTR {
-                continue
-            } else {
-                return
-            }
-        }
+        writeAll(bytes, to: descriptor)
     }
 }
