@@ -62,6 +62,10 @@ struct Photobooth: AsyncParsableCommand {
         // A closed standard output (`photobooth list | head -1`) must be a write error, not a
         // signal that kills a booth in the middle of saving a photo.
         signal(SIGPIPE, SIG_IGN)
+        // A hangup (`systemctl reload`) must never end the booth, not even one that comes
+        // before `run` listens for it; the other commands have no use for it either, and an
+        // export keeps copying when the operator's SSH session drops.
+        signal(SIGHUP, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -92,6 +92,12 @@ struct RunCommand: AsyncParsableCommand {
 /// environment; returns only if that fails. Descriptors other than standard input, output and
 /// error are closed on the way (some libraries open theirs without close-on-exec).
 private func restartInPlace() {
+    // The service group ignored SIGTERM and SIGINT to trap them, and an ignored signal stays
+    // ignored across exec: a stop that came before the new run traps them again would be lost,
+    // and the booth would never stop. With the default action it ends the new process, which
+    // has nothing in flight yet. SIGHUP stays ignored (see HangupSignal).
+    signal(SIGTERM, SIG_DFL)
+    signal(SIGINT, SIG_DFL)
     if let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
         for case let descriptor? in descriptors.map({ Int32($0) }) where descriptor > STDERR_FILENO {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
