@@ -3,6 +3,7 @@ import BoothStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -10,23 +11,48 @@ import ServiceLifecycle
 /// The web gallery as a service of the booth: pages, images, the JSON API, live streams,
 /// health and metrics over HTTP/1.1, until the service group shuts down. On graceful shutdown
 /// it stops accepting connections, ends the live streams and lets answers in progress finish.
+///
+/// It runs HummingbirdCore's server itself rather than Hummingbird's `Application.run()`.
+/// That method starts a service group of its own with a date-header timer made with
+/// `cancelOnGracefulShutdown()`, that is swift-async-algorithms' `merge`. In version 1.1.4 (the
+/// newest we have) `merge` holds its lock while it registers a continuation, so a cancellation
+/// in between deadlocks both threads (swift-async-algorithms #430, fixed by #444): a web port
+/// that cannot be bound cancels that timer at once, and about one start in five hung forever,
+/// deaf to SIGTERM. Here nothing of the web builds a `merge`: the server shuts down by its
+/// graceful-shutdown handler and ``HTTPDate`` writes the date.
 public struct GalleryServer: Service {
-    private let application: Application<RouterResponder<GalleryRequestContext>>
+    private let responder: RouterResponder<GalleryRequestContext>
     private let settings: WebSettings
+    private let logger: Logger
 
     /// A server for `library` and `live` as `settings` say. Nothing is bound before ``run()``.
     public init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger) {
-        self.application = Self.buildApplication(library: library, live: live, settings: settings, logger: logger)
+        let gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: .seconds(15))
+        self.responder = Self.buildRouter(gallery).buildResponder()
         self.settings = settings
+        self.logger = logger
     }
 
     /// Serves until graceful shutdown. Logs "Web gallery on http://ADDR:PORT" once listening.
     public func run() async throws {
+        let (settings, logger, responder) = (settings, logger, responder)
         do {
             // Every task of the server (connections, requests, streams) inherits the
             // preference, so none of them runs on the cooperative pool the booth works on.
             try await withTaskExecutorPreference(WebThreads.handlers) {
-                try await application.run()
+                let server = try HTTPServerBuilder.http1(configuration: .init(idleTimeout: TimeAmount(settings.idleTimeout)))
+                    .buildServer(
+                        configuration: ServerConfiguration(address: .hostname(settings.address, port: settings.port)),
+                        eventLoopGroup: WebThreads.eventLoops, logger: logger,
+                        responder: { request, writer, channel in
+                            let response = await Self.answer(request, on: channel, with: responder, logger: logger)
+                            try await writer.write(response: response.head, body: response.body)
+                        },
+                        onServerRunning: { channel in
+                            let port = channel.localAddress?.port ?? settings.port
+                            logger.info("Web gallery on http://\(settings.address):\(port)")
+                        })
+                try await server.run()
             }
         } catch {
             throw GalleryServerError(
@@ -37,13 +63,31 @@ public struct GalleryServer: Service {
         }
     }
 
+    /// The router's answer to `request`, with the `Date` header; a failure that got past the
+    /// error pages is a bare 500.
+    private static func answer(
+        _ request: Request, on channel: any Channel, with responder: RouterResponder<GalleryRequestContext>, logger: Logger
+    ) async -> Response {
+        let context = GalleryRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        var response: Response
+        do {
+            response = try await responder.respond(to: request, context: context)
+        } catch {
+            logger.debug("Web request \(request.method) \(request.uri.path) failed: \(error)")
+            response = Response(status: .internalServerError)
+        }
+        response.headers[.date] = HTTPDate.now
+        return response
+    }
+
     /// The path of a photo's page, `/photos/<lowercased uuid>`: the QR code on the booth's
     /// screen links to it.
     public static func pagePath(of id: UUID) -> String {
         GalleryPaths.page(of: id)
     }
 
-    /// The application, ready to run or to test (`app.test(.router)` needs no socket).
+    /// The gallery as a Hummingbird application, for the tests (`app.test(.router)` needs no
+    /// socket). The booth itself runs ``run()``.
     static func buildApplication(
         library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger,
         eventKeepAlive: Duration = .seconds(15)

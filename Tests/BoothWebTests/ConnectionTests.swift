@@ -88,6 +88,18 @@ struct ConnectionTests {
             try await waitUntil { messages.port != nil }
             let port = try #require(messages.port)
             try await RawConnection.with(port: port) { session in
+                try await session.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                try await session.readUntilClosed()
+                // The booth's server writes the date itself (no timer service, see GalleryServer).
+                let date = try #require(session.response?.header("Date"))
+                let parser = DateFormatter()
+                parser.locale = Locale(identifier: "en_US_POSIX")
+                parser.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+                parser.timeZone = TimeZone(identifier: "GMT")
+                let sent = try #require(parser.date(from: date), "Date: \(date)")
+                #expect(abs(sent.timeIntervalSinceNow) < 60)
+            }
+            try await RawConnection.with(port: port) { session in
                 try await session.send("GET /preview.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 try await waitUntil { feed.isWatched }
                 feed.publish(try WebFixture.jpeg())

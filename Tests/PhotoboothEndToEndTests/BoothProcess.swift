@@ -76,7 +76,7 @@ struct Finished {
 /// when tests started children in parallel; a booth then waited forever for the end of an input
 /// another child held open.) Output is read and the child reaped on threads of their own, so
 /// nothing here blocks Swift's cooperative pool.
-final class BoothProcess {
+final class BoothProcess: Sendable {
     /// Held while pipes are made close-on-exec and a child is spawned: a spawn on another thread
     /// between `pipe` and `fcntl` would inherit them.
     private static let spawning = Mutex(())
@@ -233,6 +233,25 @@ final class BoothProcess {
         return Finished(status: status, signaled: signaled, stdout: stdout.text, stderr: stderr.text)
     }
 
+    /// Waits as ``finished()`` does, for at most `limit`; a process still running then is hung:
+    /// it is killed and the answer is `nil`.
+    func finished(within limit: Duration) async -> Finished? {
+        await withTaskGroup(of: Finished?.self) { group in
+            group.addTask { await self.finished() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            guard first == nil else { return first }
+            kill()
+            // Reaps it, so that no process outlives the test.
+            while let next = await group.next() { _ = next }
+            return nil
+        }
+    }
+
     /// Runs `photobooth arguments` with `input` on standard input, to the end.
     static func run(_ arguments: [String], input: String = "") async throws -> Finished {
         let booth = try BoothProcess(arguments)
@@ -243,7 +262,7 @@ final class BoothProcess {
 }
 
 /// A library folder for one test, removed afterwards.
-final class DataDirectory {
+final class DataDirectory: Sendable {
     let url: URL
     var path: String { url.path }
 

@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// A listening TCP socket on the loopback, held by the test, so that a booth asked to serve on
+/// its port fails to bind: a web service that fails as the booth starts.
+private final class TakenPort: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        port = try Self.bind(descriptor)
+        guard listen(descriptor, 1) == 0 else {
+            throw BoothProcess.SpawnError(description: "cannot listen: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// A port no one listens on right now: the system's pick, released at once.
+    static func free() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(descriptor) }
+        return try bind(descriptor)
+    }
+
+    /// Binds `descriptor` to 127.0.0.1 on a port the system picks; returns the port.
+    private static func bind(_ descriptor: Int32) throws -> Int {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                Glibc.bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else {
+            throw BoothProcess.SpawnError(description: "cannot bind a loopback port: \(String(cString: strerror(errno)))")
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// The start-up deadlock of issue 11: a web service that failed at start, or a stop or reload
+/// racing with the cancellation of an async sequence, could hang the booth forever, deaf to
+/// SIGTERM. Each run here must end by itself; one that does not within 30 s is a hang, is
+/// killed, and fails the test with its log.
+@Suite("Starts and stops at random instants never hang", .timeLimit(.minutes(10)))
+struct StartStopStressTests {
+    /// Runs this many booths at a time: the machines have two cores, and each booth mostly waits.
+    static let parallelRuns = 4
+    /// How long a run may take before it counts as a hang (a run takes well under 2 s).
+    static let hangLimit = Duration.seconds(30)
+
+    @Test("200 starts with a web port that cannot be bound: every booth stops at the end of its input")
+    func failingWebService() async throws {
+        let taken = try TakenPort()
+        let outcomes = await Self.runMany(200) { library in
+            let booth = try BoothProcess([
+                "run", "--simulate", "--countdown", "0", "--http-address", "127.0.0.1", "--http-port", String(taken.port),
+                "--data-dir", library.path,
+            ])
+            try booth.endInput()
+            return booth
+        }
+        Self.expectNoHang(outcomes)
+        for outcome in outcomes {
+            #expect(outcome.result?.status == 0 && outcome.result?.signaled == false, "\(outcome.result?.stderr ?? "")")
+            #expect(outcome.result?.stderr.contains("Address already in use") == true, "the web did not fail: \(outcome.result?.stderr ?? "")")
+        }
+    }
+
+    @Test("200 runs stopped by SIGTERM, or reloaded by SIGHUP then stopped, at random instants: none hangs")
+    func stopOrReloadAtRandomInstants() async throws {
+        let outcomes = await Self.runMany(200) { library in
+            let booth = try BoothProcess([
+                "run", "--simulate", "--countdown", "0", "--http-address", "127.0.0.1", "--http-port", String(try TakenPort.free()),
+                "--data-dir", library.path,
+            ])
+            if Bool.random() {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 0...1500)))
+                booth.send(SIGHUP)
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...1500)))
+            booth.terminate()
+            return booth
+        }
+        Self.expectNoHang(outcomes)
+        for outcome in outcomes {
+            guard let result = outcome.result else { continue }
+            // SIGTERM before the booth traps it (at the very start, or between a reload's exec and
+            // the new run's first instant) ends it as a signal does: no hang, nothing in flight.
+            let stopped = (result.status == 0 && !result.signaled) || (result.signaled && result.status == SIGTERM)
+            #expect(stopped, "exit \(result.status) (signal: \(result.signaled)): \(result.stderr)")
+        }
+    }
+
+    /// What one run left: `nil` when it hung and was killed.
+    struct Outcome: Sendable {
+        let result: Finished?
+        let log: String
+    }
+
+    /// Runs `count` booths, ``parallelRuns`` at a time; each worker has a library of its own.
+    static func runMany(_ count: Int, start: @escaping @Sendable (DataDirectory) async throws -> BoothProcess) async -> [Outcome] {
+        await withTaskGroup(of: [Outcome].self) { group in
+            for worker in 0..<parallelRuns {
+                let runs = count / parallelRuns + (worker < count % parallelRuns ? 1 : 0)
+                group.addTask {
+                    let library = DataDirectory()
+                    var outcomes: [Outcome] = []
+                    for _ in 0..<runs {
+                        do {
+                            let booth = try await start(library)
+                            let result = await booth.finished(within: hangLimit)
+                            outcomes.append(Outcome(result: result, log: booth.stderr.text))
+                        } catch {
+                            outcomes.append(Outcome(result: nil, log: "cannot run the booth: \(error)"))
+                        }
+                    }
+                    return outcomes
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
+    static func expectNoHang(_ outcomes: [Outcome]) {
+        let hung = outcomes.filter { $0.result == nil }
+        #expect(hung.isEmpty, "\(hung.count) of \(outcomes.count) runs hung; the first one's log:\n\(hung.first?.log ?? "")")
+    }
+}
