@@ -79,6 +79,12 @@ public enum Doctor {
             }
             return fonts.joined(separator: ", ")
         }
+        if configuration.web.enabled {
+            let web = configuration.web
+            run("web address", fix: "set http.address (--http-address) to 0.0.0.0 or an address `ip -brief address` lists, and http.port (--http-port) to a port no other program listens on (`ss -ltnp` lists them), or turn the gallery off (http.enabled: false).") {
+                try checkWebAddress(web.address, port: web.port)
+            }
+        }
         run("data dir", fix: "create the folder and give the booth's user write access (set data_dir or --data-dir), or free some space.") {
             try checkDataDirectory(configuration.dataDirectory)
         }
@@ -101,6 +107,44 @@ public enum Doctor {
             throw DoctorFailure("\(directory.path) has only \(freeText) free.")
         }
         return "\(directory.path) is writable, \(freeText) free."
+    }
+}
+
+extension Doctor {
+    /// The web gallery can listen on `address`:`port`: a socket binds there as the server's
+    /// does (with `SO_REUSEADDR`), and is closed at once. The corresponding C function is `bind`.
+    static func checkWebAddress(_ address: String, port: Int) throws -> String {
+        var storage = sockaddr_storage()
+        let length: Int
+        if withUnsafeMutableBytes(of: &storage, { inet_pton(AF_INET, address, $0.baseAddress! + 4) }) == 1 {
+            storage.ss_family = sa_family_t(AF_INET)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: UInt16(port).bigEndian, toByteOffset: 2, as: UInt16.self) }
+            length = MemoryLayout<sockaddr_in>.size
+        } else if withUnsafeMutableBytes(of: &storage, { inet_pton(AF_INET6, address, $0.baseAddress! + 8) }) == 1 {
+            storage.ss_family = sa_family_t(AF_INET6)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: UInt16(port).bigEndian, toByteOffset: 2, as: UInt16.self) }
+            length = MemoryLayout<sockaddr_in6>.size
+        } else {
+            throw DoctorFailure("\(address) is not an IP address.")
+        }
+        let descriptor = socket(Int32(storage.ss_family), Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw DoctorFailure("cannot open a socket: \(String(cString: strerror(errno))).") }
+        defer { close(descriptor) }
+        var yes: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(length)) }
+        }
+        guard bound == 0 else {
+            let code = errno
+            switch code {
+            case EADDRINUSE: throw DoctorFailure("port \(port) on \(address) is in use by another program.")
+            case EADDRNOTAVAIL: throw DoctorFailure("\(address) is not an address of this machine.")
+            case EACCES: throw DoctorFailure("port \(port) is below 1024, which only root may use.")
+            default: throw DoctorFailure("cannot listen on \(address):\(port): \(String(cString: strerror(code))).")
+            }
+        }
+        return "the gallery can listen on \(address):\(port)."
     }
 }
 

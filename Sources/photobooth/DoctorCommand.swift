@@ -11,7 +11,9 @@ struct DoctorCommand: AsyncParsableCommand {
             Tries each part the configuration names: the camera (present, its formats, one frame \
             in the chosen mode), the shutter button's and the light's GPIO lines (they exist and \
             are free), the keypad (it opens at its speed), the screen (the framebuffer's mode), \
-            the fonts, and the data folder (writable, with at least 256 MiB free). Prints one \
+            the fonts, the web gallery's address and port (a socket binds there: the address is one \
+            of this machine's and no other program listens on the port), and the data folder \
+            (writable, with at least 256 MiB free). Prints one \
             line per check, PASS or FAIL, and for each failure what to do. Uses the same \
             configuration file and options as `run`. Stop the booth first: a running booth holds \
             the devices.

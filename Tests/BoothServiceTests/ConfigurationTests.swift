@@ -106,6 +106,79 @@ struct ConfigurationTests {
         #expect(try failure("kamera: {}").contains("unknown key \"kamera\"; the file has booth, camera"))
     }
 
+    @Test("Values are read strictly: no near-misses, hexadecimal floats, signs or host names")
+    func strictValues() throws {
+        for text in [
+            "camera: {size: 1280xx720}", "camera: {size: x720}", "camera: {size: 1280x720x3}", "camera: {fps: +30}",
+            "http: {address: 999.1.1.1}", "http: {address: not-an-address!!}", "http: {address: localhost}",
+            "http: {address: 10.0.0}", "booth: {countdown_seconds: 0x1p2}", "booth: {countdown_seconds: 1e1}",
+            "booth: {countdown_seconds: inf}", "booth: {countdown_seconds: -1}", "keypad: {baud: +9600}",
+        ] {
+            #expect(try failure(text).contains("is not allowed"), "\(text)")
+        }
+        #expect(try failure("http: {address: 999.1.1.1}").contains(".yaml:1: http.address: \"999.1.1.1\" is not allowed; use an IP address"))
+        #expect(try load("camera: {size: 640X480}").hardware.camera.width == 640)
+        #expect(try load("booth: {countdown_seconds: 2.5}").settings.countdown == .milliseconds(2500))
+        for address in ["0.0.0.0", "127.0.0.1", "::", "::1", "fe80::1"] {
+            #expect(try load("http: {address: \"\(address)\"}").web.address == address)
+        }
+    }
+
+    @Test("A file or section with no settings keeps the defaults, whichever way it says nothing; a key must have a value")
+    func nothingSet() throws {
+        for text in ["", "~", "null", "# only a comment\n", "camera:\n  # device: /dev/video0\n", "camera: ~\nbooth:\n"] {
+            let configuration = try load(text)
+            #expect(configuration.hardware == HardwareConfiguration() && configuration.settings == BoothSettings(), "\(text)")
+        }
+        #expect(try failure("camera:\n  device:\n").contains(".yaml:2: camera.device has no value"))
+        #expect(try failure("camera: {device: ~}").contains("camera.device has no value"))
+    }
+
+    @Test("A file that is not UTF-8 is refused with the line of the first bad byte")
+    func notUTF8() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-\(UUID()).yaml")
+        try Data("camera:\n  device: /dev/video0\nbooth:\n  name: Caf\u{E9} \u{263A}\n".utf8.map { $0 } + [0xE9, 0x0A]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var configuration = BoothConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/booth"), simulate: false)
+        #expect {
+            try configuration.apply(file: file.path)
+        } throws: { error in
+            "\(error)".hasSuffix(".yaml:5: the file is not UTF-8 text (byte 56 is not); save it as UTF-8.")
+        }
+    }
+
+    @Test("doctor's web check binds the address and port, and says why it cannot")
+    func webAddressCheck() throws {
+        #expect(try Doctor.checkWebAddress("127.0.0.1", port: 0).contains("can listen on 127.0.0.1"))
+        // An address of no interface here (TEST-NET-1, RFC 5737).
+        do {
+            _ = try Doctor.checkWebAddress("192.0.2.1", port: 8080)
+            Issue.record("an address of no interface passed")
+        } catch {
+            #expect("\(error)" == "192.0.2.1 is not an address of this machine.")
+        }
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = bind(listener, $0, length)
+                _ = getsockname(listener, $0, &length)
+            }
+        }
+        #expect(listen(listener, 1) == 0)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        do {
+            _ = try Doctor.checkWebAddress("127.0.0.1", port: port)
+            Issue.record("a taken port passed")
+        } catch {
+            #expect("\(error)" == "port \(port) on 127.0.0.1 is in use by another program.")
+        }
+    }
+
     @Test("Broken YAML is refused with the parser's message")
     func brokenYAML() throws {
         #expect(try failure("camera: [unclosed").contains("not valid YAML"))

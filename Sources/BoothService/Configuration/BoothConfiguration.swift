@@ -37,21 +37,23 @@ public struct BoothConfiguration: Sendable {
 
     /// Applies the YAML configuration file at `path`. Every key is checked: an unknown key, a
     /// value of the wrong kind or out of range is an error naming the file, line, key and what
-    /// is allowed.
+    /// is allowed. A file with no settings (empty, only comments, or YAML's null `~`) keeps every
+    /// default, and so does a section with none (`camera:` with its keys commented out).
     public mutating func apply(file path: String) throws(ConfigurationError) {
-        let text: String
+        let bytes: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw ConfigurationError("\(path): cannot read the configuration file: \((error as NSError).localizedDescription)")
         }
+        let text = try Self.text(of: bytes, in: path)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch {
             throw ConfigurationError("\(path): not valid YAML: \(error)")
         }
-        guard let root else { return }  // An empty file keeps every default.
+        guard let root, !Self.isNull(root) else { return }
         guard let sections = root.mapping else {
             throw ConfigurationError("\(path):\(Self.line(root)): the file must be a mapping of sections (camera:, shutter:, ...).")
         }
@@ -67,6 +69,7 @@ public struct BoothConfiguration: Sendable {
                 throw ConfigurationError(
                     "\(path):\(Self.line(sectionNode)): unknown key \"\(section)\"; the file has \(sectionNames.sorted().joined(separator: ", ")).")
             }
+            if Self.isNull(body) { continue }
             guard let entries = body.mapping else {
                 throw ConfigurationError("\(path):\(Self.line(body)): \(section) must hold keys (\(keys.map { $0.name }.joined(separator: ", "))).")
             }
@@ -82,11 +85,35 @@ public struct BoothConfiguration: Sendable {
     }
 
     private mutating func apply(_ key: ConfigurationKey, _ value: Node, in path: String) throws(ConfigurationError) {
+        if Self.isNull(value) {
+            throw ConfigurationError(
+                "\(path):\(Self.line(value)): \(key.name) has no value; give one (\(key.allowed)) or remove the line to keep the default.")
+        }
         guard let scalar = value.scalar?.string, key.apply(&self, scalar) else {
             let shown = value.scalar?.string ?? "a list or mapping"
             throw ConfigurationError(
                 "\(path):\(Self.line(value)): \(key.name): \"\(shown)\" is not allowed; use \(key.allowed).")
         }
+    }
+
+    /// YAML's null: nothing at all, `~` or `null`, untagged or tagged `!!null`.
+    private static func isNull(_ node: Node) -> Bool {
+        guard let scalar = node.scalar, scalar.style == .plain else { return false }
+        return node.tag.rawValue == Tag.Name.null.rawValue || ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+
+    /// The file as text; bytes that are not UTF-8 are refused with the line they are on.
+    private static func text(of bytes: Data, in path: String) throws(ConfigurationError) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = bytes.makeIterator()
+        var (offset, line) = (0, 1)
+        while case .valid(let scalar) = parser.parseScalar(from: &input) {
+            if scalar.count == 1 && scalar.first == 0x0A { line += 1 }
+            offset += scalar.count
+        }
+        throw ConfigurationError(
+            "\(path):\(line): the file is not UTF-8 text (byte \(offset + 1) is not); save it as UTF-8.")
     }
 
     private static func line(_ node: Node) -> Int { (node.mark?.line ?? 0) }

@@ -20,11 +20,12 @@ public struct ConfigurationKey: Sendable {
             return true
         },
         path("camera.device") { $0.hardware.camera.device = $1 },
-        key("camera.size", "WIDTHxHEIGHT, such as 1280x720") { configuration, value in
-            let parts = value.lowercased().split(separator: "x").compactMap { Int($0) }
-            guard parts.count == 2, (16...8192).contains(parts[0]), (16...8192).contains(parts[1]) else { return false }
-            configuration.hardware.camera.width = parts[0]
-            configuration.hardware.camera.height = parts[1]
+        key("camera.size", "WIDTHxHEIGHT, each from 16 to 8192, such as 1280x720") { configuration, value in
+            guard let match = value.wholeMatch(of: /([0-9]{1,5})[xX]([0-9]{1,5})/),
+                let width = Int(match.1), let height = Int(match.2), (16...8192).contains(width), (16...8192).contains(height)
+            else { return false }
+            configuration.hardware.camera.width = width
+            configuration.hardware.camera.height = height
             return true
         },
         integer("camera.fps", 1...120) { $0.hardware.camera.framesPerSecond = $1 },
@@ -49,7 +50,7 @@ public struct ConfigurationKey: Sendable {
         },
         path("keypad.device") { $0.hardware.keypad.device = $1 },
         key("keypad.baud", SerialKeypad.Settings.speeds.map(String.init).joined(separator: ", ")) { configuration, value in
-            guard let baud = Int(value), SerialKeypad.Settings.speeds.contains(baud) else { return false }
+            guard let baud = wholeNumber(value), SerialKeypad.Settings.speeds.contains(baud) else { return false }
             configuration.hardware.keypad.baud = baud
             return true
         },
@@ -90,8 +91,11 @@ public struct ConfigurationKey: Sendable {
             configuration.web.enabled = enabled
             return true
         },
-        text("http.address", "an IP address to listen on, such as 0.0.0.0 (all) or 127.0.0.1") { configuration, value in
+        key("http.address", "an IP address of this machine to listen on, such as 0.0.0.0 (all), 127.0.0.1 or ::") {
+            configuration, value in
+            guard WebConfiguration.isIPAddress(value) else { return false }
             configuration.web.address = value
+            return true
         },
         integer("http.port", 1...65535) { $0.web.port = $1 },
         key("http.public_url", "an address such as http://booth.local:8080, or auto") { configuration, value in
@@ -149,7 +153,7 @@ public struct ConfigurationKey: Sendable {
         _ name: String, _ range: ClosedRange<Int>, apply: @escaping @Sendable (inout BoothConfiguration, Int) -> Void
     ) -> ConfigurationKey {
         key(name, "a whole number from \(range.lowerBound) to \(range.upperBound)") { configuration, value in
-            guard let number = Int(value), range.contains(number) else { return false }
+            guard let number = wholeNumber(value), range.contains(number) else { return false }
             apply(&configuration, number)
             return true
         }
@@ -160,7 +164,9 @@ public struct ConfigurationKey: Sendable {
         apply: @escaping @Sendable (inout BoothConfiguration, Duration) -> Void
     ) -> ConfigurationKey {
         key(name, "a number of seconds from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())") { configuration, value in
-            guard let seconds = Double(value), seconds.isFinite, range.contains(seconds) else { return false }
+            // Plain decimals only: Double() would also take "0x1p2", "1e1" and "inf".
+            guard value.wholeMatch(of: /[0-9]{1,9}(\.[0-9]{1,9})?/) != nil, let seconds = Double(value), range.contains(seconds)
+            else { return false }
             apply(&configuration, .milliseconds(Int64((seconds * 1000).rounded())))
             return true
         }
@@ -174,6 +180,12 @@ public struct ConfigurationKey: Sendable {
             apply(&configuration, choice)
             return true
         }
+    }
+
+    /// Digits only: Int() would also take a sign ("+5"), which no setting needs.
+    private static func wholeNumber(_ value: String) -> Int? {
+        guard !value.isEmpty, value.count <= 9, value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(value)
     }
 
     private static func boolean(_ value: String) -> Bool? {
