@@ -4,30 +4,31 @@ import Glibc
 /// An exclusive claim on a library folder, so that two booths, or a booth and a repair, never
 /// write to the same library at once. The kernel releases it when the process ends, however it
 /// ends, so a crash never leaves a stale lock.
+///
+/// The claim is a lock on the folder itself, not on a file in it: a lock file can be deleted
+/// under a running booth (by hand, or by a cleanup), and the next process would then lock a new
+/// file of the same name and write beside it. The folder cannot go while it holds the library.
 public final class LibraryLock: Sendable {
-    /// The lock file's name inside the library folder.
-    public static let fileName = "photobooth.lock"
+    /// The lock file of earlier versions, removed when found: nothing locks it any more.
+    static let formerFileName = "photobooth.lock"
 
     private let descriptor: Int32
 
     /// Claims `directory`, creating it when needed; throws ``LibraryError/inUse`` when another
-    /// process holds the claim. The corresponding C function is `flock(LOCK_EX | LOCK_NB)`.
+    /// process holds the claim. The corresponding C function is `flock(LOCK_EX | LOCK_NB)` on
+    /// the folder.
     public init(directory: URL) throws(LibraryError) {
         try DurableFile.makeFolders(directory)
-        let path = directory.appendingPathComponent(Self.fileName).path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw LibraryError.file("open the lock file", path, errno: code)
-        }
+        let descriptor = try Self.openFolder(directory)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             if errno == EINTR { continue }
             let code = errno
             close(descriptor)
             if code == EWOULDBLOCK { throw LibraryError.inUse(directory) }
-            throw LibraryError.file("lock", path, errno: code)
+            throw LibraryError.file("lock", directory.path, errno: code)
         }
         self.descriptor = descriptor
+        _ = unlink(directory.appendingPathComponent(Self.formerFileName).path)
     }
 
     deinit {
@@ -36,9 +37,18 @@ public final class LibraryLock: Sendable {
 
     /// Whether another process holds the claim on `directory` right now.
     public static func isHeld(in directory: URL) -> Bool {
-        let descriptor = open(directory.appendingPathComponent(fileName).path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
+        guard let descriptor = try? openFolder(directory) else { return false }
         defer { close(descriptor) }
         return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+    }
+
+    /// The corresponding C function is `open(O_DIRECTORY)`.
+    private static func openFolder(_ directory: URL) throws(LibraryError) -> Int32 {
+        while true {
+            let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if descriptor >= 0 { return descriptor }
+            let code = errno
+            if code != EINTR { throw LibraryError.file("open the library folder", directory.path, errno: code) }
+        }
     }
 }

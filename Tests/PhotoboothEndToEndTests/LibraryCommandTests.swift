@@ -23,6 +23,27 @@ struct LibraryCommandTests {
         #expect(try await listed(directory).map(\.caption) == ["Bob"])
     }
 
+    @Test("The running booth's claim on its library holds even when the old lock file is deleted")
+    func claimSurvivesDeletedLockFile() async throws {
+        let directory = DataDirectory()
+        try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+        let former = directory.url.appendingPathComponent("photobooth.lock")
+        try Data().write(to: former)
+        let booth = try BoothProcess(["run", "--simulate", "--no-http", "--data-dir", directory.path])
+        #expect(await booth.stdout.wait { $0.contains("Ready") })
+        #expect(!FileManager.default.fileExists(atPath: former.path), "an earlier version's lock file is cleared away")
+        // What the hostile test did: remove every lock file it could find, then start a second writer.
+        try? FileManager.default.removeItem(at: former)
+        let second = try await BoothProcess.run(["run", "--simulate", "--no-http", "--data-dir", directory.path])
+        #expect(second.status == 1 && second.stderr.contains("Another photobooth process is using the library"), "\(second.stderr)")
+        let repair = try await BoothProcess.run(["check", "--repair", "--data-dir", directory.path])
+        #expect(repair.status == 1 && repair.stderr.contains("Another photobooth process"), "\(repair.stderr)")
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.stdout.contains("the booth is running"))
+        try booth.endInput()
+        #expect(await booth.finished().status == 0)
+    }
+
     @Test("list leaves out photos hidden from guests; list --hidden shows only them")
     func hiddenPhotos() async throws {
         let directory = DataDirectory()
