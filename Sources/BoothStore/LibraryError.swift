@@ -50,7 +50,7 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         if (error as? DatabaseError)?.resultCode == .SQLITE_FULL {
             return LibraryError(.storageFull, "Cannot \(operation) in \(path): the disk is full. Free some space on the disk.")
         }
-        return LibraryError(.databaseFailure, "Cannot \(operation) in the catalog \(path): \(text)")
+        return LibraryError(.databaseFailure, "Cannot \(operation) in \(path): \(text)")
     }
 
     static func unknownPhoto(_ reference: String) -> LibraryError {

@@ -41,10 +41,12 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let library = try library.openLibrary()
         let photos = all ? try library.photos().reversed() : try ids.map { try library.photo(matching: $0) }
-        let files = try library.export(Array(photos), to: URL(fileURLWithPath: destination))
+        // "USB/./" is shown as USB, not "USB/." followed by the sentence's full stop.
+        let folder = URL(fileURLWithPath: destination).standardizedFileURL
+        let files = try library.export(Array(photos), to: folder)
         for (photo, file) in zip(photos, files) {
             print("\(photo.id.lowercased.prefix(8))  \(file.path)")
         }
-        print("Exported \(files.count) photo\(files.count == 1 ? "" : "s") to \(URL(fileURLWithPath: destination).path).")
+        print("Exported \(files.count) photo\(files.count == 1 ? "" : "s") to \(folder.path).")
     }
 }

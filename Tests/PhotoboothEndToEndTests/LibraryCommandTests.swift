@@ -83,8 +83,11 @@ struct LibraryCommandTests {
         let target = directory.url.appendingPathComponent("usb-stick").path
         let first = try await BoothProcess.run(["export", "--all", "--to", target, "--data-dir", directory.path])
         #expect(first.status == 0, "\(first.stderr)")
-        let second = try await BoothProcess.run(["export", "--all", "--to", target, "--data-dir", directory.path])
+        // A folder given with "/./" is named plainly, not as "usb-stick/." before the full stop.
+        let second = try await BoothProcess.run(["export", "--all", "--to", target + "/./", "--data-dir", directory.path + "/./"])
         #expect(second.status == 0)
+        #expect(second.stdout.hasSuffix("Exported 2 photos to \(target).\n"), "\(second.stdout)")
+        #expect(second.stdout.contains("\(target)/Alice (2).jpg\n"), "\(second.stdout)")
         let files = try FileManager.default.contentsOfDirectory(atPath: target).sorted()
         #expect(files == ["Alice (2).jpg", "Alice.jpg", "Bob (2).jpg", "Bob.jpg"])
         let alice = try #require(try await listed(directory).first { $0.caption == "Alice" })
