@@ -19,7 +19,7 @@ extension Gallery {
     /// `/api/photos?page=&limit=`: a page of visible photos, newest first, with `Link`
     /// (`rel="prev"`, `rel="next"`) and `X-Total-Count` headers. A page past the end is empty.
     func photoList(_ request: Request) async throws -> Response {
-        let page = try Self.queryNumber(request, "page", default: 1, range: 1...Int.max)
+        let page = try Self.queryNumber(request, "page", default: 1, range: Self.pages)
         let limit = try Self.queryNumber(request, "limit", default: Self.pageSize, range: 1...Self.maximumPageSize)
         let (photos, count) = try await visiblePage(page, size: limit)
         let origin = origin(of: request)

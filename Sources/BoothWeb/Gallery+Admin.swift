@@ -39,21 +39,25 @@ extension Gallery {
         return Response(status: .noContent)
     }
 
-    /// Lets the request through only with the configured admin token.
+    /// Lets the request through only with the configured admin token. A request without the
+    /// header is 401 whether or not admin actions are on, as for any request that lacks the
+    /// credentials it needs; one that sends a token to a booth without one is 403.
     func authorize(_ request: Request) throws {
-        guard let token = settings.adminToken, !token.isEmpty else {
+        let token = settings.adminToken.flatMap { $0.isEmpty ? nil : $0 }
+        guard let header = request.headers[.authorization] else {
+            let off = token == nil ? " Admin actions are off on this booth: no admin token is configured." : ""
+            throw WebError(
+                status: .unauthorized,
+                message: "This action needs the booth's admin token, sent as the header `Authorization: Bearer <token>`.\(off)",
+                headers: [.wwwAuthenticate: "Bearer realm=\"\(Self.realm)\""])
+        }
+        guard let token else {
             throw WebError(
                 status: .forbidden,
                 message: """
                     Admin actions are off on this booth: no admin token is configured. \
                     Set one in the booth's configuration to hide and delete photos from the web.
                     """)
-        }
-        guard let header = request.headers[.authorization] else {
-            throw WebError(
-                status: .unauthorized,
-                message: "This action needs the booth's admin token, sent as the header `Authorization: Bearer <token>`.",
-                headers: [.wwwAuthenticate: "Bearer realm=\"\(Self.realm)\""])
         }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer",

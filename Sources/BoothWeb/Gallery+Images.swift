@@ -33,6 +33,10 @@ extension Gallery {
     /// `/photos/{id}.jpg`: the original file, whole or one range of it; with `?download=1` as
     /// an attachment named after the caption. The path is the catalog's, never the request's.
     func original(_ id: UUID, _ request: Request, _ context: GalleryRequestContext) async throws -> Response {
+        let download = request.uri.queryParameters["download"].map(String.init)
+        guard download == nil || download == "1" else {
+            throw WebError.badRequest("The download parameter must be 1 (or left out); \"\(download!.prefix(40))\" is not.")
+        }
         let found = try await library.offloaded { library throws(LibraryError) -> (Photo, URL, Int?)? in
             guard let photo = try library.photo(id: id) else { return nil }
             let url = library.url(of: photo)
@@ -48,7 +52,7 @@ extension Gallery {
         var headers: HTTPFields = [
             .contentType: "image/jpeg", .eTag: etag, .cacheControl: Self.foreverCache, .acceptRanges: "bytes",
         ]
-        if request.uri.queryParameters["download"] == "1" {
+        if download != nil {
             headers[.contentDisposition] = Self.attachment(named: PhotoLibrary.fileName(for: photo.caption) + ".jpg")
         }
         if let answer = Self.notModified(request, headers) { return answer }

@@ -15,7 +15,7 @@ extension Gallery {
     /// `/?page=N`: one page of the grid. An empty library is a page that says so; a page past
     /// the last is a 404 that points to the first.
     func galleryPage(_ request: Request) async throws -> Response {
-        let page = try Self.queryNumber(request, "page", default: 1, range: 1...Int.max)
+        let page = try Self.queryNumber(request, "page", default: 1, range: Self.pages)
         let pageSize = Self.pageSize
         let (photos, count) = try await visiblePage(page, size: pageSize)
         let pageCount = Self.pageCount(photos: count, pageSize: pageSize)
@@ -56,11 +56,14 @@ extension Gallery {
 
     /// A whole-number query parameter within `range`; `fallback` when absent; a 400 that says
     /// what is expected otherwise.
+    /// The pages a request may ask for, as `docs/openapi.yaml` states them: a million pages
+    /// of 30 is far more than any booth takes.
+    static let pages = 1...1_000_000
+
     static func queryNumber(_ request: Request, _ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = request.uri.queryParameters[name[...]] else { return fallback }
         if let number = Int(raw), range.contains(number) { return number }
-        let expected = range.upperBound == Int.max
-            ? "a whole number from \(range.lowerBound)" : "a whole number from \(range.lowerBound) to \(range.upperBound)"
-        throw WebError.badRequest("The \(name) parameter must be \(expected); \"\(raw.prefix(40))\" is not.")
+        throw WebError.badRequest(
+            "The \(name) parameter must be a whole number from \(range.lowerBound) to \(range.upperBound); \"\(raw.prefix(40))\" is not.")
     }
 }

@@ -111,33 +111,24 @@ public struct GalleryServer: Service {
             + gallery.operationRoutes
     }
 
-    /// The router: the routes, HEAD for each GET, and 405 with `Allow` for the other common
-    /// methods on a known path (unknown methods and paths are 404).
+    /// The router: the routes, HEAD for each GET, and 405 with `Allow` for any other method on a
+    /// known path (``MethodCheck``); unknown paths are 404.
     static func buildRouter(_ gallery: Gallery) -> Router<GalleryRequestContext> {
         let router = Router(context: GalleryRequestContext.self, options: [.autoGenerateHeadEndpoints])
+        let routes = routes(gallery)
         router.add(middleware: AnswerCounting(metrics: gallery.metrics))
         router.add(middleware: ErrorPresentation(pages: gallery.pages))
-        let routes = routes(gallery)
+        router.add(middleware: MethodCheck(allowedMethods(routes)))
         for route in routes {
             router.on(RouterPath(route.path), method: route.method) { request, context in
                 try await route.handler(request, context)
             }
         }
-        for (path, methods) in allowedMethods(routes) {
-            let allow = methods.map(\.rawValue).joined(separator: ", ")
-            for method in commonMethods where !methods.contains(method) {
-                router.on(RouterPath(path), method: method) { _, _ -> Response in
-                    throw WebError(
-                        status: .methodNotAllowed, message: "This address does not answer \(method.rawValue); it answers \(allow).",
-                        headers: [.allow: allow])
-                }
-            }
-        }
         return router
     }
 
-    /// The methods that get a 405 on a path that does not answer them.
-    static let commonMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+    /// The order methods are listed in `Allow`.
+    static let methodOrder: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete]
 
     /// Each path with the methods it answers, HEAD included wherever GET is, in a stable order.
     static func allowedMethods(_ routes: [Route]) -> [(path: String, methods: [HTTPRequest.Method])] {
@@ -148,7 +139,7 @@ public struct GalleryServer: Service {
             byPath[route.path, default: []].insert(route.method)
             if route.method == .get { byPath[route.path, default: []].insert(.head) }
         }
-        return order.map { path in (path, commonMethods.filter { byPath[path]!.contains($0) }) }
+        return order.map { path in (path, methodOrder.filter { byPath[path]!.contains($0) }) }
     }
 }
 

@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Methods")
 struct MethodTests {
-    @Test("A known path with a method it does not answer is 405 with Allow; other methods are 404")
+    @Test("A known path with any method it does not answer is 405 with Allow; unknown paths are 404")
     func methodNotAllowed() async throws {
         let fixture = try WebFixture()
         let id = try fixture.add().id.lowercased
@@ -23,6 +23,10 @@ struct MethodTests {
                 ("/api/photos/\(id)/hide", .get, "POST"),
                 ("/api/photos/\(id)/hide", .head, "POST"),
                 ("/metrics", .options, "GET, HEAD"),
+                ("/healthz", .trace, "GET, HEAD"),
+                ("/api/status", HTTPRequest.Method("QUERY")!, "GET, HEAD"),
+                ("/", HTTPRequest.Method("PROPFIND")!, "GET, HEAD"),
+                ("/thumbnails/\(id).jpg", .post, "GET, HEAD"),
             ]
             for (uri, method, allow) in cases {
                 let response = try await client.execute(uri: uri, method: method)
@@ -31,8 +35,9 @@ struct MethodTests {
             }
             let json = try await client.execute(uri: "/api/photos", method: .patch)
             #expect(try APITests.error(json).contains("does not answer PATCH"))
-            let odd = try await client.execute(uri: "/", method: HTTPRequest.Method("PROPFIND")!)
-            #expect(odd.status == .notFound)
+            for method in [HTTPRequest.Method.get, .trace, HTTPRequest.Method("PROPFIND")!] {
+                #expect(try await client.execute(uri: "/nothing/here", method: method).status == .notFound, "\(method)")
+            }
         }
     }
 
