@@ -143,7 +143,8 @@ let package = Package(
         .testTarget(name: "BoothServiceTests", dependencies: ["BoothService"], swiftSettings: strictSettings),
         .testTarget(
             name: "PhotoboothEndToEndTests",
-            dependencies: ["photobooth", "BoothImaging", .product(name: "GRDB", package: "GRDB.swift")],
+            // A real serial keypad on a pseudo-terminal drives the real binary.
+            dependencies: ["photobooth", "BoothImaging", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ]

@@ -12,15 +12,20 @@ public enum BoothEvent: Sendable, Hashable {
     case shotTaken(TakenPhoto, shutterAt: MonotonicInstant)
     /// No usable frame was found for the shot at `shutterAt`.
     case shotFailed(shutterAt: MonotonicInstant)
-    /// The photo is committed to disk and catalog under `caption` (the placeholder when the
-    /// chosen name could not be stored).
-    case photoSaved(id: UUID, caption: Caption)
+    /// The photo is committed to disk and catalog under `caption`. When the chosen name could
+    /// not be stored yet, `caption` is the placeholder and `pendingName` the name, which the
+    /// booth keeps and writes once it can.
+    case photoSaved(id: UUID, caption: Caption, pendingName: Caption? = nil)
     /// The photo could not be saved.
     case photoNotSaved(id: UUID, fault: BoothFault)
     /// The camera stopped delivering frames.
     case cameraLost
     /// The camera delivers frames (again).
     case cameraReady
+    /// What the booth's storage can take now: `nil` when a photo can be saved, else why not
+    /// (``BoothFault/storageFull`` below the reserve, ``BoothFault/storageFailing`` when the
+    /// library cannot be written).
+    case storageChecked(BoothFault?)
     /// The answer to ``BoothEffect/countPhotos``: how many photos the library holds, `nil` when
     /// its catalog cannot be read.
     case photosCounted(Int?)
@@ -34,7 +39,8 @@ public enum BoothEffect: Sendable, Hashable {
     /// ``BoothEvent/shotTaken(_:shutterAt:)`` or ``BoothEvent/shotFailed(shutterAt:)``.
     case takeShot(exposedAt: MonotonicInstant)
     /// Give the photo its final caption (when it differs from the one stored) and answer with
-    /// ``BoothEvent/photoSaved(id:caption:)`` once the photo and caption are committed.
+    /// ``BoothEvent/photoSaved(id:caption:pendingName:)`` once the photo and caption are
+    /// committed.
     case finishPhoto(TakenPhoto, caption: Caption)
     /// Count the photos in the library (the view key opens the gallery) and answer with
     /// ``BoothEvent/photosCounted(_:)``. The machine never reads the library itself.

@@ -9,6 +9,10 @@ public struct BoothMachine: Sendable {
     /// Whether the camera delivers frames. A guest who is naming a photo finishes even when
     /// the camera goes away; the fault shows once the cycle is back at the main screen.
     public private(set) var cameraPresent = false
+    /// Why the storage cannot take a photo now (full below the reserve, or not writable);
+    /// `nil` when it can. A press then shows the fault at once instead of a countdown: no guest
+    /// poses for a photo that cannot be saved.
+    public private(set) var storageFault: BoothFault?
 
     /// A booth waiting for its camera.
     public init(settings: BoothSettings = BoothSettings()) {
@@ -22,6 +26,9 @@ public struct BoothMachine: Sendable {
             switch state {
             // From the gallery too: a guest looking at photos who wants one of their own.
             case .idle, .saved, .browsing, .viewing: return startCountdown(pressedAt: pressedAt, now: now)
+            // A fault that waits for the camera or the storage: the press is answered with the
+            // fault, so the guest learns at once why nothing happens.
+            case .fault(let fault, nil): return [.show(.fault(fault)), .ignored(event)]
             default: return [.ignored(event)]
             }
 
@@ -40,9 +47,9 @@ public struct BoothMachine: Sendable {
             guard case .capturing(let shutterAt, _) = state, shotAt == shutterAt else { return [.ignored(event)] }
             return enter(.fault(.shotFailed, retryAt: now + settings.faultRetry), now: now)
 
-        case .photoSaved(let id, let caption):
+        case .photoSaved(let id, let caption, let pendingName):
             guard case .saving(let photo, _, _) = state, photo.id == id else { return [.ignored(event)] }
-            return enter(.saved(photo, caption: caption, until: now + settings.savedDisplay), now: now)
+            return enter(.saved(photo, caption: caption, pendingName: pendingName, until: now + settings.savedDisplay), now: now)
 
         case .photoNotSaved(let id, let fault):
             switch state {
@@ -65,8 +72,24 @@ public struct BoothMachine: Sendable {
         case .cameraReady:
             cameraPresent = true
             switch state {
-            case .starting, .fault(.cameraMissing, _): return enter(.idle, now: now)
+            case .starting, .fault(.cameraMissing, _): return backToMainScreen(now: now)
             default: return []
+            }
+
+        case .storageChecked(let fault):
+            storageFault = fault
+            switch (state, fault) {
+            // The main screen says so at once; a guest counting down stops posing for a photo
+            // that could not be saved. A guest naming a photo already saved finishes.
+            case (.idle, let fault?), (.countdown, let fault?):
+                return enter(.fault(fault, retryAt: nil), now: now)
+            case (.fault(let shown, nil), let fault?) where shown.isStorage && shown != fault:
+                return enter(.fault(fault, retryAt: nil), now: now)
+            // Photos can be saved again: the booth takes them again by itself.
+            case (.fault(let shown, nil), nil) where shown.isStorage:
+                return backToMainScreen(now: now)
+            default:
+                return []
             }
 
         case .photosCounted(let count):
@@ -98,7 +121,7 @@ public struct BoothMachine: Sendable {
             return secondsLeft <= 1 ? shutterAt : shutterAt - .seconds(secondsLeft - 1)
         case .capturing(_, let giveUpAt), .saving(_, _, let giveUpAt):
             return giveUpAt
-        case .naming(_, _, let until), .saved(_, _, let until), .browsing(_, let until), .viewing(_, let until):
+        case .naming(_, _, let until), .saved(_, _, _, let until), .browsing(_, let until), .viewing(_, let until):
             return until
         case .fault(_, let retryAt):
             return retryAt
@@ -108,6 +131,7 @@ public struct BoothMachine: Sendable {
     // MARK: Transitions
 
     private mutating func startCountdown(pressedAt: MonotonicInstant, now: MonotonicInstant) -> [BoothEffect] {
+        if let storageFault { return enter(.fault(storageFault, retryAt: nil), now: now) }
         guard cameraPresent else { return enter(.fault(.cameraMissing, retryAt: nil), now: now) }
         let shutterAt = pressedAt + settings.countdown
         guard shutterAt > now else { return shoot(at: shutterAt, now: now) }
@@ -197,7 +221,7 @@ public struct BoothMachine: Sendable {
         case .saving(_, _, let giveUpAt):
             guard now >= giveUpAt else { return [] }
             return enter(.fault(.storageFailing, retryAt: now + settings.faultRetry), now: now)
-        case .saved(_, _, let until), .browsing(_, let until), .viewing(_, let until):
+        case .saved(_, _, _, let until), .browsing(_, let until), .viewing(_, let until):
             guard now >= until else { return [] }
             return backToMainScreen(now: now)
         case .fault(_, let retryAt):
@@ -206,8 +230,11 @@ public struct BoothMachine: Sendable {
         }
     }
 
+    /// The main screen, or the fault that keeps the booth from taking photos: the storage's
+    /// first (nothing could be saved), then the camera's.
     private mutating func backToMainScreen(now: MonotonicInstant) -> [BoothEffect] {
-        enter(cameraPresent ? .idle : .fault(.cameraMissing, retryAt: nil), now: now)
+        if let storageFault { return enter(.fault(storageFault, retryAt: nil), now: now) }
+        return enter(cameraPresent ? .idle : .fault(.cameraMissing, retryAt: nil), now: now)
     }
 
     private mutating func enter(_ next: BoothState, now: MonotonicInstant) -> [BoothEffect] {
@@ -224,7 +251,7 @@ public struct BoothMachine: Sendable {
         case .capturing: .smile
         case .naming(let photo, let draft, _): .naming(typed: draft.text, placeholder: photo.placeholder)
         case .saving: .saving
-        case .saved(let photo, let caption, _): .saved(caption, photo: photo.id)
+        case .saved(let photo, let caption, let pendingName, _): .saved(caption, photo: photo.id, pendingName: pendingName)
         case .fault(let fault, _): .fault(fault)
         case .browsing(let position, _): .gallery(GalleryList(position: position))
         case .viewing(let position, _): .photo(GalleryPhoto(position: position))

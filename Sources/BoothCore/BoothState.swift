@@ -24,15 +24,31 @@ public enum BoothFault: Sendable, Hashable {
     /// Writing to the disk or the catalog failed or stalled.
     case storageFailing
 
-    /// What the screen says.
+    /// The fault in a few words, as the screen announces it.
+    public var headline: String {
+        switch self {
+        case .cameraMissing: "Camera disconnected"
+        case .shotFailed: "No photo taken"
+        case .storageFull: "Storage full"
+        case .storageFailing: "Cannot save photos"
+        }
+    }
+
+    /// What the fault means for the guest, under the headline.
     public var message: String {
         switch self {
         case .cameraMissing: "The camera is not available. Waiting for it to return."
         case .shotFailed: "Sorry, the camera missed that shot. Please try again."
-        case .storageFull: "The booth's storage is full. Photos cannot be saved."
-        case .storageFailing: "The booth cannot save photos right now."
+        case .storageFull: "This booth cannot save photos until space is freed. Please tell the staff."
+        case .storageFailing: "This booth cannot save photos right now. Please tell the staff."
         }
     }
+
+    /// Headline and message on one line, for a terminal or a keypad's display.
+    public var sentence: String { "\(headline): \(message)" }
+
+    /// Whether the fault is the storage's: full, or not writable.
+    public var isStorage: Bool { self == .storageFull || self == .storageFailing }
 }
 
 /// Where the booth is in its cycle. Every state that waits has a deadline that leads back to
@@ -51,9 +67,12 @@ public enum BoothState: Sendable, Hashable {
     case naming(TakenPhoto, draft: CaptionDraft, until: MonotonicInstant)
     /// The name is chosen; waiting for the photo and its caption to be committed.
     case saving(TakenPhoto, caption: Caption, giveUpAt: MonotonicInstant)
-    /// Showing "Saved as …" until `until`.
-    case saved(TakenPhoto, caption: Caption, until: MonotonicInstant)
-    /// Cannot take photos; tries again at `retryAt`, or waits for the camera when it is `nil`.
+    /// Showing "Saved as …" until `until`. `pendingName` is the name the guest typed when it
+    /// could not be stored yet (the disk is full): the photo is saved under `caption`, and the
+    /// name follows once it can be written.
+    case saved(TakenPhoto, caption: Caption, pendingName: Caption?, until: MonotonicInstant)
+    /// Cannot take photos; tries again at `retryAt`, or waits for the camera or the storage to
+    /// come back when it is `nil`.
     case fault(BoothFault, retryAt: MonotonicInstant?)
     /// The gallery's list, until `until` (each key moves it on).
     case browsing(GalleryPosition, until: MonotonicInstant)

@@ -17,14 +17,22 @@ public enum ScreenContent: Sendable, Hashable {
     case saving
     /// The photo is on disk and in the catalog under this caption. `link` is the address of
     /// the photo's web page, for a QR code; `nil` when the booth has no address to give (the
-    /// state machine leaves it to the booth to fill in).
-    case saved(Caption, photo: UUID, link: String? = nil)
+    /// state machine leaves it to the booth to fill in). `pendingName` is the name the guest
+    /// typed when it could not be written yet: the screen says it will follow.
+    case saved(Caption, photo: UUID, link: String? = nil, pendingName: Caption? = nil)
     /// The gallery's list of photos, newest first.
     case gallery(GalleryList)
     /// One photo of the gallery on the whole screen.
     case photo(GalleryPhoto)
     /// Something is wrong; the booth says what and waits.
     case fault(BoothFault)
+}
+
+extension ScreenContent {
+    /// What the saved screen says of a name that could not be written yet.
+    public static func pendingNameNote(_ name: Caption) -> String {
+        "Your name \u{201C}\(name)\u{201D} will be added as soon as the booth can write it."
+    }
 }
 
 /// The booth's screen.

@@ -16,12 +16,27 @@ import Synchronization
 ///
 /// Input from a terminal acts at once, like a real button: a press during the countdown is
 /// ignored by the booth. Input from a pipe is *patient*: each line waits until the booth waits
-/// for one (main screen, naming, saved screen, gallery), so a scripted session never loses a
-/// line to a busy moment; in the gallery, a line waits until the screens of the keys before it are shown
-/// (each gallery key shows exactly one, see ``BoothMachine``). When input ends, the key and
+/// for one (main screen, naming, saved screen, gallery, a storage fault), so a scripted session
+/// never loses a line to a busy moment or to the camera's absence; in the gallery, a line waits
+/// until the screens of the keys before it are shown (each gallery key shows exactly one, see
+/// ``BoothMachine``), and on a storage fault until the booth has answered the line before (it
+/// answers a press by showing the fault again). When input ends, the key and
 /// press streams end once the booth is at rest (a screen that waits for a guest, or a fault),
 /// and the booth finishes and stops.
 public final class TerminalConsole: ShutterButton, Keypad, Screen {
+    /// What the terminal's lines stand for besides the screen, which it always prints: the
+    /// shutter button, the keypad, or both. A simulated booth with a real keypad (or button)
+    /// leaves that part to the device.
+    public struct Roles: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// A line presses the shutter.
+        public static let button = Roles(rawValue: 1)
+        /// Lines type names, open the gallery and move in it.
+        public static let keypad = Roles(rawValue: 2)
+    }
+
     /// The line that opens the gallery from the main screen, which the screen names.
     public static let viewKey = "v"
     /// The lines that move through the gallery, which the screen names.
@@ -39,6 +54,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private let input: Int32
     private let output: Int32
     private let patient: Bool
+    private let roles: Roles
     /// Whether a photo page's link is also drawn as a QR code.
     private let drawsQRCodes: Bool
     private let logger: Logger
@@ -65,6 +81,11 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     private enum Prompt {
         case shutter, name, gallery
+        /// A storage fault: a line is a press (or the view key), which the booth answers by
+        /// showing the fault again, so a script goes on through a fault that lasts until someone
+        /// frees the disk. Lines wait through the others, which pass by themselves (the camera
+        /// returns, a missed shot is retried).
+        case fault
     }
 
     /// A console reading `input` and printing to `output`. The caller keeps its descriptors; the
@@ -75,9 +96,10 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     ///     terminal.
     ///   - drawsQRCodes: whether the saved screen draws its link as a QR code in half-block
     ///     characters; by default, when `output` is a terminal.
+    ///   - roles: what the lines stand for; both the button and the keypad by default.
     public init(
         input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, patient: Bool? = nil, drawsQRCodes: Bool? = nil,
-        logger: Logger
+        roles: Roles = [.button, .keypad], logger: Logger
     ) throws(DeviceError) {
         self.input = try Self.duplicate(input, name: "standard input")
         do {
@@ -88,6 +110,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         }
         self.patient = patient ?? (isatty(input) == 0)
         self.drawsQRCodes = drawsQRCodes ?? (isatty(output) != 0)
+        self.roles = roles
         self.logger = logger
         (presses, pressSink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         (keys, keySink) = AsyncStream.makeStream(of: KeypadKey.self)
@@ -107,14 +130,21 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         return copy
     }
 
-    /// Starts reading input on a thread of its own (reads block).
+    /// Starts reading input on a thread of its own (reads block); a console that is neither
+    /// button nor keypad reads nothing.
     public func start() {
+        guard !roles.isEmpty else { return }
         if !patient {
-            write("""
-                Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
-                v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
-                p and Enter takes a photo); Ctrl-D stops.
-                """)
+            switch roles {
+            case [.button, .keypad]:
+                write("""
+                    Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
+                    v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
+                    p and Enter takes a photo); Ctrl-D stops.
+                    """)
+            case .button: write("Simulated button: Enter takes a photo; the keypad is real. Ctrl-C stops.")
+            default: write("Simulated keypad: type a name and Enter to name a photo, v and Enter shows the photos; the button is real.")
+            }
         }
         let thread = Thread { [self] in readLines() }
         thread.name = "terminal input"
@@ -123,7 +153,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     public func show(_ content: ScreenContent) {
         state.withLock { state in
-            let prompt = Self.prompt(for: content)
+            let prompt = prompt(for: content)
             if prompt != state.prompt {
                 state.prompt = prompt
                 state.armed = prompt != nil
@@ -131,10 +161,13 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             } else if prompt == .gallery, state.unansweredKeys > 0 {
                 state.unansweredKeys -= 1
                 state.armed = state.unansweredKeys == 0
+            } else if prompt == .fault {
+                state.armed = true
             }
             state.atRest = Self.isAtRest(content)
             let text = lines(for: content)
-            if text != state.lastPrinted {
+            // A fault shown again answers a press: it is printed again, or the press would seem lost.
+            if text != state.lastPrinted || Self.isFault(content) {
                 state.lastPrinted = text
                 write(text)
             }
@@ -217,11 +250,14 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     @discardableResult
     private func deliver(_ line: String, to prompt: Prompt) -> Int {
         switch prompt {
-        case .shutter:
-            if line.lowercased() == Self.viewKey {
+        case .shutter, .fault:
+            if roles.contains(.keypad) && line.lowercased() == Self.viewKey {
                 keySink.yield(.view)
-            } else {
+            } else if roles.contains(.button) {
                 pressSink.yield(MonotonicClock().now)
+            } else {
+                logger.info("\(line.debugDescription) means nothing here: the button is real, and the terminal types names and opens the gallery (v).")
+                return 0
             }
             return 1
         case .name:
@@ -241,7 +277,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .gallery:
             // The button and the keys are separate streams that the booth may take in any
             // order, so the button is a line of its own.
-            if line.lowercased() == "p" {
+            if line.lowercased() == "p" && roles.contains(.button) {
                 pressSink.yield(MonotonicClock().now)
                 return 1
             }
@@ -281,13 +317,20 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     // MARK: Screen
 
-    private static func prompt(for content: ScreenContent) -> Prompt? {
+    /// What a line means on `content`'s screen, for this console's roles; `nil` when lines wait.
+    private func prompt(for content: ScreenContent) -> Prompt? {
         switch content {
         case .ready, .saved: .shutter
-        case .naming: .name
-        case .gallery, .photo: .gallery
-        case .starting, .countdown, .smile, .saving, .fault: nil
+        case .naming: roles.contains(.keypad) ? .name : nil
+        // Without the keypad's role, only the button works in the gallery.
+        case .gallery, .photo: roles.contains(.keypad) ? .gallery : .shutter
+        case .fault(let fault): fault.isStorage ? .fault : nil
+        case .starting, .countdown, .smile, .saving: nil
         }
+    }
+
+    private static func isFault(_ content: ScreenContent) -> Bool {
+        if case .fault = content { true } else { false }
     }
 
     private static func isAtRest(_ content: ScreenContent) -> Bool {
@@ -307,17 +350,20 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .smile: "Smile!"
         case .naming: "Name your photo:"
         case .saving: "Saving..."
-        case .saved(let caption, _, .none): "Saved as \(caption)"
-        case .saved(let caption, _, .some(let link)): savedLines(caption, link: link)
-        case .fault(let fault): fault.message
+        case .saved(let caption, _, let link, let pendingName): savedLines(caption, link: link, pendingName: pendingName)
+        case .fault(let fault): fault.sentence
         case .gallery(let list): Self.galleryLines(list)
         case .photo(let photo): Self.photoLines(photo)
         }
     }
 
-    private func savedLines(_ caption: Caption, link: String) -> String {
-        var lines = ["Saved as \(caption)", "Scan to download: \(link)"]
-        if drawsQRCodes, let code = try? QRCode(encoding: link) { lines += Self.halfBlocks(code) }
+    private func savedLines(_ caption: Caption, link: String?, pendingName: Caption?) -> String {
+        var lines = ["Saved as \(caption)"]
+        if let pendingName { lines.append(ScreenContent.pendingNameNote(pendingName)) }
+        if let link {
+            lines.append("Scan to download: \(link)")
+            if drawsQRCodes, let code = try? QRCode(encoding: link) { lines += Self.halfBlocks(code) }
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -27,25 +27,23 @@ public enum Booth {
         _ configuration: BoothConfiguration, reading: (@Sendable () throws -> BoothConfiguration)? = nil,
         logger: Logger
     ) async throws -> Outcome {
-        // SIGHUP is trapped before anything else, so that a `systemctl reload` while starting
-        // is kept for later.
+        // The signals are trapped before anything else, so that a `systemctl reload` or `stop`
+        // while starting is kept for later.
         let reloading = reading.map { (read: $0, hangups: HangupSignal.shared) }
+        let stops = StopSignal.shared
         let reporter = ServiceManagerReporter(notifier: SystemdNotifier())
         // Devices first: a booth that cannot work stops before it touches the library. Opening
         // them blocks (ioctls, termios, mmap), so on a thread of its own.
         let devices = try await onOwnThread {
+            let real = configuration.simulate ? configuration.realParts : .all
             let devices: DeviceSet
-            if configuration.simulate {
-                devices = try DeviceSet.simulated(logger: logger)
-            } else {
-                do {
-                    devices = try DeviceSet.real(configuration.hardware, logger: logger)
-                } catch {
-                    throw BoothError(description: """
-                        \(error) `photobooth doctor` checks every part and says how to fix it; \
-                        `photobooth run --simulate` runs the booth without hardware.
-                        """)
-                }
+            do {
+                devices = try DeviceSet.open(configuration.hardware, real: real, logger: logger)
+            } catch let error where !real.isEmpty {
+                throw BoothError(description: """
+                    \(error) `photobooth doctor` checks every part and says how to fix it; \
+                    `photobooth run --simulate` runs the booth without hardware.
+                    """)
             }
             guard configuration.web.enabled else { return devices }
             return devices.mirrored(fonts: configuration.hardware.screen.fonts, logger: logger)
@@ -53,20 +51,27 @@ public enum Booth {
         let outcome: Outcome
         do {
             outcome = try await serve(
-                configuration, on: devices, reporter: reporter, reloading: reloading, logger: logger)
+                configuration, on: devices, reporter: reporter, reloading: reloading, stops: stops, logger: logger)
         } catch {
             // The screen gives the console back and the light goes off on every way out.
             await devices.finish()
             throw error
         }
+        guard outcome == .reload else {
+            await devices.finish()
+            return outcome
+        }
+        // The reload's service group has ended, and with it its trap: a stop from now on ends
+        // the process (every photo is saved), and one that came while it wound down wins.
+        stops.endImmediately()
         await devices.finish()
-        return outcome
+        return stops.wasRequested ? .stopped : .reload
     }
 
     /// Opens the library and runs the booth's services on `devices` until they stop.
     private static func serve(
         _ configuration: BoothConfiguration, on devices: DeviceSet, reporter: ServiceManagerReporter,
-        reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: HangupSignal)?, logger: Logger
+        reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: HangupSignal)?, stops: StopSignal, logger: Logger
     ) async throws -> Outcome {
         let thumbnailer = JPEGThumbnailer()
         // Locking, opening, migrating and reconciling the library block (fsync, decoding
@@ -75,8 +80,14 @@ public enum Booth {
             let lock = try LibraryLock(directory: configuration.dataDirectory)
             let library = try PhotoLibrary(
                 directory: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, create: true)
-            for action in try library.reconcile() {
-                logger.notice("Library: \(action)")
+            guard !library.isReadOnly else { return (lock, library) }
+            do {
+                for action in try library.reconcile() {
+                    logger.notice("Library: \(action)")
+                }
+            } catch {
+                // A crash's leftovers wait for the next start; the photos taken meanwhile are safe.
+                logger.error("The library's check at start could not finish: \(error) The booth starts anyway; the next start tries again.")
             }
             return (lock, library)
         }
@@ -85,6 +96,7 @@ public enum Booth {
 
         let frames = RecentFrames()
         let monitor = BoothMonitor(dataDirectory: library.directory)
+        let storage = StorageWatcher(directory: library.directory, reserveBytes: configuration.storageReserveBytes, logger: logger)
         // The QR code after a save links to the photo's page, when there is a web gallery.
         let links = PhotoLinks(
             publicURL: configuration.web.publicURL, address: configuration.web.address, port: configuration.web.port,
@@ -99,7 +111,8 @@ public enum Booth {
             photoStored: { _, duration in monitor.photoStored(after: duration) },
             // A photo appears in the web gallery once it has its name.
             photoNamed: { live.photoAdded.publish($0) },
-            stopping: { reporter.stopping() })
+            stopping: { reporter.stopping() },
+            libraryWritten: { storage.checkNow() })
         let runtime = BoothRuntime(
             settings: configuration.settings, frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,
@@ -118,13 +131,25 @@ public enum Booth {
             runtime.post(event)
         }
 
+        storage.start { health in
+            monitor.storageChecked(health)
+            if library.isReadOnly && health.problem == nil {
+                // The catalog was opened for reading only on a full disk, and cannot take a
+                // photo: the fault stays on the screen while a new run opens it for writing (and
+                // checks the library, as every start does).
+                runtime.restart("to open the catalog for writing, now that the disk has room")
+                return
+            }
+            runtime.storageChecked(health.problem.map { $0 == .full ? .storageFull : .storageFailing })
+        }
+        defer { storage.stop() }
         devices.start()
-        // The group stops services in reverse order: the web first, then the booth (which
-        // finishes its saves), the camera last.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: cameraService, serviceName: "camera"),
-            .init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"),
-        ]
+        // The group stops services in reverse order, waiting for each: the booth first (it
+        // finishes the photo in flight and its saves, while the web still serves and the camera
+        // still films), then the reloader, the web, the camera last. The booth is the one service
+        // that may end by itself (a reload, the end of piped input); first in that order, it
+        // always ends when the group expects it to, even while the group is stopping for a SIGTERM.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: cameraService, serviceName: "camera")]
         if configuration.web.enabled {
             let settings = WebSettings(
                 address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
@@ -135,16 +160,22 @@ public enum Booth {
             logger.info("The web gallery is off (--no-http or http.enabled: false).")
         }
         if let reloading {
-            // Last in the group, so the first to stop.
             let reloader = ConfigurationReloader(hangups: reloading.hangups, read: reloading.read, logger: logger) {
                 reporter.reloading()
-                runtime.restart()
+                runtime.restart("with the new configuration")
             }
             services.append(.init(service: reloader, serviceName: "reload"))
         }
-        let group = ServiceGroup(configuration: .init(
-            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        try await group.run()
+        services.append(.init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"))
+        // SIGTERM and SIGINT come through StopSignal, which hears them for the whole run.
+        let group = ServiceGroup(configuration: .init(services: services, logger: logger))
+        try await withThrowingDiscardingTaskGroup { tasks in
+            tasks.addTask {
+                if await stops.next() { await group.triggerGracefulShutdown() }
+            }
+            try await group.run()
+            tasks.cancelAll()
+        }
         live.preview.close()
         live.photoAdded.close()
         return runtime.isRestarting ? .reload : .stopped
@@ -192,43 +223,54 @@ struct DeviceSet: Sendable {
     /// Called after the booth stopped (the terminal prints its last lines).
     var finish: @Sendable () async -> Void = {}
 
-    /// The test-pattern camera and the terminal as button, keypad and screen.
-    static func simulated(logger: Logger) throws -> DeviceSet {
-        let console = try TerminalConsole(logger: logger)
-        return DeviceSet(
-            camera: SimulatedCamera(), button: console, keypad: console, screen: console,
-            viewKeyLabel: TerminalConsole.viewKey, galleryKeys: TerminalConsole.galleryKeys, start: { console.start() }, finish: { await console.flush() })
-    }
-
-    /// The V4L2 camera, the GPIO button (and light), the serial keypad and the framebuffer.
-    /// A camera, keypad or display that is not plugged in yet is waited for; a button line, a
-    /// screen or fonts that cannot be used stop the booth here, with a message saying why.
-    static func real(_ hardware: HardwareConfiguration, logger: Logger) throws -> DeviceSet {
-        let camera = V4L2Camera(settings: hardware.camera, logger: logger)
-        let button = try GPIOButton(settings: hardware.shutter, logger: logger)
-        let keypad = try SerialKeypad(settings: hardware.keypad, logger: logger)
-        let light = try hardware.light.map { try StatusLight(settings: $0, logger: logger) }
-        let viewKeyLabel = String(hardware.keypad.viewKey)
-        let galleryKeys = GalleryKeys(for: hardware.keypad.layout)
+    /// The booth's parts: the `real` ones as `hardware` says (the V4L2 camera, the GPIO
+    /// button, the light, the serial keypad, the framebuffer), the others simulated: the
+    /// test-pattern camera, and the terminal as button, keypad and screen. A camera, keypad or
+    /// display that is not plugged in yet is waited for; a button line, a screen or fonts that
+    /// cannot be used stop the booth here, with a message saying why.
+    static func open(_ hardware: HardwareConfiguration, real: DeviceParts, logger: Logger) throws -> DeviceSet {
+        let camera: any Camera =
+            real.contains(.camera)
+            ? V4L2Camera(settings: hardware.camera, logger: logger)
+            : SimulatedCamera(
+                width: hardware.camera.width, height: hardware.camera.height, framesPerSecond: hardware.camera.framesPerSecond)
+        let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil
+        let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, logger: logger) : nil
+        let light = real.contains(.light) ? try hardware.light.map { try StatusLight(settings: $0, logger: logger) } : nil
+        var roles: TerminalConsole.Roles = []
+        if button == nil { roles.insert(.button) }
+        if keypad == nil { roles.insert(.keypad) }
+        // A booth with anything simulated prints its screen on the terminal too.
+        let console = real == .all ? nil : try TerminalConsole(roles: roles, logger: logger)
+        let viewKeyLabel = keypad == nil ? TerminalConsole.viewKey : String(hardware.keypad.viewKey)
+        let galleryKeys = keypad == nil ? TerminalConsole.galleryKeys : GalleryKeys(for: hardware.keypad.layout)
         // The screen last: once open it holds the console in graphics mode until stopped.
-        let framebuffer: FramebufferScreen
+        let framebuffer: FramebufferScreen?
         do {
-            framebuffer = try FramebufferScreen(
-                device: hardware.screen.device, fonts: hardware.screen.fonts,
-                previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
-                logger: logger)
+            framebuffer =
+                real.contains(.screen)
+                ? try FramebufferScreen(
+                    device: hardware.screen.device, fonts: hardware.screen.fonts,
+                    previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
+                    logger: logger)
+                : nil
         } catch {
             light?.stopWaiting()
             throw error
         }
-        var screens: [any Screen] = [framebuffer, keypad]
-        if let light { screens.append(light) }
+        let screens: [(any Screen)?] = [framebuffer, console, keypad, light]
+        let shutter: any ShutterButton = button ?? console!
+        let keys: any Keypad = keypad ?? console!
+        var preview: (@Sendable (CameraFrame) -> Void)?
+        if let framebuffer { preview = { framebuffer.showPreview($0) } }
         return DeviceSet(
-            camera: camera, button: button, keypad: keypad, screen: ScreenGroup(screens),
-            viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, preview: { framebuffer.showPreview($0) },
+            camera: camera, button: shutter, keypad: keys, screen: ScreenGroup(screens.compactMap { $0 }),
+            viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, preview: preview,
+            start: { console?.start() },
             finish: {
-                // Give the console its text mode back, and turn the light off.
-                await framebuffer.stop()
+                // The terminal prints its last lines; the console gets its text mode back; the light goes off.
+                await console?.flush()
+                await framebuffer?.stop()
                 await light?.stop()
             })
     }

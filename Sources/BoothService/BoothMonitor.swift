@@ -1,4 +1,5 @@
 import BoothCore
+import BoothStore
 import BoothWeb
 import Foundation
 import Synchronization
@@ -23,6 +24,7 @@ final class BoothMonitor: Sendable {
         var state = "starting"
         var stateSince = Date()
         var cameraConnected = false
+        var storage: StorageHealth?
     }
 
     private let counts = Mutex(Counts())
@@ -70,9 +72,18 @@ final class BoothMonitor: Sendable {
         }
     }
 
+    /// Follows the checks of the library's disk.
+    func storageChecked(_ health: StorageHealth) {
+        counts.withLock { $0.storage = health }
+    }
+
     /// The booth's state right now.
     var status: BoothStatus {
-        counts.withLock { BoothStatus(state: $0.state, cameraConnected: $0.cameraConnected, since: $0.stateSince) }
+        counts.withLock { counts in
+            BoothStatus(
+                state: counts.state, cameraConnected: counts.cameraConnected, since: counts.stateSince,
+                storageProblem: counts.storage.flatMap { $0.problem == nil ? nil : $0.description })
+        }
     }
 
     /// The metrics as Prometheus' text exposition format (version 0.0.4). Reads the free disk
@@ -105,6 +116,14 @@ final class BoothMonitor: Sendable {
         metric("photobooth_state", "gauge", "The booth's current state (1 for the state it is in).", [("{state=\"\(counts.state)\"}", "1")])
         if let free = DiskSpace.available(at: dataDirectory) {
             metric("photobooth_disk_free_bytes", "gauge", "Free space for the photo library.", [("", "\(free)")])
+        }
+        if let storage = counts.storage {
+            metric(
+                "photobooth_storage_reserve_bytes", "gauge", "Free space the booth keeps; below it, it takes no photos.",
+                [("", "\(storage.reserveBytes)")])
+            metric(
+                "photobooth_storage_ok", "gauge", "1 when photos can be saved, 0 when the disk is below the reserve or cannot be written.",
+                [("", storage.problem == nil ? "1" : "0")])
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -15,4 +15,7 @@ struct BoothObserver: Sendable {
     var photoNamed: @Sendable (_ id: UUID) -> Void = { _ in }
     /// The booth has begun to stop for good: it finishes its saves, then exits.
     var stopping: @Sendable () -> Void = {}
+    /// The photo writer wrote to the library, or tried to (a photo, a name): time to look at the
+    /// disk again.
+    var libraryWritten: @Sendable () -> Void = {}
 }

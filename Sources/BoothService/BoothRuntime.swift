@@ -16,8 +16,8 @@ final class BoothRuntime: Service {
         case inputEnded
         /// SIGTERM or SIGINT.
         case shutdown
-        /// A new configuration waits: stop once no photo is in flight.
-        case restart
+        /// Stop once no photo is in flight, to start again (for the reason given).
+        case restart(String)
         /// Time to show systemd's watchdog that the loop runs.
         case heartbeat
     }
@@ -79,11 +79,19 @@ final class BoothRuntime: Service {
         sink.yield(.event(event))
     }
 
+    /// Tells the booth what its storage can take now (see ``BoothEvent/storageChecked(_:)``);
+    /// once it can take photos again, the names that waited for it are written.
+    func storageChecked(_ fault: BoothFault?) {
+        if fault == nil { writer.writePendingNames() }
+        post(.storageChecked(fault))
+    }
+
     /// Asks the booth to stop once no photo is in flight (countdown, capture, naming or
-    /// saving), so that it can start again with a new configuration; ``restarting`` then says
-    /// so.
-    func restart() {
-        sink.yield(.restart)
+    /// saving), so that it can start again: with a new configuration, or to open its catalog
+    /// for writing; ``isRestarting`` then says so. `purpose` completes the log line ("to apply
+    /// the new configuration").
+    func restart(_ purpose: String) {
+        sink.yield(.restart(purpose))
     }
 
     /// Whether ``run()`` returned for ``restart()``, rather than for the end of input or a
@@ -157,8 +165,8 @@ final class BoothRuntime: Service {
             case .inputEnded:
                 logger.info("Input has ended: the booth finishes the photo under way and stops.")
                 inputEnded = true
-            case .restart:
-                logger.notice("Restarting with the new configuration once no photo is in flight (now \(machine.state.name)).")
+            case .restart(let purpose):
+                logger.notice("Restarting \(purpose) once no photo is in flight (now \(machine.state.name)).")
                 restartRequested = true
             case .heartbeat:
                 heartbeat?.beat()

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothDevices
+import BoothStore
 import Foundation
 import Logging
 
@@ -21,9 +22,6 @@ public enum Doctor {
             return "\(passed ? "PASS" : "FAIL") \(part): \(detail)\(fixText)"
         }
     }
-
-    /// Free space below which photos may soon fail to save: a few hundred photos.
-    static let minimumFreeBytes: Int64 = 256 * 1024 * 1024
 
     /// Runs every check, in the order a builder fixes things; blocking, so call it off the
     /// cooperative pool (the command line does).
@@ -85,28 +83,25 @@ public enum Doctor {
                 try checkWebAddress(web.address, port: web.port)
             }
         }
-        run("data dir", fix: "create the folder and give the booth's user write access (set data_dir or --data-dir), or free some space.") {
-            try checkDataDirectory(configuration.dataDirectory)
+        run("data dir", fix: "create the folder and give the booth's user write access (set data_dir or --data-dir), or free some space (see above), or lower storage.reserve_mb.") {
+            try checkDataDirectory(configuration.dataDirectory, reserveBytes: configuration.storageReserveBytes)
         }
         return checks
     }
 
-    /// The library folder exists (or can be made), takes a file, and has room for photos.
-    static func checkDataDirectory(_ directory: URL) throws -> String {
+    /// The library folder exists (or can be made), takes a file, and has more free space than
+    /// the booth's reserve, as the running booth checks it before each photo.
+    static func checkDataDirectory(_ directory: URL, reserveBytes: Int64) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let probe = directory.appendingPathComponent(".doctor-\(getpid())")
         guard FileManager.default.createFile(atPath: probe.path, contents: Data("probe".utf8)) else {
-            throw DoctorFailure("\(directory.path) is not writable.")
+            let health = StorageHealth.check(directory, reserveBytes: reserveBytes)
+            throw DoctorFailure(health.problem == nil ? "\(directory.path) is not writable." : health.description)
         }
         try FileManager.default.removeItem(at: probe)
-        guard let free = DiskSpace.available(at: directory) else {
-            throw DoctorFailure("\(directory.path): statvfs failed: \(String(cString: strerror(errno))).")
-        }
-        let freeText = ByteCountFormatter.string(fromByteCount: free, countStyle: .file)
-        guard free >= minimumFreeBytes else {
-            throw DoctorFailure("\(directory.path) has only \(freeText) free.")
-        }
-        return "\(directory.path) is writable, \(freeText) free."
+        let health = StorageHealth.check(directory, reserveBytes: reserveBytes)
+        guard health.problem == nil else { throw DoctorFailure(health.description) }
+        return "\(directory.path) is writable: \(health)"
     }
 }
 

@@ -36,6 +36,10 @@ final class PhotoWriter: Sendable {
     /// mutex makes that safe to state to the compiler. A shot the booth gave up on is saved
     /// but never finished; its entry stays, a few bytes per missed shot.
     private let outcomes = Mutex<[UUID: Outcome]>([:])
+    /// Names guests typed that could not be written yet (the disk was full), by photo, in the
+    /// order they came. The photo is saved under its placeholder meanwhile; each name is written
+    /// once the disk can take it (``writePendingNames()``). Touched only on `queue`.
+    private let pendingNames = Mutex<[(id: UUID, name: Caption)]>([])
 
     init(
         library: PhotoLibrary, thumbnailer: any Thumbnailer, observer: BoothObserver = BoothObserver(), logger: Logger,
@@ -59,6 +63,7 @@ final class PhotoWriter: Sendable {
             report(.shotTaken(shot.photo, shutterAt: shot.shutterAt))
             let outcome = save(shot)
             outcomes.withLock { $0[shot.photo.id] = outcome }
+            observer.libraryWritten()
         }
     }
 
@@ -72,23 +77,65 @@ final class PhotoWriter: Sendable {
                 report(.photoSaved(id: photo.id, caption: caption))
                 return
             }
+            defer { observer.libraryWritten() }
             do {
                 try library.setCaption(caption, of: photo.id)
                 logger.info("named \(photo.id.lowercased) \"\(caption)\"")
                 observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: caption))
             } catch {
-                // The photo is safe under its placeholder; the screen says so.
-                logger.error("Photo \(photo.id.lowercased) keeps its caption \"\(photo.placeholder)\": \(error)")
+                // The photo is safe under its placeholder, and the name is kept: the screen says
+                // it follows, and it does once the disk can take it.
+                logger.error("""
+                    Photo \(photo.id.lowercased) keeps its caption "\(photo.placeholder)" for now: \(error) \
+                    The name "\(caption)" is kept and written once the library can take it.
+                    """)
+                pendingNames.withLock { $0.append((photo.id, caption)) }
                 observer.photoNamed(photo.id)
-                report(.photoSaved(id: photo.id, caption: photo.placeholder))
+                report(.photoSaved(id: photo.id, caption: photo.placeholder, pendingName: caption))
             }
         }
     }
 
-    /// Returns when every queued job has run.
+    /// Writes the names that could not be written when they were typed; those that still cannot
+    /// wait for the next call. Call it when the disk has room again.
+    func writePendingNames() {
+        queue.async { [self] in writePending(finally: false) }
+    }
+
+    /// Returns when every queued job has run, after a last try at the names still waiting.
     func drain() async {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                writePending(finally: true)
+                continuation.resume()
+            }
+        }
+    }
+
+    /// On `queue`. `finally`: the booth is stopping, so a name that cannot be written now is lost,
+    /// and the log says which.
+    private func writePending(finally: Bool) {
+        let waiting = pendingNames.withLock { $0 }
+        guard !waiting.isEmpty else { return }
+        var still: [(id: UUID, name: Caption)] = []
+        for (id, name) in waiting {
+            do {
+                try library.setCaption(name, of: id)
+                logger.notice("named \(id.lowercased) \"\(name)\" (the name waited for the disk)")
+                observer.photoNamed(id)
+            } catch {
+                if finally {
+                    logger.error("The name \"\(name)\" of photo \(id.lowercased) could not be written before the booth stopped: \(error)")
+                } else {
+                    still.append((id, name))
+                }
+            }
+        }
+        pendingNames.withLock { $0 = still }
+        if !still.isEmpty {
+            logger.warning("\(still.count) name\(still.count == 1 ? "" : "s") still wait\(still.count == 1 ? "s" : "") for the disk.")
+        }
     }
 
     private func save(_ shot: Shot) -> Outcome {

@@ -107,10 +107,10 @@ final class ScreenFiller: Screen {
         default:
             // Out of the gallery: the next visit reads afresh, since photos may have come since.
             page.withLock { $0 = nil }
-            guard case .saved(let caption, let id, _) = content else { return content }
+            guard case .saved(let caption, let id, _, let pendingName) = content else { return content }
             let link = photoLink(id)
             logger.debug("Saved screen of \(id.lowercased): photo page \(link ?? "none")")
-            return .saved(caption, photo: id, link: link)
+            return .saved(caption, photo: id, link: link, pendingName: pendingName)
         }
     }
 

@@ -115,8 +115,8 @@ final class ServiceManagerReporter: Sendable {
         case .capturing: "Taking the photo"
         case .naming: "Waiting for a name on the keypad"
         case .saving: "Saving the photo"
-        case .saved(_, let caption, _): "Saved as \(caption.text)"
-        case .fault(let fault, _): "Fault: \(fault.message)"
+        case .saved(_, let caption, _, _): "Saved as \(caption.text)"
+        case .fault(let fault, _): "Fault: \(fault.sentence)"
         case .browsing: "Showing the gallery"
         case .viewing: "Showing a photo"
         }

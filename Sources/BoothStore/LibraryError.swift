@@ -35,22 +35,44 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
             """)
     }
 
+    /// What to free when the disk that holds `path` is full, for every message that says so.
+    public static func freeSpaceAdvice(for path: String) -> String {
+        """
+        Free some space on the disk that holds \(path): empty the library's recycle/ folder (photos \
+        deleted over the web) once it is copied elsewhere, delete files you do not need on that disk, \
+        or shrink the system's logs (`sudo journalctl --vacuum-size=50M`); `df -h \(path)` shows what is left.
+        """
+    }
+
     /// A system call on `path` failed with `errno`.
     static func file(_ operation: String, _ path: String, errno code: Int32) -> LibraryError {
         let reason = String(cString: strerror(code))
         if code == ENOSPC || code == EDQUOT {
-            return LibraryError(.storageFull, "Cannot \(operation) \(path): \(reason). Free some space on the disk.")
+            return LibraryError(.storageFull, "Cannot \(operation) \(path): the disk is full (\(reason)). \(freeSpaceAdvice(for: path))")
         }
         return LibraryError(.fileFailure, "Cannot \(operation) \(path): \(reason).")
     }
 
     static func database(_ error: any Error, while operation: String, at path: String) -> LibraryError {
         if let error = error as? LibraryError { return error }
-        let text = "\(error)"
         if (error as? DatabaseError)?.resultCode == .SQLITE_FULL {
-            return LibraryError(.storageFull, "Cannot \(operation) in \(path): the disk is full. Free some space on the disk.")
+            return storageFull(operation, path)
         }
-        return LibraryError(.databaseFailure, "Cannot \(operation) in \(path): \(text)")
+        return LibraryError(.databaseFailure, "Cannot \(operation) in \(path): \(error)")
+    }
+
+    /// `operation` on the catalog `path` failed for want of space.
+    static func storageFull(_ operation: String, _ path: String) -> LibraryError {
+        LibraryError(.storageFull, "Cannot \(operation) in \(path): the disk is full. \(freeSpaceAdvice(for: path))")
+    }
+
+    /// A write to a catalog opened read-only because its disk was full or could not be written.
+    static func readOnlyCatalog(_ operation: String, _ path: String) -> LibraryError {
+        LibraryError(.storageFull, """
+            Cannot \(operation) in \(path): the catalog is open for reading only, since its disk was full or \
+            could not be written when it was opened (the booth opens it for writing again once it can). \
+            \(freeSpaceAdvice(for: path))
+            """)
     }
 
     static func unknownPhoto(_ reference: String) -> LibraryError {

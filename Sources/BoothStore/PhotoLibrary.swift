@@ -2,6 +2,7 @@ import BoothCore
 import Foundation
 import GRDB
 import Logging
+import Glibc
 import Synchronization
 
 /// The photo library: originals as files under `photos/`, and a SQLite catalog of them.
@@ -24,7 +25,14 @@ public final class PhotoLibrary: Sendable {
 
     /// The library folder.
     public let directory: URL
-    let database: DatabasePool
+    let database: any DatabaseWriter
+    /// The catalog file, as messages name it.
+    let catalogPath: String
+    /// Whether the catalog is open for reading only: its disk was full (or read-only, or not the
+    /// booth's to write) when it was opened, so SQLite could not set up the shared memory a
+    /// writer needs. Everything that reads works; writes throw ``LibraryError/storageFull``.
+    /// Opening it again once the disk can take writes gives a writable catalog.
+    public let isReadOnly: Bool
     let thumbnailer: any Thumbnailer
     let logger: Logger
     /// The next photo number to hand out. Numbers are never reused, not even those of lost photos.
@@ -33,7 +41,10 @@ public final class PhotoLibrary: Sendable {
     /// its record and its original.
     let recycling = Mutex(())
 
-    /// Opens the library in `directory` and brings its catalog to the current schema.
+    /// Opens the library in `directory` and brings its catalog to the current schema. On a disk
+    /// so full that SQLite cannot open the catalog for writing, or one that cannot be written at
+    /// all, it is opened for reading only (``isReadOnly``): the photos can still be listed,
+    /// shown, exported and checked.
     ///
     /// - Parameter create: create the folder and catalog when they do not exist (the booth does);
     ///   when `false`, a missing catalog is an error (a typo in `--data-dir` should not look like
@@ -42,27 +53,91 @@ public final class PhotoLibrary: Sendable {
         self.directory = directory.standardizedFileURL
         self.thumbnailer = thumbnailer
         self.logger = logger
-        let catalog = self.directory.appendingPathComponent(Self.catalogName)
+        let catalog = self.directory.appendingPathComponent(Self.catalogName).path
+        catalogPath = catalog
         if create {
             try DurableFile.makeFolders(self.directory.appendingPathComponent(Self.photosFolder))
-        } else if !FileManager.default.fileExists(atPath: catalog.path) {
+        } else if !FileManager.default.fileExists(atPath: catalog) {
             throw LibraryError.noLibrary(at: self.directory)
         }
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
         do {
-            database = try DatabasePool(path: catalog.path, configuration: configuration)
-            // On the writer, the one connection that commits, and only once the pool is open:
-            // GRDB sets synchronous=NORMAL there when it turns WAL on, after prepareDatabase.
-            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            try LibrarySchema.migrator.migrate(database)
+            database = try Self.openForWriting(catalog)
+            isReadOnly = false
+        } catch let error where Self.readOnlyReason(error, at: self.directory) != nil {
+            let reason = Self.readOnlyReason(error, at: self.directory)!
+            do {
+                database = try Self.openForReading(catalog)
+                isReadOnly = true
+            } catch {
+                throw reason == .full
+                    ? LibraryError.storageFull("open the catalog", catalog)
+                    : LibraryError.database(error, while: "open the catalog", at: catalog)
+            }
+            let advice = reason == .full ? LibraryError.freeSpaceAdvice(for: self.directory.path) : reason.description
+            logger.warning("""
+                The catalog \(catalog) is open for reading only: photos can be looked at but not saved. \(advice)
+                """)
+        } catch {
+            throw LibraryError.database(error, while: "open the catalog", at: catalog)
+        }
+        do {
             let highest = try database.read { db in
                 try Int.fetchOne(db, sql: "SELECT MAX(number) FROM (SELECT number FROM photo UNION ALL SELECT number FROM lost_photo)")
             }
             nextNumber = Mutex((highest ?? 0) + 1)
         } catch {
-            throw LibraryError.database(error, while: "open the catalog", at: catalog.path)
+            throw LibraryError.database(error, while: "open the catalog", at: catalog)
         }
+    }
+
+    /// The catalog in WAL mode, migrated, with every commit durable.
+    private static func openForWriting(_ path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let database = try DatabasePool(path: path, configuration: configuration)
+        // On the writer, the one connection that commits, and only once the pool is open:
+        // GRDB sets synchronous=NORMAL there when it turns WAL on, after prepareDatabase.
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        try LibrarySchema.migrator.migrate(database)
+        return database
+    }
+
+    /// The catalog for reading only, on a disk too full to grow SQLite's shared-memory file: with
+    /// `readonly_shm` SQLite reads the write-ahead log into memory instead. That needs the
+    /// `-shm` file to exist, which an empty one does (it takes an inode, no space); it is made
+    /// as SQLite makes it, owned like the catalog.
+    private static func openForReading(_ path: String) throws -> DatabaseQueue {
+        let shm = path + "-shm"
+        if !FileManager.default.fileExists(atPath: shm) {
+            var owner = stat()
+            guard stat(path, &owner) == 0 else { throw DatabaseError(resultCode: .SQLITE_CANTOPEN) }
+            let descriptor = open(shm, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, owner.st_mode & 0o777)
+            if descriptor >= 0 {
+                if geteuid() == 0 { _ = fchown(descriptor, owner.st_uid, owner.st_gid) }
+                close(descriptor)
+            }
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "/-._~"))
+        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?mode=ro&readonly_shm=1"
+        let database = try DatabaseQueue(path: uri, configuration: configuration)
+        // A catalog of an older version cannot be brought up to date without writing.
+        guard try database.read({ try LibrarySchema.migrator.hasCompletedMigrations($0) }) else {
+            throw DatabaseError(resultCode: .SQLITE_READONLY, message: "the catalog needs an upgrade, which needs free space")
+        }
+        return database
+    }
+
+    /// Why opening the catalog for writing failed, when the library's disk is to blame: SQLite
+    /// could not write (full, read-only, an I/O error growing its shared memory) and the disk
+    /// has next to nothing left, or cannot be written. `nil` for any other failure.
+    private static func readOnlyReason(_ error: any Error, at directory: URL) -> StorageHealth.Problem? {
+        guard let code = (error as? DatabaseError)?.resultCode,
+            [ResultCode.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY].contains(code)
+        else { return nil }
+        return StorageHealth.check(directory, reserveBytes: 0).problem
     }
 
     /// Hands out the next photo number (for the default caption "Photo 42").
@@ -99,9 +174,22 @@ public final class PhotoLibrary: Sendable {
             width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: jpeg.count, file: file)
         let clock = ContinuousClock()
         let started = clock.now
-        try DurableFile.write(jpeg, to: directory.appendingPathComponent(file), temporaryName: Self.temporaryName(for: id))
+        let original = directory.appendingPathComponent(file)
+        try DurableFile.write(jpeg, to: original, temporaryName: Self.temporaryName(for: id))
         let written = clock.now
-        try insert(photo, thumbnail: thumbnail.jpeg)
+        do {
+            try insert(photo, thumbnail: thumbnail.jpeg)
+        } catch {
+            // The guest is told that this photo was not saved: the original must not be adopted
+            // at the next start, and its space goes back to the photos that can be saved.
+            do {
+                try DurableFile.remove(original)
+                try DurableFile.syncFolder(original.deletingLastPathComponent())
+            } catch let removal {
+                logger.error("The original of photo \(id.lowercased), which was not saved, could not be removed (\(removal)); the next start adopts it.")
+            }
+            throw error
+        }
         return (photo, SaveTimings(write: written - started, commit: clock.now - written))
     }
 
@@ -244,15 +332,16 @@ public final class PhotoLibrary: Sendable {
         do {
             return try database.read(body)
         } catch {
-            throw LibraryError.database(error, while: operation, at: database.path)
+            throw LibraryError.database(error, while: operation, at: catalogPath)
         }
     }
 
     func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(LibraryError) -> T {
+        guard !isReadOnly else { throw LibraryError.readOnlyCatalog(operation, catalogPath) }
         do {
             return try database.write(body)
         } catch {
-            throw LibraryError.database(error, while: operation, at: database.path)
+            throw LibraryError.database(error, while: operation, at: catalogPath)
         }
     }
 

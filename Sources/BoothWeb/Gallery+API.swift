@@ -46,7 +46,8 @@ extension Gallery {
         let booth = live.status()
         return .json(
             StatusResource(
-                state: booth.state, cameraConnected: booth.cameraConnected, since: booth.since.utcTimestamp, photoCount: count))
+                state: booth.state, cameraConnected: booth.cameraConnected, storageOK: booth.storageProblem == nil,
+                since: booth.since.utcTimestamp, photoCount: count))
     }
 
     /// A photo in the API's words, with absolute URLs from `origin`.
@@ -90,6 +91,8 @@ struct PhotoResource: Encodable, Sendable {
 struct StatusResource: Encodable, Sendable {
     var state: String
     var cameraConnected: Bool
+    /// Whether photos can be saved (`/healthz` says why not).
+    var storageOK: Bool
     /// When the booth entered this state, ISO 8601 UTC with milliseconds.
     var since: String
     /// Photos guests can see.
@@ -98,6 +101,7 @@ struct StatusResource: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case state, since
         case cameraConnected = "camera_connected"
+        case storageOK = "storage_ok"
         case photoCount = "photo_count"
     }
 }

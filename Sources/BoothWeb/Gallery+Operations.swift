@@ -12,8 +12,8 @@ extension Gallery {
         ]
     }
 
-    /// 200 `ok` when the catalog answers a read and the camera delivers frames; otherwise 503
-    /// with one line per failing part.
+    /// 200 `ok` when the catalog answers a read, the camera delivers frames and photos can be
+    /// saved; otherwise 503 with one line per failing part, saying why.
     func health() async -> Response {
         var failures: [String] = []
         do {
@@ -21,8 +21,12 @@ extension Gallery {
         } catch {
             failures.append("store: the catalog cannot be read: \(error)")
         }
-        if !live.status().cameraConnected {
+        let status = live.status()
+        if !status.cameraConnected {
             failures.append("camera: not connected (the booth gets no frames from it)")
+        }
+        if let problem = status.storageProblem {
+            failures.append("storage: \(problem)")
         }
         guard failures.isEmpty else {
             return .text(failures.joined(separator: "\n") + "\n", status: .serviceUnavailable)

@@ -39,11 +39,15 @@ public struct BoothStatus: Sendable, Hashable, Codable {
     public var cameraConnected: Bool
     /// When the booth entered this state.
     public var since: Date
+    /// Why photos cannot be saved now (the disk is below the reserve, or cannot be written), in
+    /// words for the operator; `nil` when they can.
+    public var storageProblem: String?
 
     /// A status with the given values.
-    public init(state: String, cameraConnected: Bool, since: Date) {
+    public init(state: String, cameraConnected: Bool, since: Date, storageProblem: String? = nil) {
         self.state = state
         self.cameraConnected = cameraConnected
         self.since = since
+        self.storageProblem = storageProblem
     }
 }

@@ -13,7 +13,7 @@ struct DoctorCommand: AsyncParsableCommand {
             are free), the keypad (it opens at its speed), the screen (the framebuffer's mode), \
             the fonts, the web gallery's address and port (a socket binds there: the address is one \
             of this machine's and no other program listens on the port), and the data folder \
-            (writable, with at least 256 MiB free). Prints one \
+            (writable, with more free space than the booth's reserve, storage.reserve_mb). Prints one \
             line per check, PASS or FAIL, and for each failure what to do. Uses the same \
             configuration file and options as `run`. Stop the booth first: a running booth holds \
             the devices.

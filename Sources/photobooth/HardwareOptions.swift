@@ -49,6 +49,8 @@ struct HardwareOptions: ParsableArguments {
     var nameTimeout: String?
     @Option(help: help("Seconds without a key before the gallery goes back to the main screen", "gallery.timeout_seconds", "seconds"))
     var galleryTimeout: String?
+    @Option(help: help("Megabytes kept free on the library's disk; below it the booth takes no photos", "storage.reserve_mb", "MB"))
+    var storageReserve: String?
     @Option(help: help("The address the web gallery listens on", "http.address", "address"))
     var httpAddress: String?
     @Option(help: help("The web gallery's port", "http.port", "port"))
@@ -75,9 +77,37 @@ struct HardwareOptions: ParsableArguments {
             ("--view-key", "keypad.view_key", viewKey), ("--screen", "screen.device", screen),
             ("--preview-fps", "screen.preview_fps", previewFps), ("--countdown", "booth.countdown_seconds", countdown),
             ("--name-timeout", "booth.naming_timeout_seconds", nameTimeout),
-            ("--gallery-timeout", "gallery.timeout_seconds", galleryTimeout), ("--http-address", "http.address", httpAddress), ("--http-port", "http.port", httpPort),
+            ("--gallery-timeout", "gallery.timeout_seconds", galleryTimeout), ("--storage-reserve", "storage.reserve_mb", storageReserve),
+            ("--http-address", "http.address", httpAddress), ("--http-port", "http.port", httpPort),
             ("--public-url", "http.public_url", publicURL), ("--no-http", "http.enabled", noHttp ? "false" : nil),
         ]
+    }
+
+    /// With `--simulate`, the parts whose device the command line names, which are used for
+    /// real; the others are simulated. A setting of a part that stays simulated is refused, so
+    /// that no option is silently ignored, except the camera's size and rate, which the
+    /// simulated camera takes too.
+    private func realParts() throws -> DeviceParts {
+        var real: DeviceParts = []
+        if camera != nil { real.insert(.camera) }
+        if gpioChip != nil || shutterLine != nil { real.insert(.button) }
+        if let ledLine, ledLine != "none" { real.insert(.light) }
+        if keypad != nil { real.insert(.keypad) }
+        if screen != nil { real.insert(.screen) }
+        let settings: [(option: String, value: String?, part: DeviceParts, device: String)] = [
+            ("--camera-format", cameraFormat, .camera, "--camera"),
+            ("--shutter-polarity", shutterPolarity, .button, "--shutter-line"), ("--shutter-bias", shutterBias, .button, "--shutter-line"),
+            ("--debounce-ms", debounceMs, .button, "--shutter-line"), ("--keypad-baud", keypadBaud, .keypad, "--keypad"),
+            ("--keypad-layout", keypadLayout, .keypad, "--keypad"), ("--view-key", viewKey, .keypad, "--keypad"),
+            ("--preview-fps", previewFps, .screen, "--screen"),
+        ]
+        for setting in settings where setting.value != nil && !real.contains(setting.part) {
+            throw ValidationError("""
+                \(setting.option) sets up a real device, and with --simulate that part is simulated: name the device with \
+                \(setting.device) to use it for real, or leave \(setting.option) out.
+                """)
+        }
+        return real
     }
 
     /// The configuration: defaults, then the file (unless simulating without `--config`), then
@@ -90,6 +120,7 @@ struct HardwareOptions: ParsableArguments {
             try configuration.apply(file: BoothConfiguration.defaultFile)
         }
         if explicitDataDirectory { configuration.dataDirectory = dataDirectory }
+        if simulate { configuration.realParts = try realParts() }
         for override in overrides {
             guard let value = override.value else { continue }
             do {

@@ -18,15 +18,26 @@ struct RunCommand: AsyncParsableCommand {
             once the photos under way are saved. SIGHUP reads the configuration again: a file with \
             an error is logged and ignored; a good one is applied once no photo is in flight (the \
             booth finishes the countdown, capture, name entry or save under way, then starts again \
-            in the same process). Under systemd (Type=notify) the booth reports READY=1 once the \
-            camera delivers or a fault is on the screen, its state as STATUS=, and WATCHDOG=1 from \
-            its loop. Run `photobooth doctor` first on new hardware.
+            in the same process; a stop that comes meanwhile wins). Under systemd (Type=notify) the \
+            booth reports READY=1 once the camera delivers or a fault is on the screen, its state \
+            as STATUS=, and WATCHDOG=1 from its loop. Run `photobooth doctor` first on new hardware.
+
+            The booth keeps storage.reserve_mb (--storage-reserve, 64 MB) free on the library's \
+            disk. Below it, or on a library it cannot write, it shows "Storage full" or "Cannot \
+            save photos" before a guest poses (a press shows the fault, not a countdown), /healthz \
+            and doctor say why, and it takes photos again by itself once it can save them. On a \
+            disk too full to open the catalog for writing it opens it for reading only, serves \
+            the gallery, and starts itself again once there is room.
 
             With --simulate the booth runs on any Linux machine: a test-pattern camera, the terminal as \
             shutter button and keypad (Enter takes a photo; type a name and Enter to name it; Escape then \
             Enter keeps the default name), and the screen printed as lines. Input may be piped: each line \
             waits until the booth waits for one, and at the end of input the booth finishes its saves and \
-            exits 0. With --simulate the configuration file is read only when --config names it.
+            exits 0. With --simulate the configuration file is read only when --config names it. A \
+            device named on the command line is used for real and the rest simulated: --camera, \
+            --keypad (the terminal stays the button; input's end then does not stop the booth), \
+            --shutter-line or --gpio-chip, --led-line, --screen. The simulated camera takes \
+            --camera-size and --camera-fps; a setting of a device that stays simulated is refused.
 
             FILES
               /etc/photobooth/photobooth.yaml
@@ -80,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
         case .reload:
             // Everything is stopped and every photo saved: the same command starts again in
             // this process (systemd keeps following its PID) and reads the new configuration.
-            logger.notice("Starting again with the new configuration.")
+            logger.notice("Starting again.")
             restartInPlace()
             logger.critical("Could not start again: execv: \(String(cString: strerror(errno))).")
             throw ExitCode.failure
@@ -92,12 +103,6 @@ struct RunCommand: AsyncParsableCommand {
 /// environment; returns only if that fails. Descriptors other than standard input, output and
 /// error are closed on the way (some libraries open theirs without close-on-exec).
 private func restartInPlace() {
-    // The service group ignored SIGTERM and SIGINT to trap them, and an ignored signal stays
-    // ignored across exec: a stop that came before the new run traps them again would be lost,
-    // and the booth would never stop. With the default action it ends the new process, which
-    // has nothing in flight yet. SIGHUP stays ignored (see HangupSignal).
-    signal(SIGTERM, SIG_DFL)
-    signal(SIGINT, SIG_DFL)
     if let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
         for case let descriptor? in descriptors.map({ Int32($0) }) where descriptor > STDERR_FILENO {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)

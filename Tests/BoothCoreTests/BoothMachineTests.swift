@@ -198,7 +198,7 @@ struct BoothMachineTests {
         let effects = session.send(.key(.enter), at: 7)
         #expect(effects == [.show(.saving), .finishPhoto(photo, caption: alice)])
         #expect(session.send(.photoSaved(id: photo.id, caption: alice), at: 7.01) == [.show(.saved(alice, photo: photo.id))])
-        #expect(session.machine.state == .saved(photo, caption: alice, until: session.instant(12.01)))
+        #expect(session.machine.state == .saved(photo, caption: alice, pendingName: nil, until: session.instant(12.01)))
     }
 
     @Test("Each key restarts the naming timeout")
@@ -334,7 +334,7 @@ struct BoothMachineTests {
             #expect(session.send(.cameraLost, at: 1) == [.show(.fault(.cameraMissing))])
             #expect(session.machine.state == .fault(.cameraMissing, retryAt: nil))
             #expect(session.machine.nextDeadline(after: session.instant(1)) == nil)
-            #expect(session.press(at: 2) == [.ignored(.shutterPressed(at: session.instant(2)))])
+            #expect(session.press(at: 2) == [.show(.fault(.cameraMissing)), .ignored(.shutterPressed(at: session.instant(2)))])
             #expect(session.send(.cameraReady, at: 3) == [.show(.ready)])
         }
     }
@@ -520,7 +520,7 @@ struct BoothMachineTests {
         #expect(session.send(.cameraReady, at: 2) == [], "the camera's return does not close the gallery")
         #expect(session.send(.cameraLost, at: 3) == [], "nor does its loss")
         #expect(session.send(.key(.cancel), at: 4) == [.show(.fault(.cameraMissing))])
-        #expect(session.press(at: 5) == [.ignored(.shutterPressed(at: session.instant(5)))])
+        #expect(session.press(at: 5) == [.show(.fault(.cameraMissing)), .ignored(.shutterPressed(at: session.instant(5)))])
         let pressed = Session()
         pressed.send(.key(.view), at: 0)
         pressed.send(.photosCounted(2), at: 0)
@@ -565,5 +565,55 @@ struct BoothMachineTests {
         }
         #expect(session.tick(at: 100) == [])
         #expect(session.machine.nextDeadline(after: session.instant(100)) == nil)
+    }
+
+    @Test("Storage below its reserve: the main screen shows the fault and a press starts no countdown")
+    func storageFullBeforeThePress() {
+        let session = Session()
+        #expect(session.send(.storageChecked(.storageFull), at: 0) == [.show(.fault(.storageFull))])
+        #expect(session.machine.state == .fault(.storageFull, retryAt: nil))
+        #expect(session.machine.nextDeadline(after: session.instant(0)) == nil, "it waits for the storage, not a timer")
+        let press = BoothEvent.shutterPressed(at: session.instant(1))
+        #expect(session.send(press, at: 1) == [.show(.fault(.storageFull)), .ignored(press)], "the press is answered with the fault")
+        #expect(session.tick(at: 100) == [])
+        // The gallery still opens from the fault, and comes back to it.
+        #expect(session.send(.key(.view), at: 101) == [.countPhotos])
+        session.send(.photosCounted(3), at: 101)
+        #expect(session.send(.key(.cancel), at: 102) == [.show(.fault(.storageFull))])
+    }
+
+    @Test("Once photos can be saved again, the booth takes them by itself")
+    func storageRecovers() {
+        let session = Session()
+        session.send(.storageChecked(.storageFailing), at: 0)
+        #expect(session.send(.storageChecked(.storageFull), at: 1) == [.show(.fault(.storageFull))], "the reason changed")
+        #expect(session.send(.storageChecked(nil), at: 2) == [.show(.ready)])
+        #expect(session.press(at: 3) == [.show(.countdown(secondsLeft: 3))])
+    }
+
+    @Test("A check that finds the storage full mid-countdown stops it; a guest naming a saved photo finishes")
+    func storageFullDuringACycle() {
+        let counting = Session()
+        counting.press(at: 0)
+        #expect(counting.send(.storageChecked(.storageFull), at: 1) == [.show(.fault(.storageFull))])
+        #expect(counting.tick(at: 3) == [], "no shot is taken")
+
+        let naming = Session()
+        naming.reachNaming(photo, at: 0)
+        #expect(naming.send(.storageChecked(.storageFull), at: 4) == [])
+        naming.send(.key(.enter), at: 5)
+        #expect(naming.send(.photoSaved(id: photo.id, caption: photo.placeholder, pendingName: alice), at: 5.1)
+            == [.show(.saved(photo.placeholder, photo: photo.id, pendingName: alice))])
+        #expect(naming.tick(at: 10.1) == [.show(.fault(.storageFull))], "back to the fault, not the main screen")
+    }
+
+    @Test("A booth that starts on a full disk shows the fault once its camera is ready; storage comes before the camera")
+    func storageFaultAtStart() {
+        var machine = BoothMachine()
+        let start = MonotonicInstant(nanoseconds: 0)
+        #expect(machine.handle(.storageChecked(.storageFull), at: start) == [])
+        #expect(machine.handle(.cameraReady, at: start) == [.show(.fault(.storageFull))])
+        #expect(machine.handle(.cameraLost, at: start) == [])
+        #expect(machine.handle(.storageChecked(nil), at: start) == [.show(.fault(.cameraMissing))])
     }
 }

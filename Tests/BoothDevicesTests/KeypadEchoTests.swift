@@ -20,6 +20,15 @@ struct KeypadEchoTests {
         #expect(echo.text(for: .saved(Caption(sanitizing: "Anna")!, photo: UUID())) == "\r\nSaved as Anna\r\n")
     }
 
+    @Test("A keypad's display says why the booth takes no photos, and that a name waits for the disk")
+    func storage() {
+        var echo = KeypadEcho(ansi: false)
+        #expect(echo.text(for: .fault(.storageFull)) == "\r\nStorage full: This booth cannot save photos until space is freed. Please tell the staff.\r\n")
+        #expect(echo.text(for: .fault(.storageFailing)).hasPrefix("\r\nCannot save photos: "))
+        let saved = echo.text(for: .saved(placeholder, photo: UUID(), pendingName: Caption(sanitizing: "Anna")!))
+        #expect(saved == "\r\nSaved as Photo 7\r\nYour name \u{201C}Anna\u{201D} will be added as soon as the booth can write it.\r\n")
+    }
+
     @Test("ANSI echo erases the line with an escape code")
     func ansi() {
         var echo = KeypadEcho(ansi: true)

@@ -88,11 +88,22 @@ struct ScreenPainterTests {
 
     @Test("The fault screens say what is wrong")
     func faults() throws {
-        #expect(ScreenPainter.headline(for: .cameraMissing) == "Camera disconnected")
-        #expect(ScreenPainter.headline(for: .storageFull) == "Storage full")
+        #expect(BoothFault.cameraMissing.headline == "Camera disconnected")
+        #expect(BoothFault.storageFull.sentence.hasPrefix("Storage full: "))
         let camera = try ScreenFixtures.paint(.fault(.cameraMissing))
         let storage = try ScreenFixtures.paint(.fault(.storageFull))
         #expect(camera != storage)
+    }
+
+    @Test("A name that could not be written yet is promised under the caption")
+    func pendingName() throws {
+        let id = UUID()
+        let plain = try ScreenFixtures.paint(.saved(.placeholder(number: 3), photo: id))
+        let pending = try ScreenFixtures.paint(.saved(.placeholder(number: 3), photo: id, pendingName: Caption(sanitizing: "Alice")!))
+        // The caption's part of the screen is the same; the note below it adds text.
+        let below = PixelRect(x: 0, y: plain.height * 62 / 100, width: plain.width, height: plain.height * 30 / 100)
+        #expect(plain.count(in: below) { $0.brightness > 100 } == 0)
+        #expect(pending.count(in: below) { $0.brightness > 100 } > 100)
     }
 
     @Test("The main screen shows the preview with both options below it")
@@ -147,7 +158,7 @@ struct ScreenTextTests {
     @Test("A long message wraps at spaces into lines that fit")
     func wrapping() throws {
         let face = try FontFace(path: ScreenFonts.dejaVu.regular)
-        let lines = try face.lines(wrapping: BoothFault.storageFull.message, size: 50, maxWidth: 700, maxLines: 3)
+        let lines = try face.lines(wrapping: BoothFault.shotFailed.message, size: 50, maxWidth: 700, maxLines: 3)
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.width <= 700 })
         let cut = try face.lines(wrapping: String(repeating: "word ", count: 100), size: 50, maxWidth: 700, maxLines: 3)

@@ -141,19 +141,37 @@ struct TerminalConsoleTests {
         #expect(await keys.next() == nil)
     }
 
-    @Test("Input that ends during a fault ends the streams; pending lines wait for the main screen")
+    @Test("Input that ends during a fault ends the streams; pending lines wait through a fault that passes")
     func endOfInputDuringFault() async throws {
         let harness = try ConsoleHarness(patient: true)
         try harness.type("\n")
         var presses = harness.console.presses.makeAsyncIterator()
         var keys = harness.console.keys.makeAsyncIterator()
-        harness.console.show(.fault(.storageFull))
+        harness.console.show(.fault(.cameraMissing))
         harness.console.show(.ready)
         #expect(await presses.next() != nil, "the line waited for the main screen")
         harness.console.show(.fault(.shotFailed))
         try harness.endInput()
         #expect(await keys.next() == nil)
         #expect(await presses.next() == nil)
+    }
+
+    @Test("On a storage fault, which lasts, each piped line is a press the booth answers with the fault, printed again")
+    func linesOnAStorageFault() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        try harness.type("\nAlice\n")
+        try harness.endInput()
+        var presses = harness.console.presses.makeAsyncIterator()
+        var keys = harness.console.keys.makeAsyncIterator()
+        harness.console.show(.fault(.storageFull))
+        #expect(await presses.next() != nil)
+        // The booth's answer to the press: the fault again, which takes the next line.
+        harness.console.show(.fault(.storageFull))
+        #expect(await presses.next() != nil, "\"Alice\" is a press too: there is no name to type")
+        harness.console.show(.fault(.storageFull))
+        #expect(await keys.next() == nil)
+        #expect(await presses.next() == nil)
+        #expect(await harness.printed() == Array(repeating: BoothFault.storageFull.sentence, count: 3))
     }
 
     @Test("Terminal input acts at once, like a real button, even while the booth is busy")
@@ -175,7 +193,7 @@ struct TerminalConsoleTests {
             harness.console.show(content)
         }
         harness.console.show(.fault(.storageFull))
-        #expect(await harness.printed() == ["2", "1", BoothFault.storageFull.message])
+        #expect(await harness.printed() == ["2", "1", "Storage full: " + BoothFault.storageFull.message])
     }
 
     // MARK: Gallery

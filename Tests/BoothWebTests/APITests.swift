@@ -131,7 +131,8 @@ struct APITests {
             #expect(status["camera_connected"] as? Bool == true)
             #expect(status["since"] as? String == "2026-09-21T14:13:20.500Z")
             #expect(status["photo_count"] as? Int == 1)
-            #expect(Set(status.keys) == ["state", "camera_connected", "since", "photo_count"])
+            #expect(status["storage_ok"] as? Bool == true)
+            #expect(Set(status.keys) == ["state", "camera_connected", "storage_ok", "since", "photo_count"])
         }
     }
 

@@ -7,8 +7,13 @@ final class OutputCollector: Sendable {
     private struct State {
         var data = Data()
         var ended = false
-        var waiters: [(matches: @Sendable (String) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+        var waiters: [(id: Int, matches: @Sendable (String) -> Bool, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextWaiter = 0
     }
+
+    /// How long ``wait(until:)`` waits before it answers `false`: far longer than any step of a
+    /// test takes, so that an output that never comes fails the test instead of hanging it.
+    static let patience = Duration.seconds(90)
 
     private let state = Mutex(State())
 
@@ -36,14 +41,27 @@ final class OutputCollector: Sendable {
 
     var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
 
-    /// Waits until the output satisfies `matches`; `false` if it ended without doing so.
+    /// Waits until the output satisfies `matches`; `false` if it ended without doing so, or
+    /// did not within ``patience``.
     func wait(until matches: @escaping @Sendable (String) -> Bool) async -> Bool {
-        await withCheckedContinuation { continuation in
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        let deadline = Task {
+            try await Task.sleep(for: Self.patience)
+            let waiter = state.withLock { state in
+                state.waiters.firstIndex { $0.id == id }.map { state.waiters.remove(at: $0) }
+            }
+            waiter?.continuation.resume(returning: false)
+        }
+        defer { deadline.cancel() }
+        return await withCheckedContinuation { continuation in
             let answer = state.withLock { state -> Bool? in
                 let text = String(decoding: state.data, as: UTF8.self)
                 if matches(text) { return true }
                 if state.ended { return false }
-                state.waiters.append((matches, continuation))
+                state.waiters.append((id, matches, continuation))
                 return nil
             }
             if let answer { continuation.resume(returning: answer) }
@@ -52,7 +70,13 @@ final class OutputCollector: Sendable {
 
     /// Waits until the output has ended.
     func waitForEnd() async {
-        _ = await wait { _ in false }
+        _ = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let ended = state.withLock { state in
+                if !state.ended { state.waiters.append((-1, { _ in false }, continuation)) }
+                return state.ended
+            }
+            if ended { continuation.resume(returning: false) }
+        }
     }
 }
 

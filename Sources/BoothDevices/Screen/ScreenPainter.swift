@@ -57,24 +57,14 @@ public struct ScreenPainter {
             try paintNaming(typed: typed, placeholder: placeholder.text, layout, &canvas)
         case .saving:
             try paintMessage("Saving your photo\(FontFace.ellipsis)", layout, &canvas)
-        case .saved(let caption, _, let link):
-            try paintSaved(caption.text, link: link, layout, &canvas)
+        case .saved(let caption, _, let link, let pendingName):
+            try paintSaved(caption.text, link: link, pendingName: pendingName, layout, &canvas)
         case .fault(let fault):
             try paintFault(fault, layout, &canvas)
         case .gallery(let list):
             try paintGallery(list, layout, &canvas)
         case .photo(let photo):
             try paintPhoto(photo, layout, &canvas)
-        }
-    }
-
-    /// The headline a fault is announced with; the fault's message says the rest.
-    static func headline(for fault: BoothFault) -> String {
-        switch fault {
-        case .cameraMissing: "Camera disconnected"
-        case .shotFailed: "No photo taken"
-        case .storageFull: "Storage full"
-        case .storageFailing: "Cannot save photos"
         }
     }
 
@@ -191,12 +181,13 @@ public struct ScreenPainter {
 
     /// "Saved as" and the photo's caption, on two lines if it needs them; with a link, the
     /// text moves left and the link's QR code stands on the right, "Scan to download" under it.
+    /// A name that could not be written yet is promised under the caption.
     ///
     /// The code is about 40% of the screen's height, each module a whole number of pixels (a
     /// scanner reads sharp squares best), black on white with its quiet zone: a phone reads it
     /// from arm's length. Nothing else on this screen is pure white, so the code is easy to
     /// find in a screenshot too.
-    private func paintSaved(_ caption: String, link: String?, _ layout: Layout, _ canvas: inout Canvas)
+    private func paintSaved(_ caption: String, link: String?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas)
         throws(DeviceError)
     {
         var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
@@ -221,13 +212,20 @@ public struct ScreenPainter {
             let baseline = layout.height * 54 / 100 + index * size * 120 / 100
             canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.accent)
         }
+        guard let pendingName else { return }
+        let note = try regular.lines(
+            wrapping: ScreenContent.pendingNameNote(pendingName), size: layout.hint, maxWidth: column.width, maxLines: 2)
+        for (index, line) in note.enumerated() {
+            let baseline = layout.height * 54 / 100 + lines.count * size * 120 / 100 + index * layout.hint * 130 / 100
+            canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.secondary)
+        }
     }
 
     /// What went wrong in a headline, and what it means below, under an accent bar.
     private func paintFault(_ fault: BoothFault, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
         canvas.fill(PixelRect(x: 0, y: 0, width: layout.width, height: max(4, layout.height / 60)), with: Palette.accent)
         let headline = try bold.line(
-            Self.headline(for: fault), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+            fault.headline, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 40 / 100, color: Palette.text)
         let lines = try regular.lines(wrapping: fault.message, size: layout.body, maxWidth: layout.textWidth, maxLines: 3)
         for (index, line) in lines.enumerated() {

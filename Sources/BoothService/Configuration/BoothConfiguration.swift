@@ -8,12 +8,26 @@ public struct BoothConfiguration: Sendable {
     public var dataDirectory: URL
     /// How long each part of the cycle lasts.
     public var settings: BoothSettings
-    /// Run on simulated hardware: the test-pattern camera and the terminal.
+    /// Run on simulated hardware: the test-pattern camera and the terminal, but for
+    /// ``realParts``.
     public var simulate: Bool
+    /// With ``simulate``, the parts that are real all the same: those whose device the command
+    /// line names (`--camera`, `--shutter-line`, `--led-line`, `--keypad`, `--screen`).
+    /// Without it every part is real.
+    public var realParts: DeviceParts = []
     /// The real camera, button, light, keypad and screen (unused when simulating).
     public var hardware = HardwareConfiguration()
     /// The web gallery.
     public var web = WebConfiguration()
+    /// The free space the booth keeps on the library's disk: below it the booth takes no
+    /// photos, and says so before a guest poses.
+    ///
+    /// 64 MB by default: a burst of 20 photos from a 4K webcam at up to 3 MB each (the largest
+    /// frames measured here, 3840x2160 at quality 90, are 1.6 MB) and the catalog's write-ahead
+    /// log, which grows to about 4 MB between checkpoints (a thumbnail adds some 30 KB per
+    /// photo). So a queue of guests can finish while the operator is called, and the system's
+    /// own logs still have room.
+    public var storageReserveBytes: Int64 = 64 * 1_000_000
 
     /// Where the configuration file is when `--config` does not say.
     public static let defaultFile = "/etc/photobooth/photobooth.yaml"

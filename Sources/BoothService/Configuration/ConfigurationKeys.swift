@@ -86,6 +86,7 @@ public struct ConfigurationKey: Sendable {
             return true
         },
         seconds("gallery.timeout_seconds", 5...3600) { $0.settings.galleryTimeout = $1 },
+        integer("storage.reserve_mb", 1...1_000_000) { $0.storageReserveBytes = Int64($1) * 1_000_000 },
         key("http.enabled", "true or false") { configuration, value in
             guard let enabled = Self.boolean(value) else { return false }
             configuration.web.enabled = enabled

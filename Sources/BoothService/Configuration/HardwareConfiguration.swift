@@ -23,6 +23,19 @@ public struct HardwareConfiguration: Sendable, Hashable {
     }
 }
 
+/// The booth's parts, as a set: which of them are real devices.
+public struct DeviceParts: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public static let camera = DeviceParts(rawValue: 1)
+    public static let button = DeviceParts(rawValue: 2)
+    public static let light = DeviceParts(rawValue: 4)
+    public static let keypad = DeviceParts(rawValue: 8)
+    public static let screen = DeviceParts(rawValue: 16)
+    public static let all: DeviceParts = [.camera, .button, .light, .keypad, .screen]
+}
+
 /// The screen: which framebuffer, how often the preview is redrawn, which font.
 public struct ScreenSettings: Sendable, Hashable {
     public var device = "/dev/fb0"

@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+
+/// Whether the library's disk can take photos now: its free space against a reserve, and
+/// whether the library can be written at all. The booth checks it before a guest poses, so
+/// that nobody goes through a countdown for a photo that could not be saved.
+public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
+    /// Why photos cannot be saved.
+    public enum Problem: Sendable, Hashable, CustomStringConvertible {
+        /// Less free space than the reserve.
+        case full
+        /// The library cannot be written: a read-only disk, a folder the booth's user may not
+        /// write to, a folder that is gone. The text says which.
+        case unwritable(String)
+
+        /// What the operator does about it.
+        public var description: String {
+            switch self {
+            case .full: "Its disk is full."
+            case .unwritable(let reason): "It cannot be written: \(reason)."
+            }
+        }
+    }
+
+    /// The library folder checked.
+    public let directory: URL
+    /// Bytes an unprivileged process may still write there; `nil` when it cannot be known.
+    public let freeBytes: Int64?
+    /// The free space kept for a burst of photos and the catalog's growth (`storage.reserve_mb`).
+    public let reserveBytes: Int64
+    /// `nil` when a photo can be saved.
+    public let problem: Problem?
+
+    /// The free space never used for photos, whatever the reserve: SQLite needs room for its
+    /// shared memory and journal, and below it the catalog opens for reading only.
+    public static let minimumFreeBytes: Int64 = 1 << 20
+
+    /// Checks the library folder `directory` against `reserveBytes` (and
+    /// ``minimumFreeBytes``): `statvfs` for the free
+    /// space and a read-only mount, `access(W_OK)` for the folders and the catalog. It writes
+    /// nothing, so it can run every few seconds on an SD card.
+    public static func check(_ directory: URL, reserveBytes: Int64) -> StorageHealth {
+        var stats = statvfs()
+        guard statvfs(directory.path, &stats) == 0 else {
+            let reason = "\(directory.path) cannot be examined: \(String(cString: strerror(errno)))"
+            return StorageHealth(directory: directory, freeBytes: nil, reserveBytes: reserveBytes, problem: .unwritable(reason))
+        }
+        let free = Int64(stats.f_bavail) * Int64(stats.f_frsize)
+        func health(_ problem: Problem?) -> StorageHealth {
+            StorageHealth(directory: directory, freeBytes: free, reserveBytes: reserveBytes, problem: problem)
+        }
+        if stats.f_flag & UInt(ST_RDONLY) != 0 {
+            return health(.unwritable("the disk that holds \(directory.path) is mounted read-only"))
+        }
+        let catalog = directory.appendingPathComponent(PhotoLibrary.catalogName)
+        let photos = directory.appendingPathComponent(PhotoLibrary.photosFolder)
+        for path in [directory.path, photos.path, catalog.path] where FileManager.default.fileExists(atPath: path) {
+            if access(path, W_OK) != 0 {
+                return health(.unwritable("the booth cannot write to \(path): \(String(cString: strerror(errno)))"))
+            }
+        }
+        return health(free < max(reserveBytes, minimumFreeBytes) ? .full : nil)
+    }
+
+    /// The check in words for the operator: the log, `/healthz`, `doctor`.
+    public var description: String {
+        let freeText = freeBytes.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .file) } ?? "unknown"
+        let reserveText = ByteCountFormatter.string(fromByteCount: reserveBytes, countStyle: .file)
+        switch problem {
+        case nil:
+            return "\(freeText) free for \(directory.path) (the reserve is \(reserveText))."
+        case .full:
+            return """
+                Storage full: \(freeText) free on the disk of \(directory.path), below the reserve of \(reserveText) \
+                (storage.reserve_mb). \(LibraryError.freeSpaceAdvice(for: directory.path))
+                """
+        case .unwritable(let reason):
+            return """
+                Cannot save photos: \(reason). Check that the disk is mounted read-write (`findmnt -T \(directory.path)`) \
+                and that the booth's user owns the library (`sudo chown -R photobooth: \(directory.path)`).
+                """
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import BoothCore
+import BoothImaging
+import Foundation
+import Testing
+
+@testable import BoothStore
+
+@Suite("Storage")
+struct StorageTests {
+    @Test("Free space above the reserve can take photos; below it the disk counts as full, and the message says what to free")
+    func reserve() throws {
+        let fixture = try LibraryFixture()
+        let roomy = StorageHealth.check(fixture.directory, reserveBytes: 1_000_000)
+        #expect(roomy.problem == nil && (roomy.freeBytes ?? 0) > 1_000_000)
+        #expect(roomy.description.contains("free for \(fixture.directory.path)"))
+        // More than any disk here has.
+        let full = StorageHealth.check(fixture.directory, reserveBytes: Int64.max / 2)
+        #expect(full.problem == .full)
+        #expect(full.description.hasPrefix("Storage full: "))
+        #expect(full.description.contains("below the reserve") && full.description.contains("storage.reserve_mb"))
+        #expect(full.description.contains("recycle/") && full.description.contains("journalctl --vacuum-size"), "what to free")
+    }
+
+    @Test("A library folder that is gone cannot take photos, and says so")
+    func missingFolder() {
+        let gone = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-gone-\(UUID())")
+        let health = StorageHealth.check(gone, reserveBytes: 1)
+        guard case .unwritable(let reason) = health.problem else {
+            Issue.record("\(health)")
+            return
+        }
+        #expect(reason.contains(gone.path))
+        #expect(health.description.hasPrefix("Cannot save photos: "))
+    }
+
+    @Test("A photo whose row cannot be committed leaves no original behind: it is not adopted later, and its space is given back")
+    func noOrphanAfterAFailedCommit() throws {
+        let fixture = try LibraryFixture()
+        let first = try fixture.add(caption: "First")
+        let jpeg = try LibraryFixture.jpeg(frame: 2)
+        let id = UUID()
+        // The number is taken, so the row's insert fails after the original was written.
+        #expect(throws: LibraryError.self) {
+            try fixture.library.add(
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: id, number: first.number,
+                caption: .placeholder(number: first.number), createdAt: Date())
+        }
+        #expect(!fixture.files().contains { $0.contains(id.lowercased) }, "\(fixture.files())")
+        #expect(try fixture.library.reconcile().isEmpty, "nothing to adopt")
+        #expect(try fixture.library.photos().map(\.id) == [first.id])
+    }
+}
