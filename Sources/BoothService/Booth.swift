@@ -78,18 +78,18 @@ public enum Booth {
         // orphans): done on a thread of their own, not on the cooperative pool.
         let (lock, library) = try await onOwnThread {
             let lock = try LibraryLock(directory: configuration.dataDirectory)
-            let library = try PhotoLibrary(
-                directory: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, create: true)
-            guard !library.isReadOnly else { return (lock, library) }
             do {
-                for action in try library.reconcile() {
+                return (lock, try openLibrary(configuration, thumbnailer: thumbnailer, logger: logger))
+            } catch let error as LibraryError where error == .damagedCatalog {
+                logger.error("\(error)")
+                logger.notice("Setting the damaged catalog aside and rebuilding it from the photos and their sidecars.")
+                for action in try PhotoLibrary.rebuildCatalog(
+                    in: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, boothName: configuration.web.boothName)
+                {
                     logger.notice("Library: \(action)")
                 }
-            } catch {
-                // A crash's leftovers wait for the next start; the photos taken meanwhile are safe.
-                logger.error("The library's check at start could not finish: \(error) The booth starts anyway; the next start tries again.")
+                return (lock, try openLibrary(configuration, thumbnailer: thumbnailer, logger: logger))
             }
-            return (lock, library)
         }
         defer { withExtendedLifetime(lock) {} }
         logger.info("Photo library in \(library.directory.path)")
@@ -180,6 +180,31 @@ public enum Booth {
         live.photoAdded.close()
         return runtime.isRestarting ? .reload : .stopped
     }
+}
+
+/// Opens the library for the booth and cleans up after a crash (``PhotoLibrary/reconcile()``);
+/// blocking. A check that fails for another reason than a damaged catalog (for want of space,
+/// say) is logged, and the booth starts all the same.
+private func openLibrary(
+    _ configuration: BoothConfiguration, thumbnailer: any Thumbnailer, logger: Logger
+) throws(LibraryError) -> PhotoLibrary {
+    let library = try PhotoLibrary(
+        directory: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, create: true,
+        boothName: configuration.web.boothName)
+    guard !library.isReadOnly else { return library }
+    do {
+        for action in try library.reconcile() {
+            logger.notice("Library: \(action)")
+        }
+    } catch let error where error == .damagedCatalog {
+        // Its files are about to be set aside: no connection of it may touch them after.
+        library.close()
+        throw error
+    } catch {
+        // A crash's leftovers wait for the next start; the photos taken meanwhile are safe.
+        logger.error("The library's check at start could not finish: \(error) The booth starts anyway; the next start tries again.")
+    }
+    return library
 }
 
 /// A part the booth can do without: when it fails (the web port is taken), the failure is

@@ -9,20 +9,79 @@ enum DurableFile {
     /// nothing is: write a temporary file in the same folder, `fsync` it, rename it into place,
     /// `fsync` the folder. Missing folders are created the same durable way.
     static func write(_ data: Data, to url: URL, temporaryName: String) throws(LibraryError) {
-        let folder = url.deletingLastPathComponent()
+        try write([(data, url, temporaryName)])
+    }
+
+    /// Writes new files into one folder the same way, with one sync of the folder for all of
+    /// them (a photo and its sidecar). When it throws, none of them was renamed into place.
+    static func write(_ files: [(data: Data, url: URL, temporaryName: String)]) throws(LibraryError) {
+        guard let folder = files.first?.url.deletingLastPathComponent() else { return }
         try makeFolders(folder)
-        let temporary = folder.appendingPathComponent(temporaryName)
-        try writeNewFile(data, at: temporary.path)
-        guard !FileManager.default.fileExists(atPath: url.path) else {
-            _ = unlink(temporary.path)
-            throw LibraryError.file("save", url.path, errno: EEXIST)
+        var written: [(temporary: String, url: URL)] = []
+        do throws(LibraryError) {
+            for file in files {
+                let temporary = folder.appendingPathComponent(file.temporaryName).path
+                try writeNewFile(file.data, at: temporary)
+                written.append((temporary, file.url))
+                guard !FileManager.default.fileExists(atPath: file.url.path) else {
+                    throw LibraryError.file("save", file.url.path, errno: EEXIST)
+                }
+            }
+        } catch {
+            for file in written { _ = unlink(file.temporary) }
+            throw error
         }
+        for (index, file) in written.enumerated() where rename(file.temporary, file.url.path) != 0 {
+            let code = errno
+            for renamed in written[..<index] { _ = unlink(renamed.url.path) }
+            for pending in written[index...] { _ = unlink(pending.temporary) }
+            throw LibraryError.file("rename into", file.url.path, errno: code)
+        }
+        try syncFolder(folder)
+    }
+
+    /// Replaces `url` (or creates it) with `data` atomically, through a temporary file and a
+    /// rename, then syncs the file and its folder: after any crash `url` holds the old content
+    /// or the new, complete. For a file that changes (a photo's sidecar).
+    static func replace(_ url: URL, with data: Data, temporaryName: String) throws(LibraryError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(temporaryName)
+        _ = unlink(temporary.path)
+        try writeNewFile(data, at: temporary.path)
         guard rename(temporary.path, url.path) == 0 else {
             let code = errno
             _ = unlink(temporary.path)
             throw LibraryError.file("rename into", url.path, errno: code)
         }
         try syncFolder(folder)
+    }
+
+    /// Replaces `url` with `data` atomically, without waiting for the disk: for copies that can
+    /// always be made again from elsewhere (the sidecars of photos the catalog already has).
+    /// ``syncEverything()`` afterwards makes them durable in one go.
+    static func replaceWithoutSync(_ url: URL, with data: Data, temporaryName: String) throws(LibraryError) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(temporaryName)
+        _ = unlink(temporary.path)
+        let descriptor = try open(temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        var failure: LibraryError?
+        do throws(LibraryError) {
+            try writeAll(data, to: descriptor, path: temporary.path)
+        } catch {
+            failure = error
+        }
+        _ = Glibc.close(descriptor)
+        if failure == nil, rename(temporary.path, url.path) != 0 {
+            failure = LibraryError.file("rename into", url.path, errno: errno)
+        }
+        if let failure {
+            _ = unlink(temporary.path)
+            throw failure
+        }
+    }
+
+    /// Writes every file system's pending data to disk. The corresponding C function is `sync`.
+    static func syncEverything() {
+        Glibc.sync()
     }
 
     /// Creates `folder` and its missing parents, syncing each parent so the new entries persist.

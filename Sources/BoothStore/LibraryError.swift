@@ -5,7 +5,7 @@ import GRDB
 /// file, and what to do.
 public struct LibraryError: Error, Hashable, CustomStringConvertible {
     private enum Code: Hashable {
-        case noLibrary, storageFull, fileFailure, databaseFailure, unknownPhoto, ambiguousPhoto, inUse
+        case noLibrary, storageFull, fileFailure, databaseFailure, damagedCatalog, unknownPhoto, ambiguousPhoto, inUse
     }
 
     private let code: Code
@@ -24,6 +24,7 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
     public static let storageFull = LibraryError(.storageFull, "the disk is full")
     public static let fileFailure = LibraryError(.fileFailure, "a file operation failed")
     public static let databaseFailure = LibraryError(.databaseFailure, "the catalog failed")
+    public static let damagedCatalog = LibraryError(.damagedCatalog, "the catalog is damaged")
     public static let unknownPhoto = LibraryError(.unknownPhoto, "no such photo")
     public static let ambiguousPhoto = LibraryError(.ambiguousPhoto, "several photos match")
     public static let inUse = LibraryError(.inUse, "the library is in use")
@@ -55,10 +56,17 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
 
     static func database(_ error: any Error, while operation: String, at path: String) -> LibraryError {
         if let error = error as? LibraryError { return error }
-        if (error as? DatabaseError)?.resultCode == .SQLITE_FULL {
+        switch (error as? DatabaseError)?.resultCode {
+        case .SQLITE_FULL?:
             return storageFull(operation, path)
+        case .SQLITE_CORRUPT?, .SQLITE_NOTADB?:
+            return LibraryError(.damagedCatalog, """
+                Cannot \(operation) in \(path): the catalog is damaged (\(error)). `photobooth check --repair` sets it \
+                aside and rebuilds it from the photos and their sidecars; the booth does so by itself at start.
+                """)
+        default:
+            return LibraryError(.databaseFailure, "Cannot \(operation) in \(path): \(error)")
         }
-        return LibraryError(.databaseFailure, "Cannot \(operation) in \(path): \(error)")
     }
 
     /// `operation` on the catalog `path` failed for want of space.

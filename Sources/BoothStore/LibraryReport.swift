@@ -18,6 +18,12 @@ public struct LibraryReport: Sendable {
         /// The booth stopped while deleting this photo: the recycle folder has its record, the
         /// catalog still lists it.
         case interruptedRecycling(Photo)
+        /// A photo without its sidecar (or with one that does not read): the catalog alone knows
+        /// its name. A library of an earlier version has none until the booth starts.
+        case missingSidecar(Photo)
+        /// The catalog and the photo's sidecar disagree on its name or hidden flag: the catalog
+        /// lost a change (the sidecar is written first), or a photo tool edited the sidecar.
+        case sidecarDiffers(Photo, caption: Caption, hidden: Bool)
 
         public var description: String {
             switch self {
@@ -35,6 +41,12 @@ public struct LibraryReport: Sendable {
                 "damaged catalog: \(detail)"
             case .interruptedRecycling(let photo):
                 "deletion not finished: photo \(photo.id.lowercased) \"\(photo.caption)\" has a record in recycle/ but is still in the catalog"
+            case .missingSidecar(let photo):
+                "no sidecar: photo \(photo.id.lowercased) \"\(photo.caption)\" has no readable \(PhotoLibrary.sidecarPath(of: photo.file))"
+            case .sidecarDiffers(let photo, let caption, _) where caption != photo.caption:
+                "the sidecar of photo \(photo.id.lowercased) names it \"\(caption)\", the catalog \"\(photo.caption)\""
+            case .sidecarDiffers(let photo, _, let hidden):
+                "the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\" says it is \(hidden ? "hidden" : "visible"), the catalog does not"
             }
         }
     }

@@ -48,6 +48,13 @@ enum LibrarySchema {
             }
             try db.execute(sql: "CREATE INDEX photo_visible_newest_first ON photo(created_at, number) WHERE hidden = 0")
         }
+        // Each photo's sidecar names the booth that took it; the catalog keeps it too, so that
+        // a sidecar written again says the same.
+        migrator.registerMigration("v4: booth") { db in
+            try db.alter(table: "photo") { table in
+                table.add(column: "booth", .text).notNull().defaults(to: "")
+            }
+        }
         return migrator
     }
 }

@@ -1,19 +1,24 @@
 import BoothCore
 import Foundation
 import GRDB
+import Logging
 
-/// Keeping files and catalog in agreement. A crash can leave three things behind: a temporary
-/// file (the write did not finish; the photo was never acknowledged), an original without a
-/// row (the process died between rename and commit) and a deletion half done (see
-/// ``recycle(_:)``). All are handled at every start. What a crash cannot explain is reported
-/// by ``check()`` and fixed by ``repair(_:)``, which never deletes an original.
+/// Keeping files, sidecars and catalog in agreement. A crash can leave three things behind: a
+/// temporary file (the write did not finish; the photo was never acknowledged), an original
+/// without a row (the process died between rename and commit) and a deletion half done (see
+/// ``recycle(_:)``). A catalog that lost its write-ahead log lost rows and names, which the
+/// sidecars still have. All are handled at every start. What a crash cannot explain is reported
+/// by ``check()`` and fixed by ``repair(_:)``, which never deletes an original; a catalog
+/// SQLite cannot read is set aside and rebuilt (``rebuildCatalog(in:thumbnailer:logger:boothName:)``).
 extension PhotoLibrary {
     /// The folder where ``repair(_:)`` moves originals that cannot be decoded.
     public static let quarantineFolder = "quarantine"
 
-    /// Cleans up after a crash: finishes interrupted deletions, removes temporary files and
-    /// adopts originals without a row, with a default caption. Returns what it did, one line per
-    /// action.
+    /// Cleans up after a crash: finishes interrupted deletions, removes temporary files, adopts
+    /// originals without a row (with the name and time of their sidecar, or a default caption),
+    /// restores names and hidden flags the catalog lost from the sidecars (which are never older
+    /// than the catalog), and writes the sidecars that are missing (a library of an earlier
+    /// version has none). Returns what it did, one line per action.
     public func reconcile() throws(LibraryError) -> [String] {
         var actions = try finishInterruptedRecycling()
         let files = try scanPhotos()
@@ -21,41 +26,70 @@ extension PhotoLibrary {
             try DurableFile.remove(directory.appendingPathComponent(temporary))
             actions.append("removed the temporary file \(temporary) left by an interrupted save")
         }
-        let recorded = Set(try recordedFiles())
-        for file in files.originals where !recorded.contains(file) {
-            switch try adopt(file) {
-            case .adopted(let photo):
-                actions.append(
-                    "adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased)): the booth stopped before recording it")
-            case .unreadable(let reason):
-                logger.warning("\(file) has no catalog row and does not decode (\(reason)); `photobooth check --repair` moves it to \(Self.quarantineFolder)/")
+        let rows = try recordedRows()
+        var missingSidecars: [(Photo, PhotoSidecar)] = []
+        for file in files.originals {
+            let sidecar = files.sidecars.contains(Self.sidecarPath(of: file)) ? readSidecar(of: file) : nil
+            guard let (photo, booth, hidden) = rows[file] else {
+                switch try adopt(file, described: sidecar) {
+                case .adopted(let photo):
+                    let source = sidecar == nil ? "" : ", from its sidecar"
+                    actions.append(
+                        "adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))\(source): the booth stopped before recording it, or the catalog lost it")
+                case .unreadable(let reason):
+                    logger.warning("\(file) has no catalog row and does not decode (\(reason)); `photobooth check --repair` moves it to \(Self.quarantineFolder)/")
+                }
+                continue
             }
+            guard let sidecar, sidecar.id == photo.id else {
+                missingSidecars.append((photo, PhotoSidecar(photo, booth: booth, hidden: hidden)))
+                continue
+            }
+            if let restored = try restore(photo, hidden: hidden, from: sidecar) { actions.append(restored) }
+        }
+        if !missingSidecars.isEmpty {
+            // Copies of what the catalog holds: written without a sync each, then synced at once,
+            // so that the first start after an upgrade does not sync thousands of small files.
+            for (photo, sidecar) in missingSidecars {
+                try DurableFile.replaceWithoutSync(
+                    sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: photo.id, extension: "xmp"))
+            }
+            DurableFile.syncEverything()
+            let count = missingSidecars.count
+            actions.append("wrote the sidecar\(count == 1 ? "" : "s") of \(count) photo\(count == 1 ? "" : "s") that had none (<uuid>.xmp beside each original)")
         }
         return actions
     }
 
-    /// Compares catalog and files, decoding every original. Read-only.
+    /// Compares catalog, sidecars and files, decoding every original. Read-only.
     public func check() throws(LibraryError) -> LibraryReport {
         var problems: [LibraryReport.Problem] = []
         let integrity = try read("check the catalog") { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
         problems += integrity.filter { $0 != "ok" }.map { .damagedCatalog($0) }
 
         let files = try scanPhotos()
-        let photos = try self.photos(includingHidden: true)
+        let rows = try recordedRows()
         let onDisk = Set(files.originals)
         let beingRecycled = try interruptedRecycling()
         problems += beingRecycled.map { .interruptedRecycling($0) }
-        for photo in photos where !beingRecycled.contains(photo) {
+        for (photo, _, hidden) in rows.values.sorted(by: { $0.0.file < $1.0.file }) where !beingRecycled.contains(photo) {
             guard onDisk.contains(photo.file) else {
                 problems.append(.missingOriginal(photo))
                 continue
             }
             if let reason = unreadableReason(photo.file) {
                 problems.append(.unreadable(file: photo.file, photo: photo, reason: reason))
+                continue
+            }
+            guard let sidecar = readSidecar(of: photo.file), sidecar.id == photo.id else {
+                problems.append(.missingSidecar(photo))
+                continue
+            }
+            if sidecar.caption != photo.caption || sidecar.hidden != hidden {
+                problems.append(.sidecarDiffers(photo, caption: sidecar.caption, hidden: sidecar.hidden))
             }
         }
-        let recorded = Set(photos.map(\.file))
-        for file in files.originals where !recorded.contains(file) {
+        for file in files.originals where rows[file] == nil {
             if let reason = unreadableReason(file) {
                 problems.append(.unreadable(file: file, photo: nil, reason: reason))
             } else {
@@ -63,14 +97,16 @@ extension PhotoLibrary {
             }
         }
         problems += files.temporaries.map { .temporaryFile($0) }
-        return LibraryReport(problems: problems, photoCount: photos.count)
+        return LibraryReport(problems: problems, photoCount: rows.count)
     }
 
     /// Fixes what `report` found, as far as it can be fixed without deleting an original:
     /// interrupted deletions are finished, temporary files are removed, unrecorded originals
-    /// adopted, unreadable originals moved to `quarantine/`, and the rows of missing or
-    /// unreadable originals moved to the `lost_photo` table (caption and thumbnail are kept
-    /// there). Returns what it did, one line per action.
+    /// adopted, unreadable originals moved to `quarantine/`, the rows of missing or unreadable
+    /// originals moved to the `lost_photo` table (caption and thumbnail are kept there), names
+    /// restored from sidecars, missing sidecars written. A damaged catalog is not fixed here:
+    /// ``rebuildCatalog(in:thumbnailer:logger:boothName:)`` replaces it. Returns what it did,
+    /// one line per action.
     public func repair(_ report: LibraryReport) throws(LibraryError) -> [String] {
         var actions: [String] = []
         for problem in report.problems {
@@ -81,7 +117,7 @@ extension PhotoLibrary {
                 try DurableFile.remove(directory.appendingPathComponent(file))
                 actions.append("removed the temporary file \(file)")
             case .unrecorded(let file):
-                switch try adopt(file) {
+                switch try adopt(file, described: readSidecar(of: file)) {
                 case .adopted(let photo):
                     actions.append("adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))")
                 case .unreadable(let reason):
@@ -99,26 +135,126 @@ extension PhotoLibrary {
                 } else {
                     actions.append("moved \(file) to \(destination): it does not decode")
                 }
+            case .missingSidecar(let photo):
+                guard let (photo, booth, hidden) = try row(of: photo.id) else { continue }
+                try DurableFile.replace(
+                    sidecarURL(of: photo), with: PhotoSidecar(photo, booth: booth, hidden: hidden).xmp,
+                    temporaryName: Self.temporaryName(for: photo.id, extension: "xmp"))
+                actions.append("wrote the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\"")
+            case .sidecarDiffers(let photo, _, _):
+                guard let (photo, _, hidden) = try row(of: photo.id), let sidecar = readSidecar(of: photo.file),
+                    let restored = try restore(photo, hidden: hidden, from: sidecar)
+                else { continue }
+                actions.append(restored)
             case .damagedCatalog(let detail):
-                actions.append("""
-                    cannot repair the catalog itself (\(detail)): stop the booth, copy \(Self.catalogName) aside \
-                    and restore it from a backup
-                    """)
+                actions.append("left the damaged catalog (\(detail)) to be rebuilt from the photos and their sidecars")
             }
         }
         return actions
     }
 
+    // MARK: Rebuilding the catalog
+
+    /// Replaces a catalog SQLite cannot read (truncated, overwritten, its write-ahead log lost
+    /// mid-checkpoint): the damaged one is set aside as `photobooth.damaged-<time>.sqlite` (with
+    /// its `-wal` and `-shm`), the rows it still yields are salvaged, and a new catalog is made
+    /// from the originals, each with the name and time of its sidecar, else of its salvaged row,
+    /// else a default caption. Rows whose original is gone are kept as lost. Never deletes an
+    /// original. Returns what it did, one line per action. Call it with the library's lock held
+    /// and no other ``PhotoLibrary`` open on the folder.
+    public static func rebuildCatalog(
+        in directory: URL, thumbnailer: any Thumbnailer, logger: Logger, boothName: String = ""
+    ) throws(LibraryError) -> [String] {
+        let directory = directory.standardizedFileURL
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let damaged = "photobooth.damaged-\(formatter.string(from: Date())).sqlite"
+        for suffix in ["", "-wal", "-shm"] {
+            let source = directory.appendingPathComponent(catalogName + suffix)
+            guard FileManager.default.fileExists(atPath: source.path) else { continue }
+            try DurableFile.move(source, to: directory.appendingPathComponent(damaged + suffix))
+        }
+        var actions = ["set the damaged catalog aside as \(damaged)"]
+        let salvaged = salvage(directory.appendingPathComponent(damaged).path, logger: logger)
+
+        let library = try PhotoLibrary(directory: directory, thumbnailer: thumbnailer, logger: logger, create: true, boothName: boothName)
+        let files = try library.scanPhotos()
+        var (fromSidecars, fromRows, unnamed, unreadable) = (0, 0, 0, 0)
+        var adopted = Set<UUID>()
+        for file in files.originals {
+            let sidecar = files.sidecars.contains(sidecarPath(of: file)) ? library.readSidecar(of: file) : nil
+            let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            let row = (sidecar?.id ?? UUID(uuidString: stem)).flatMap { salvaged[$0] }
+            switch try library.adopt(file, described: sidecar ?? row) {
+            case .adopted(let photo):
+                adopted.insert(sidecar?.id ?? row?.id ?? photo.id)
+                if sidecar != nil { fromSidecars += 1 } else if row != nil { fromRows += 1 } else { unnamed += 1 }
+            case .unreadable:
+                unreadable += 1
+            }
+        }
+        var lost = 0
+        for (id, row) in salvaged where !adopted.contains(id) {
+            try library.recordLost(row, reason: "original missing when the catalog was rebuilt")
+            lost += 1
+        }
+        var summary = """
+            rebuilt the catalog from \(files.originals.count) original\(files.originals.count == 1 ? "" : "s"): \
+            \(fromSidecars) named from their sidecars, \(fromRows) from the damaged catalog, \(unnamed) given a default name
+            """
+        if unreadable > 0 { summary += "; \(unreadable) that do not decode are left for `photobooth check --repair`" }
+        if lost > 0 { summary += "; \(lost) salvaged row\(lost == 1 ? "" : "s") without an original kept as lost" }
+        actions.append(summary)
+        return actions
+    }
+
+    /// The photos a damaged catalog still yields, read forward and backward until SQLite gives
+    /// up each way; empty when it yields nothing.
+    private static func salvage(_ path: String, logger: Logger) -> [UUID: PhotoSidecar] {
+        var found: [UUID: PhotoSidecar] = [:]
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let catalog = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? catalog.close() }
+            try catalog.read { db in
+                for order in ["ASC", "DESC"] {
+                    do {
+                        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM photo ORDER BY rowid \(order)")
+                        while let row = try rows.next() {
+                            guard let id = (row["id"] as String?).flatMap(UUID.init(uuidString:)), let number: Int = row["number"],
+                                let caption = (row["caption"] as String?).flatMap(Caption.init(sanitizing:)),
+                                let createdAt = (row["created_at"] as String?).flatMap(Date.init(utcTimestamp:))
+                            else { continue }
+                            found[id] = PhotoSidecar(
+                                id: id, number: number, caption: caption, createdAt: createdAt, booth: row["booth"] ?? "",
+                                hidden: row["hidden"] ?? false)
+                        }
+                    } catch {
+                        logger.warning("The damaged catalog yields no more rows read \(order == "ASC" ? "forward" : "backward"): \(error)")
+                    }
+                }
+            }
+        } catch {
+            logger.warning("Nothing could be read from the damaged catalog \(path): \(error)")
+        }
+        return found
+    }
+
     // MARK: Helpers
 
-    private enum Adoption {
+    enum Adoption {
         case adopted(Photo)
         case unreadable(String)
     }
 
-    /// Records an original that has no row, with a default caption and the file's time as its
-    /// creation time. The id is taken from the file name when it is a free UUID.
-    private func adopt(_ file: String) throws(LibraryError) -> Adoption {
+    /// Records an original that has no row. `description` (its sidecar, or a salvaged row)
+    /// gives its id, number, name, time, booth and hidden flag, when it does not clash with a
+    /// photo already recorded; otherwise the id comes from the file name when it is a free UUID,
+    /// the time from the file, and the caption is a default one. The sidecar is written to
+    /// match.
+    func adopt(_ file: String, described description: PhotoSidecar?) throws(LibraryError) -> Adoption {
         let url = directory.appendingPathComponent(file)
         let data = try DurableFile.read(url)
         let thumbnail: Thumbnail
@@ -128,15 +264,42 @@ extension PhotoLibrary {
             return .unreadable("\(error)")
         }
         let stem = url.deletingPathExtension().lastPathComponent
-        var id = UUID(uuidString: stem) ?? UUID()
+        var id = description?.id ?? UUID(uuidString: stem) ?? UUID()
         if try photo(id: id, includingHidden: true) != nil { id = UUID() }
+        var number = description?.number ?? reservePhotoNumber()
+        if try isNumberTaken(number) { number = reservePhotoNumber() }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
-        let number = reservePhotoNumber()
         let photo = Photo(
-            id: id, number: number, caption: .placeholder(number: number), createdAt: (modified ?? Date()).roundedToMilliseconds,
-            width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: data.count, file: file)
-        try insert(photo, thumbnail: thumbnail.jpeg)
+            id: id, number: number, caption: description?.caption ?? .placeholder(number: number),
+            createdAt: (description?.createdAt ?? modified ?? Date()).roundedToMilliseconds, width: thumbnail.sourceWidth,
+            height: thumbnail.sourceHeight, byteCount: data.count, file: file)
+        let sidecar = PhotoSidecar(photo, booth: description?.booth ?? boothName, hidden: description?.hidden ?? false)
+        if sidecar != readSidecar(of: file) {
+            try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))
+        }
+        try insert(photo, thumbnail: thumbnail.jpeg, booth: sidecar.booth, hidden: sidecar.hidden)
         return .adopted(photo)
+    }
+
+    /// Gives a row the name and hidden flag of its sidecar when they differ; returns what it
+    /// did, or `nil` when they agree.
+    private func restore(_ photo: Photo, hidden: Bool, from sidecar: PhotoSidecar) throws(LibraryError) -> String? {
+        guard sidecar.caption != photo.caption || sidecar.hidden != hidden else { return nil }
+        try write("restore a photo from its sidecar") { db in
+            try db.execute(
+                sql: "UPDATE photo SET caption = ?, hidden = ? WHERE id = ?",
+                arguments: [sidecar.caption.text, sidecar.hidden, photo.id.lowercased])
+        }
+        var changes: [String] = []
+        if sidecar.caption != photo.caption { changes.append("the name \"\(sidecar.caption)\" (the catalog had \"\(photo.caption)\")") }
+        if sidecar.hidden != hidden { changes.append(sidecar.hidden ? "its hidden flag" : "its visibility") }
+        return "restored \(changes.joined(separator: " and ")) of photo \(photo.id.lowercased) from its sidecar"
+    }
+
+    /// The sidecar beside the original `file`; `nil` when there is none or it does not read.
+    func readSidecar(of file: String) -> PhotoSidecar? {
+        guard let data = try? DurableFile.read(directory.appendingPathComponent(Self.sidecarPath(of: file))) else { return nil }
+        return PhotoSidecar(xmp: data)
     }
 
     /// Why `file` does not decode, or `nil` when it does.
@@ -149,10 +312,15 @@ extension PhotoLibrary {
         }
     }
 
-    /// Moves a file from `photos/` to the same path under `quarantine/`; returns the new path.
+    /// Moves a file from `photos/` to the same path under `quarantine/`, its sidecar with it;
+    /// returns the new path.
     private func quarantine(_ file: String) throws(LibraryError) -> String {
         let destination = Self.quarantineFolder + "/" + file
         try DurableFile.move(directory.appendingPathComponent(file), to: directory.appendingPathComponent(destination))
+        let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: file))
+        if FileManager.default.fileExists(atPath: sidecar.path) {
+            try DurableFile.move(sidecar, to: directory.appendingPathComponent(Self.quarantineFolder + "/" + Self.sidecarPath(of: file)))
+        }
         return destination
     }
 
@@ -170,14 +338,50 @@ extension PhotoLibrary {
         }
     }
 
-    private func recordedFiles() throws(LibraryError) -> [String] {
-        try read("list recorded files") { db in try String.fetchAll(db, sql: "SELECT file FROM photo") }
+    /// Records a salvaged photo whose original is gone as lost: its name, number and time are
+    /// all that is left of it.
+    private func recordLost(_ photo: PhotoSidecar, reason: String) throws(LibraryError) {
+        try write("record a lost photo") { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO lost_photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file, lost_at, reason)
+                    VALUES (?, ?, ?, ?, x'', 0, 0, 0, ?, ?, ?)
+                    """,
+                arguments: [
+                    photo.id.lowercased, photo.number, photo.caption.text, photo.createdAt.utcTimestamp,
+                    Self.relativePath(for: photo.id, createdAt: photo.createdAt), Date().utcTimestamp, reason,
+                ])
+        }
+        numberTaken(photo.number)
     }
 
-    /// The originals (`*.jpg`) under `photos/` and the temporary files (`*.tmp`) under
-    /// `photos/` and `recycle/`, as paths relative to the library folder, sorted.
-    private func scanPhotos() throws(LibraryError) -> (originals: [String], temporaries: [String]) {
+    /// Whether a photo, recorded or lost, has this number.
+    private func isNumberTaken(_ number: Int) throws(LibraryError) -> Bool {
+        try read("look up a photo number") { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE number = ? UNION ALL SELECT 1 FROM lost_photo WHERE number = ?)",
+                arguments: [number, number]) ?? false
+        }
+    }
+
+    /// Every recorded photo, hidden or not, by its file, with its booth and hidden flag.
+    private func recordedRows() throws(LibraryError) -> [String: (Photo, booth: String, hidden: Bool)] {
+        try read("list recorded photos") { db in
+            var rows: [String: (Photo, booth: String, hidden: Bool)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT \(Self.photoColumns), booth, hidden FROM photo") {
+                let photo = Self.photo(from: row)
+                rows[photo.file] = (photo, row["booth"], row["hidden"])
+            }
+            return rows
+        }
+    }
+
+    /// The originals (`*.jpg`) and sidecars (`*.xmp`) under `photos/` and the temporary files
+    /// (`*.tmp`) under `photos/` and `recycle/`, as paths relative to the library folder,
+    /// sorted.
+    private func scanPhotos() throws(LibraryError) -> (originals: [String], sidecars: Set<String>, temporaries: [String]) {
         var originals: [String] = []
+        var sidecars: Set<String> = []
         var temporaries: [String] = []
         let prefix = directory.path + "/"
         for folder in [Self.photosFolder, Self.recycleFolder] {
@@ -191,11 +395,13 @@ extension PhotoLibrary {
                 let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
                 if relative.hasSuffix(".tmp") {
                     temporaries.append(relative)
-                } else if relative.hasSuffix(".jpg") && folder == Self.photosFolder {
+                } else if folder == Self.photosFolder && relative.hasSuffix(".jpg") {
                     originals.append(relative)
+                } else if folder == Self.photosFolder && relative.hasSuffix(".xmp") {
+                    sidecars.insert(relative)
                 }
             }
         }
-        return (originals.sorted(), temporaries.sorted())
+        return (originals.sorted(), sidecars, temporaries.sorted())
     }
 }

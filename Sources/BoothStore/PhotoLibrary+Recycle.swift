@@ -2,9 +2,9 @@ import BoothCore
 import Foundation
 import GRDB
 
-/// Deleting a photo without losing it: the original moves to `recycle/<uuid>.jpg` beside a
-/// record of what the catalog knew (`recycle/<uuid>.json`: caption, number, times, thumbnail),
-/// then the row goes.
+/// Deleting a photo without losing it: the original moves to `recycle/<uuid>.jpg` (its sidecar
+/// to `recycle/<uuid>.xmp`) beside a record of what the catalog knew (`recycle/<uuid>.json`:
+/// caption, number, times, thumbnail), then the row goes.
 ///
 /// The record is written first and is the journal of the deletion: a crash before the row is
 /// gone leaves a record for a photo the catalog still lists, and the next start (or
@@ -64,6 +64,11 @@ extension PhotoLibrary {
         let destination = recycleURL(photo.id, extension: "jpg")
         if FileManager.default.fileExists(atPath: original.path) && !FileManager.default.fileExists(atPath: destination.path) {
             try DurableFile.move(original, to: destination)
+        }
+        // The sidecar goes with it: a sidecar left in photos/ would describe a photo that is not there.
+        let sidecar = sidecarURL(of: photo)
+        if FileManager.default.fileExists(atPath: sidecar.path) {
+            try DurableFile.move(sidecar, to: recycleURL(photo.id, extension: "xmp"))
         }
         try write("delete the photo \(photo.id.lowercased)") { db in
             try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photo.id.lowercased])

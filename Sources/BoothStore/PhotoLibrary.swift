@@ -5,13 +5,18 @@ import Logging
 import Glibc
 import Synchronization
 
-/// The photo library: originals as files under `photos/`, and a SQLite catalog of them.
+/// The photo library: originals as files under `photos/`, each with an XMP sidecar that says
+/// what the library knows of it, and a SQLite catalog of them.
 ///
 /// ```
 /// <directory>/
 ///   photobooth.sqlite (+ -wal, -shm)
-///   photos/YYYY/MM/DD/<uuid>.jpg
+///   photos/YYYY/MM/DD/<uuid>.jpg, <uuid>.xmp
 /// ```
+///
+/// The sidecar is written before the catalog, at each save and each change: it is never older
+/// than the catalog's row, so originals and sidecars alone can rebuild the catalog
+/// (``reconcile()``, ``rebuildCatalog(in:thumbnailer:logger:)``).
 ///
 /// The catalog runs in WAL mode with `synchronous=FULL`: each commit is on disk when it
 /// returns, so a photo the booth reported as saved survives a power cut, not only a crash.
@@ -35,6 +40,8 @@ public final class PhotoLibrary: Sendable {
     public let isReadOnly: Bool
     let thumbnailer: any Thumbnailer
     let logger: Logger
+    /// The booth the photos saved here are from, for their sidecars.
+    let boothName: String
     /// The next photo number to hand out. Numbers are never reused, not even those of lost photos.
     private let nextNumber: Mutex<Int>
     /// Held while a photo is recycled: two requests to delete the same photo must not race on
@@ -46,13 +53,18 @@ public final class PhotoLibrary: Sendable {
     /// all, it is opened for reading only (``isReadOnly``): the photos can still be listed,
     /// shown, exported and checked.
     ///
-    /// - Parameter create: create the folder and catalog when they do not exist (the booth does);
-    ///   when `false`, a missing catalog is an error (a typo in `--data-dir` should not look like
-    ///   an empty library).
-    public init(directory: URL, thumbnailer: any Thumbnailer, logger: Logger, create: Bool) throws(LibraryError) {
+    /// - Parameters:
+    ///   - create: create the folder and catalog when they do not exist (the booth does); when
+    ///     `false`, a missing catalog is an error (a typo in `--data-dir` should not look like an
+    ///     empty library).
+    ///   - boothName: the booth the photos added here are from, as their sidecars say.
+    public init(
+        directory: URL, thumbnailer: any Thumbnailer, logger: Logger, create: Bool, boothName: String = ""
+    ) throws(LibraryError) {
         self.directory = directory.standardizedFileURL
         self.thumbnailer = thumbnailer
         self.logger = logger
+        self.boothName = boothName
         let catalog = self.directory.appendingPathComponent(Self.catalogName).path
         catalogPath = catalog
         if create {
@@ -114,7 +126,7 @@ public final class PhotoLibrary: Sendable {
             let descriptor = open(shm, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, owner.st_mode & 0o777)
             if descriptor >= 0 {
                 if geteuid() == 0 { _ = fchown(descriptor, owner.st_uid, owner.st_gid) }
-                close(descriptor)
+                Glibc.close(descriptor)
             }
         }
         var configuration = Configuration()
@@ -140,6 +152,13 @@ public final class PhotoLibrary: Sendable {
         return StorageHealth.check(directory, reserveBytes: 0).problem
     }
 
+    /// Closes the catalog; the library cannot be used afterwards. Before its files are set aside
+    /// (``rebuildCatalog(in:thumbnailer:logger:boothName:)``), so that no connection of this
+    /// library touches them any more.
+    public func close() {
+        try? database.close()
+    }
+
     /// Hands out the next photo number (for the default caption "Photo 42").
     public func reservePhotoNumber() -> Int {
         nextNumber.withLock { number in
@@ -153,6 +172,17 @@ public final class PhotoLibrary: Sendable {
         directory.appendingPathComponent(photo.file)
     }
 
+    /// Where the sidecar of `photo` is: beside its original, `<uuid>.xmp`.
+    public func sidecarURL(of photo: Photo) -> URL {
+        directory.appendingPathComponent(Self.sidecarPath(of: photo.file))
+    }
+
+    /// Numbers of adopted photos come from their sidecars: the next number handed out is above
+    /// them all.
+    func numberTaken(_ number: Int) {
+        nextNumber.withLock { $0 = max($0, number + 1) }
+    }
+
     /// How long the steps of ``add(_:thumbnail:id:number:caption:createdAt:)`` took.
     public struct SaveTimings: Sendable {
         /// Writing the temporary file, `fsync`, rename and `fsync` of the folder.
@@ -161,9 +191,10 @@ public final class PhotoLibrary: Sendable {
         public var commit: Duration
     }
 
-    /// Stores a new photo durably: the original first (temporary file, `fsync`, rename, `fsync`
-    /// of the folder), then its catalog row in one transaction. When this returns, the photo
-    /// survives a crash or power cut. The original is never rewritten afterwards.
+    /// Stores a new photo durably: the original and its sidecar first (temporary files, `fsync`,
+    /// renames, `fsync` of the folder), then its catalog row in one transaction. When this
+    /// returns, the photo survives a crash or power cut. The original is never rewritten
+    /// afterwards.
     public func add(
         _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date
     ) throws(LibraryError) -> (Photo, SaveTimings) {
@@ -175,15 +206,21 @@ public final class PhotoLibrary: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         let original = directory.appendingPathComponent(file)
-        try DurableFile.write(jpeg, to: original, temporaryName: Self.temporaryName(for: id))
+        let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: file))
+        guard !isReadOnly else { throw LibraryError.readOnlyCatalog("save a photo", catalogPath) }
+        try DurableFile.write([
+            (jpeg, original, Self.temporaryName(for: id)),
+            (PhotoSidecar(photo, booth: boothName, hidden: false).xmp, sidecar, Self.temporaryName(for: id, extension: "xmp")),
+        ])
         let written = clock.now
         do {
-            try insert(photo, thumbnail: thumbnail.jpeg)
+            try insert(photo, thumbnail: thumbnail.jpeg, booth: boothName)
         } catch {
             // The guest is told that this photo was not saved: the original must not be adopted
             // at the next start, and its space goes back to the photos that can be saved.
             do {
                 try DurableFile.remove(original)
+                try DurableFile.remove(sidecar)
                 try DurableFile.syncFolder(original.deletingLastPathComponent())
             } catch let removal {
                 logger.error("The original of photo \(id.lowercased), which was not saved, could not be removed (\(removal)); the next start adopts it.")
@@ -193,13 +230,34 @@ public final class PhotoLibrary: Sendable {
         return (photo, SaveTimings(write: written - started, commit: clock.now - written))
     }
 
-    /// Changes the caption of a photo.
+    /// Changes the caption of a photo: its sidecar first, then the catalog.
     public func setCaption(_ caption: Caption, of id: UUID) throws(LibraryError) {
-        let changed = try write("rename a photo") { db in
+        try change(id, "rename a photo", sidecar: { $0.caption = caption }) { db in
             try db.execute(sql: "UPDATE photo SET caption = ? WHERE id = ?", arguments: [caption.text, id.lowercased])
-            return db.changesCount
         }
-        guard changed == 1 else { throw LibraryError.unknownPhoto(id.lowercased) }
+    }
+
+    /// Applies a change to a photo: `sidecar` to its sidecar, written durably, then `update`
+    /// to the catalog. A change whose sidecar cannot be written is not made at all, so the
+    /// sidecar is never older than the row.
+    func change(
+        _ id: UUID, _ operation: String, sidecar modify: (inout PhotoSidecar) -> Void, update: (Database) throws -> Void
+    ) throws(LibraryError) {
+        guard let (photo, booth, hidden) = try row(of: id) else { throw LibraryError.unknownPhoto(id.lowercased) }
+        var sidecar = PhotoSidecar(photo, booth: booth, hidden: hidden)
+        modify(&sidecar)
+        guard !isReadOnly else { throw LibraryError.readOnlyCatalog(operation, catalogPath) }
+        try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))
+        try write(operation) { db in try update(db) }
+    }
+
+    /// A photo, hidden or not, with the booth it is from and whether it is hidden.
+    func row(of id: UUID) throws(LibraryError) -> (Photo, booth: String, hidden: Bool)? {
+        try read("look up a photo") { db in
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.photoColumns), booth, hidden FROM photo WHERE id = ?", arguments: [id.lowercased]
+            ).map { (Self.photo(from: $0), $0["booth"], $0["hidden"]) }
+        }
     }
 
     /// The photos, newest first: a page of `limit` after the first `offset` (all when `limit`
@@ -270,11 +328,9 @@ public final class PhotoLibrary: Sendable {
     /// Takes a photo out of the guests' sight (gallery, lists, direct links) or brings it back.
     /// The original and the row stay; the booth's operator still sees it (`includingHidden`).
     public func setHidden(_ hidden: Bool, of id: UUID) throws(LibraryError) {
-        let changed = try write(hidden ? "hide a photo" : "unhide a photo") { db in
+        try change(id, hidden ? "hide a photo" : "unhide a photo", sidecar: { $0.hidden = hidden }) { db in
             try db.execute(sql: "UPDATE photo SET hidden = ? WHERE id = ?", arguments: [hidden, id.lowercased])
-            return db.changesCount
         }
-        guard changed == 1 else { throw LibraryError.unknownPhoto(id.lowercased) }
     }
 
     /// The photo whose id is `reference` or starts with it (as with git commits, a few
@@ -314,18 +370,19 @@ public final class PhotoLibrary: Sendable {
 
     // MARK: Internals shared with reconciliation and repair
 
-    func insert(_ photo: Photo, thumbnail: Data) throws(LibraryError) {
+    func insert(_ photo: Photo, thumbnail: Data, booth: String, hidden: Bool = false) throws(LibraryError) {
         try write("record the photo \(photo.id.lowercased)") { db in
             try db.execute(
                 sql: """
-                    INSERT INTO photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file, booth, hidden)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     photo.id.lowercased, photo.number, photo.caption.text, photo.createdAt.utcTimestamp, thumbnail, photo.width,
-                    photo.height, photo.byteCount, photo.file,
+                    photo.height, photo.byteCount, photo.file, booth, hidden,
                 ])
         }
+        numberTaken(photo.number)
     }
 
     func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(LibraryError) -> T {
@@ -367,8 +424,13 @@ public final class PhotoLibrary: Sendable {
         return "\(photosFolder)/\(folder)/\(id.lowercased).jpg"
     }
 
+    /// The sidecar beside the original `file`: the same path, ending in `.xmp`.
+    static func sidecarPath(of file: String) -> String {
+        (file.hasSuffix(".jpg") ? String(file.dropLast(4)) : file) + ".xmp"
+    }
+
     /// Temporary files are hidden and end in `.tmp`, so that reconciliation recognises them.
-    static func temporaryName(for id: UUID) -> String {
-        ".\(id.lowercased).jpg.tmp"
+    static func temporaryName(for id: UUID, extension fileExtension: String = "jpg") -> String {
+        ".\(id.lowercased).\(fileExtension).tmp"
     }
 }

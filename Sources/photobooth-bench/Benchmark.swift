@@ -5,8 +5,8 @@ import Foundation
 import Logging
 
 /// `photobooth-bench`: the figures other booths are compared against. For 1080p and 4K camera
-/// frames it measures the thumbnail, the durable save (write + fsync + rename + fsync of the
-/// folder, then the catalog commit) and the frame rate of scaled preview decoding, each the
+/// frames it measures the thumbnail, the durable save (original and sidecar written, synced and
+/// renamed, one sync of the folder, then the catalog commit) and the frame rate of scaled preview decoding, each the
 /// median of repeated runs. With `--gallery` it measures instead what one step through the
 /// on-screen gallery costs in a library of `--photos` photos (10,000 by default).
 ///
@@ -53,7 +53,7 @@ enum Benchmark {
             let totals = zip(writes, commits).map { $0 + $1 }
             print("  repair (insert Huffman tables)   \(format(repair))")
             print("  thumbnail (320 px, q80)          \(format(thumbnailing))")
-            print("  save: write+fsync+rename+fsync   \(format(middle(writes)))")
+            print("  save: files (original + sidecar) \(format(middle(writes)))")
             print("        catalog commit             \(format(middle(commits)))")
             print("        total                      \(format(middle(totals)))")
             var rates: [String] = []
@@ -133,4 +133,10 @@ enum Benchmark {
 
 struct UsageError: Error, CustomStringConvertible {
     let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery [--photos N]]"
+}
+
+/// A measurement that could not be made as intended.
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,17 +1,24 @@
 import ArgumentParser
+import BoothImaging
 import BoothStore
 import Foundation
+import Logging
 
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Check that catalog and files agree and that every photo decodes.",
+        abstract: "Check that catalog, sidecars and files agree and that every photo decodes.",
         discussion: """
-            Reports catalog rows without files, files without rows, unreadable JPEGs and leftover \
-            temporary files. Exits 0 when the library is clean, 1 otherwise. With --repair it fixes \
+            Reports a damaged catalog, catalog rows without files, files without rows, unreadable \
+            JPEGs, photos whose XMP sidecar is missing or says another name than the catalog, and \
+            leftover temporary files. Exits 0 when the library is clean, 1 otherwise. With --repair it fixes \
             what can be fixed without deleting an original: temporary files are removed, files \
-            without rows are adopted with a default caption, unreadable files are moved to \
-            quarantine/, and rows whose file is missing or unreadable are kept in the lost_photo table.
+            without rows are adopted with the name and time of their sidecar (or a default \
+            caption), names the catalog lost are restored from the sidecars, missing sidecars are \
+            written, unreadable files are moved to quarantine/, and rows whose file is missing or \
+            unreadable are kept in the lost_photo table. A damaged catalog (truncated, or its \
+            write-ahead log lost mid-checkpoint) is set aside as photobooth.damaged-TIME.sqlite and \
+            rebuilt from the originals and their sidecars, salvaging what rows it still yields.
 
             EXIT STATUS
               0  The library is clean (after the repair, with --repair).
@@ -39,12 +46,25 @@ struct CheckCommand: ParsableCommand {
         let directory = library.existingDirectory
         let lock = repair ? try LibraryLock(directory: directory) : nil
         defer { withExtendedLifetime(lock) {} }
-        let library = try library.openLibrary(at: directory)
-        if !repair && LibraryLock.isHeld(in: library.directory) {
-            print("Note: the booth is running; a photo being saved right now may show up as a temporary file or a file without a row.")
+        var report: LibraryReport
+        var library: PhotoLibrary
+        do {
+            library = try self.library.openLibrary(at: directory)
+            if !repair && LibraryLock.isHeld(in: library.directory) {
+                print("Note: the booth is running; a photo being saved right now may show up as a temporary file or a file without a row.")
+            }
+            report = try library.check()
+        } catch let error as LibraryError where error == .damagedCatalog {
+            print("The catalog of \(directory.path) is damaged: \(error)")
+            guard repair else { throw ExitCode.failure }
+            (library, report) = try rebuild(directory)
         }
-        var report = try library.check()
         print(summary(report))
+        if repair && report.problems.contains(where: { if case .damagedCatalog = $0 { true } else { false } }) {
+            library.close()
+            (library, report) = try rebuild(directory)
+            print("After rebuilding the catalog: " + summary(report))
+        }
         if repair && !report.isClean {
             for action in try library.repair(report) { print("  repaired: \(action)") }
             report = try library.check()
@@ -53,6 +73,17 @@ struct CheckCommand: ParsableCommand {
             print("Run `photobooth check --repair` to fix what can be fixed.")
         }
         if !report.isClean { throw ExitCode.failure }
+    }
+
+    /// Sets the damaged catalog aside and makes a new one from the originals and their sidecars.
+    private func rebuild(_ directory: URL) throws -> (PhotoLibrary, LibraryReport) {
+        let logger = Logger(label: "photobooth")
+        let boothName = self.library.installedConfiguration?.web.boothName ?? ""
+        for action in try PhotoLibrary.rebuildCatalog(in: directory, thumbnailer: JPEGThumbnailer(), logger: logger, boothName: boothName) {
+            print("  repaired: \(action)")
+        }
+        let library = try self.library.openLibrary(at: directory)
+        return (library, try library.check())
     }
 
     private func summary(_ report: LibraryReport) -> String {

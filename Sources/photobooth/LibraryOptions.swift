@@ -29,13 +29,15 @@ struct LibraryOptions: ParsableArguments {
     /// the one the installed booth's configuration names (`data_dir` in
     /// /etc/photobooth/photobooth.yaml), else the default.
     var existingDirectory: URL {
-        if dataDirectory == nil, FileManager.default.fileExists(atPath: BoothConfiguration.defaultFile) {
-            var configuration = BoothConfiguration(dataDirectory: directory, simulate: false)
-            if (try? configuration.apply(file: BoothConfiguration.defaultFile)) != nil {
-                return configuration.dataDirectory
-            }
-        }
-        return directory
+        guard dataDirectory == nil, let installed = installedConfiguration else { return directory }
+        return installed.dataDirectory
+    }
+
+    /// The installed booth's configuration (/etc/photobooth/photobooth.yaml), when it reads.
+    var installedConfiguration: BoothConfiguration? {
+        guard FileManager.default.fileExists(atPath: BoothConfiguration.defaultFile) else { return nil }
+        var configuration = BoothConfiguration(dataDirectory: directory, simulate: false)
+        return (try? configuration.apply(file: BoothConfiguration.defaultFile)) != nil ? configuration : nil
     }
 
     /// Opens the existing library (in `folder`, else ``existingDirectory``); a

@@ -10,19 +10,19 @@ final class LibraryFixture {
     let directory: URL
     let library: PhotoLibrary
 
-    init() throws {
+    init(boothName: String = "") throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("photobooth-store-tests-\(UUID().lowercased)")
-        library = try Self.open(directory)
+        library = try Self.open(directory, boothName: boothName)
     }
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    static func open(_ directory: URL, create: Bool = true) throws -> PhotoLibrary {
+    static func open(_ directory: URL, create: Bool = true, boothName: String = "") throws -> PhotoLibrary {
         try PhotoLibrary(
-            directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: create)
+            directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: create, boothName: boothName)
     }
 
     static func jpeg(frame: UInt64 = 1, width: Int = 320, height: Int = 240) throws -> Data {

@@ -120,12 +120,22 @@ final class BoothProcess: Sendable {
         let description: String
     }
 
+    /// The simulated camera of the booths these tests run, unless a test names its own size: the
+    /// tests run many booths at once on two cores, and a debug build encoding 720p at 30 frames
+    /// a second in each starves them, so that a shot finds no frame and a script's name becomes a
+    /// press.
+    static let smallCamera = ["--camera-size", "320x240", "--camera-fps", "10"]
+
     /// Starts `executable` (or `wrapper`, a command that runs it, such as `unshare`) with
     /// `arguments`, and `environment` added to the test's.
     init(
         _ arguments: [String], executable: URL = BoothProcess.executable, wrappedIn wrapper: [String] = [],
         environment: [String: String] = [:]
     ) throws {
+        var arguments = arguments
+        if executable == Self.executable, arguments.starts(with: ["run", "--simulate"]), !arguments.contains("--camera-size") {
+            arguments += Self.smallCamera
+        }
         // Writing to a child that has exited must fail, not kill the test run.
         signal(SIGPIPE, SIG_IGN)
         let (child, standardInput, standardOutput, standardError) = try Self.spawning.withLock { _ in

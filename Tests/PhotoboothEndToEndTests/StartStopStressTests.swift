@@ -50,9 +50,9 @@ final class TakenPort: Sendable {
 struct StartStopStressTests {
     /// Runs this many booths at a time: the machines have two cores, and each booth mostly waits.
     static let parallelRuns = 4
-    /// A small, slow simulated camera: the booths here only start and stop, and must not take
-    /// the cores from the tests that run beside them.
-    static let lightCamera = ["--camera-size", "320x240", "--camera-fps", "5"]
+    /// A smaller, slower simulated camera still than the other tests' (``BoothProcess/smallCamera``):
+    /// the booths here only start and stop, and must not take the cores from the tests beside them.
+    static let lightCamera = ["--camera-size", "160x120", "--camera-fps", "5"]
     /// How long a run may take before it counts as a hang (a run takes well under 2 s).
     static let hangLimit = Duration.seconds(30)
 

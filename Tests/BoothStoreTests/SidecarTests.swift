@@ -1,0 +1,152 @@
+import BoothCore
+import BoothImaging
+import Foundation
+import GRDB
+import Logging
+import Testing
+
+@testable import BoothStore
+
+@Suite("XMP sidecars and the catalog rebuilt from them")
+struct SidecarTests {
+    static let zoe = Caption(sanitizing: "Zoë & 李 <b>\"quoted\"</b>")!
+
+    @Test("A sidecar reads back as written, a name of any script included")
+    func roundTrip() throws {
+        let sidecar = PhotoSidecar(
+            id: UUID(), number: 42, caption: Self.zoe, createdAt: Date(timeIntervalSince1970: 1_795_000_000.123),
+            booth: "Anna & Ben's wedding", hidden: true)
+        let text = String(decoding: sidecar.xmp, as: UTF8.self)
+        #expect(text.hasPrefix("<?xpacket begin=\"\u{FEFF}\"") && text.contains("<dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">"))
+        #expect(text.contains("Zoë &amp; 李 &lt;b&gt;&quot;quoted&quot;&lt;/b&gt;"))
+        #expect(PhotoSidecar(xmp: sidecar.xmp) == sidecar)
+    }
+
+    @Test("A sidecar rewritten by another tool (properties as elements, prefixes of its own) still reads")
+    func otherToolsSerialization() throws {
+        let id = UUID()
+        let text = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:pb="\(PhotoSidecar.namespace)" xmlns:d="http://purl.org/dc/elements/1.1/"
+              xmlns:xap="http://ns.adobe.com/xap/1.0/">
+              <pb:Id>\(id.uuidString)</pb:Id><pb:Number>7</pb:Number><pb:Hidden>False</pb:Hidden>
+              <xap:CreateDate>2026-11-22T15:33:00+01:00</xap:CreateDate>
+              <d:title><rdf:Alt><rdf:li xml:lang="x-default">Anna</rdf:li><rdf:li xml:lang="de">Anne</rdf:li></rdf:Alt></d:title>
+            </rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        let sidecar = try #require(PhotoSidecar(xmp: Data(text.utf8)))
+        #expect(sidecar.id == id && sidecar.number == 7 && sidecar.caption.text == "Anna" && !sidecar.hidden)
+        #expect(sidecar.createdAt.utcTimestamp == "2026-11-22T14:33:00.000Z")
+        #expect(PhotoSidecar(xmp: Data("not xml".utf8)) == nil)
+        #expect(PhotoSidecar(xmp: Data(text.replacingOccurrences(of: "<pb:Number>7</pb:Number>", with: "").utf8)) == nil, "no number")
+    }
+
+    @Test("Each save writes the sidecar beside the original; each change writes it before the catalog; a deletion moves it")
+    func writtenWithEverySave() throws {
+        let fixture = try LibraryFixture(boothName: "Booth 1")
+        let photo = try fixture.add(caption: "Anna")
+        let sidecar = try #require(try fixture.sidecar(of: photo))
+        #expect(sidecar == PhotoSidecar(photo, booth: "Booth 1", hidden: false))
+        #expect(fixture.library.sidecarURL(of: photo).path.hasSuffix("/\(photo.id.lowercased).xmp"))
+
+        try fixture.library.setCaption(Self.zoe, of: photo.id)
+        try fixture.library.setHidden(true, of: photo.id)
+        #expect(try fixture.sidecar(of: photo)?.caption == Self.zoe)
+        #expect(try fixture.sidecar(of: photo)?.hidden == true)
+        #expect(try fixture.library.check().isClean)
+
+        try fixture.library.recycle(photo.id)
+        #expect(!FileManager.default.fileExists(atPath: fixture.library.sidecarURL(of: photo).path))
+        #expect(FileManager.default.fileExists(atPath: fixture.url("recycle/\(photo.id.lowercased).xmp").path))
+    }
+
+    @Test("A change whose sidecar cannot be written is not made: the sidecar is never older than the catalog")
+    func sidecarFirst() throws {
+        let fixture = try LibraryFixture()
+        let photo = try fixture.add(caption: "Anna")
+        // A folder where the sidecar's temporary file should go makes the write fail.
+        try FileManager.default.createDirectory(
+            at: fixture.library.sidecarURL(of: photo).deletingLastPathComponent().appendingPathComponent(".\(photo.id.lowercased).xmp.tmp"),
+            withIntermediateDirectories: true)
+        #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
+        #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Anna")
+    }
+
+    @Test("A catalog that lost changes (its write-ahead log) gets the names, hidden flags and rows back from the sidecars")
+    func reconcileRestores() throws {
+        let fixture = try LibraryFixture()
+        let renamed = try fixture.add(caption: "Photo 1")
+        let dropped = try fixture.add(caption: "Ben", secondsAgo: 30)
+        try fixture.library.setCaption(Self.zoe, of: renamed.id)
+        try fixture.library.setHidden(true, of: dropped.id)
+        // What a lost write-ahead log does: the catalog is back as it was, or without the row.
+        try fixture.library.database.write { db in
+            try db.execute(sql: "UPDATE photo SET caption = 'Photo 1' WHERE id = ?", arguments: [renamed.id.lowercased])
+            try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [dropped.id.lowercased])
+        }
+        let report = try fixture.library.check()
+        #expect(report.problems.contains(.sidecarDiffers(renamed, caption: Self.zoe, hidden: false)))
+        #expect(report.problems.contains(.unrecorded(file: dropped.file)))
+
+        let actions = try fixture.library.reconcile()
+        #expect(actions.contains { $0.contains("restored the name \"\(Self.zoe)\"") }, "\(actions)")
+        #expect(actions.contains { $0.contains("adopted \(dropped.file) as \"Ben\"") && $0.contains("from its sidecar") }, "\(actions)")
+        #expect(try fixture.library.photo(id: renamed.id)?.caption == Self.zoe)
+        let adopted = try #require(try fixture.library.photo(id: dropped.id, includingHidden: true))
+        #expect(adopted == dropped, "same id, number, name and time")
+        #expect(try fixture.library.photo(id: dropped.id) == nil, "still hidden")
+        #expect(try fixture.library.check().isClean)
+        #expect(fixture.library.reservePhotoNumber() > dropped.number)
+    }
+
+    @Test("A library without sidecars (an earlier version's) gets them at start; check and repair find and write missing ones")
+    func missingSidecars() throws {
+        let fixture = try LibraryFixture()
+        let photos = try (0..<3).map { try fixture.add(caption: "P\($0)", secondsAgo: Double($0)) }
+        for photo in photos { try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: photo)) }
+        #expect(try fixture.library.check().problems == photos.sorted { $0.file < $1.file }.map { .missingSidecar($0) })
+        #expect(try fixture.library.reconcile() == ["wrote the sidecars of 3 photos that had none (<uuid>.xmp beside each original)"])
+        #expect(try photos.allSatisfy { try fixture.sidecar(of: $0)?.caption == $0.caption })
+
+        try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: photos[0]))
+        let actions = try fixture.library.repair(try fixture.library.check())
+        #expect(actions == ["wrote the sidecar of photo \(photos[0].id.lowercased) \"P0\""])
+        #expect(try fixture.library.check().isClean)
+    }
+
+    @Test("A damaged catalog is set aside and rebuilt: names from the sidecars, else from the rows it still yields")
+    func rebuild() throws {
+        let fixture = try LibraryFixture()
+        let anna = try fixture.add(caption: "Anna", secondsAgo: 20)
+        let ben = try fixture.add(caption: "Ben", secondsAgo: 10)
+        let gone = try fixture.add(caption: "Gone")
+        try fixture.library.setHidden(true, of: ben.id)
+        // Ben's sidecar is lost too: his name must come from the old catalog's row.
+        try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: ben))
+        try FileManager.default.removeItem(at: fixture.url(gone.file))
+        fixture.library.close()
+
+        let actions = try PhotoLibrary.rebuildCatalog(
+            in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), boothName: "Booth 2")
+        #expect(actions.first?.hasPrefix("set the damaged catalog aside as photobooth.damaged-") == true)
+        #expect(actions.last == """
+            rebuilt the catalog from 2 originals: 1 named from their sidecars, 1 from the damaged catalog, 0 given a default name; \
+            1 salvaged row without an original kept as lost
+            """, "\(actions)")
+        #expect(fixture.files().contains { $0.hasPrefix("photobooth.damaged-") && $0.hasSuffix(".sqlite") })
+        let library = try LibraryFixture.open(fixture.directory)
+        #expect(try library.photo(id: anna.id) == anna)
+        #expect(try library.photo(id: ben.id, includingHidden: true) == ben)
+        #expect(try library.photo(id: ben.id) == nil, "hidden, as the old row said")
+        #expect(try library.read("") { db in try String.fetchAll(db, sql: "SELECT caption FROM lost_photo") } == ["Gone"])
+        let report = try library.check()
+        #expect(report.isClean, "\(report.problems)")
+    }
+}
+
+extension LibraryFixture {
+    /// The sidecar of `photo` as it is on disk.
+    func sidecar(of photo: Photo) throws -> PhotoSidecar? {
+        PhotoSidecar(xmp: try Data(contentsOf: library.sidecarURL(of: photo)))
+    }
+}
