@@ -191,7 +191,10 @@ private func openLibrary(
     let library = try PhotoLibrary(
         directory: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, create: true,
         boothName: configuration.web.boothName)
-    guard !library.isReadOnly else { return library }
+    guard !library.isReadOnly else {
+        logger.notice("The library's check at start waits for a start with room to write: a crash's leftovers stay as they are until then.")
+        return library
+    }
     do {
         for action in try library.reconcile() {
             logger.notice("Library: \(action)")

@@ -151,6 +151,7 @@ struct DiskTests {
         #expect(await booth.stdout.wait { $0.contains("Storage full: ") }, "\(booth.stderr.text)")
         try booth.type("\n")
         #expect(await booth.stdout.wait { $0.components(separatedBy: "Storage full: ").count == 3 }, "the press is answered with the fault")
+        #expect(await booth.stderr.wait { $0.contains("Web gallery on http://127.0.0.1:\(port)") }, "\(booth.stderr.text)")
         let health = try await get("http://127.0.0.1:\(port)/healthz")
         #expect(health.status == 503 && health.body.contains("storage: Storage full: ") && health.body.contains("Free some space"), "\(health)")
         let gallery = try await get("http://127.0.0.1:\(port)/")
@@ -160,6 +161,30 @@ struct DiskTests {
         #expect(result.status == 0 && !result.signaled, "\(result.stderr)")
         #expect(!result.lines.contains("Smile!"))
         #expect(result.stderr.contains("open for reading only") && result.stderr.contains("Free some space"))
+    }
+
+    @Test("A full disk at start: the start-up check waits for room and touches nothing, and the booth starts",
+          .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
+    func startUpCheckWaitsForRoom() async throws {
+        let source = DataDirectory()
+        try await session("\nAnna\n", in: source)
+        let anna = try #require(try await listed(source).first)
+        // What a crash between rename and commit leaves: an original without its row, to adopt.
+        let orphan = URL(fileURLWithPath: anna.file).deletingLastPathComponent().appendingPathComponent("\(UUID().uuidString.lowercased()).jpg")
+        try FileManager.default.copyItem(atPath: anna.file, toPath: orphan.path)
+        let disk = try SmallDisk()
+        let booth = try disk.run(["run", "--simulate", "--countdown", "0", "--no-http", "--data-dir", disk.path], copying: source, start: .full)
+        try booth.endInput()
+        let result = await booth.finished()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("The library's check at start waits for a start with room to write"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Library: "), "nothing adopted, moved or deleted on a read-only catalog")
+        #expect(result.lines.contains { $0.hasPrefix("Storage full: ") })
+
+        // With room, the next start adopts the original.
+        let roomy = try await BoothProcess.run(["run", "--simulate", "--countdown", "0", "--no-http", "--data-dir", source.path], input: "")
+        #expect(roomy.status == 0 && roomy.stderr.contains("Library: "), "\(roomy.stderr)")
+        #expect(try await listed(source).count == 2)
     }
 
     @Test("Space freed while the fault shows: the booth takes photos again by itself",
