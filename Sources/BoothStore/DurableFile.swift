@@ -133,6 +133,41 @@ enum DurableFile {
         }
     }
 
+    /// The regular files under `folder`, at any depth, as paths relative to it, unsorted; empty
+    /// when the folder does not exist. Reads the folders with `readdir`, which names each entry's
+    /// type: Foundation's enumerator asks for it with a `stat` per file, seconds for 10,000 photos.
+    static func regularFiles(under folder: URL) throws(LibraryError) -> [String] {
+        var files: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let path = relative.isEmpty ? folder.path : folder.path + "/" + relative
+            guard let stream = opendir(path) else {
+                let code = errno
+                if code == ENOENT && relative.isEmpty { return [] }
+                throw LibraryError.file("list", path, errno: code)
+            }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard name != "." && name != ".." else { continue }
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var type = Int(entry.pointee.d_type)
+                if type == DT_UNKNOWN {
+                    // Some file systems do not fill in the type; `lstat` does.
+                    var status = stat()
+                    guard lstat(path + "/" + name, &status) == 0 else { continue }
+                    type = (status.st_mode & S_IFMT) == S_IFDIR ? DT_DIR : (status.st_mode & S_IFMT) == S_IFREG ? DT_REG : DT_UNKNOWN
+                }
+                if type == DT_DIR {
+                    pending.append(child)
+                } else if type == DT_REG {
+                    files.append(child)
+                }
+            }
+        }
+        return files
+    }
+
     /// Creates `path` (failing if it exists), writes `data` and syncs it; on any failure the
     /// partial file is removed. The descriptor is closed exactly once either way.
     private static func writeNewFile(_ data: Data, at path: String) throws(LibraryError) {

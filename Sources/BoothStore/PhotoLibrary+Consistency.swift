@@ -383,16 +383,9 @@ extension PhotoLibrary {
         var originals: [String] = []
         var sidecars: Set<String> = []
         var temporaries: [String] = []
-        let prefix = directory.path + "/"
         for folder in [Self.photosFolder, Self.recycleFolder] {
-            let root = directory.appendingPathComponent(folder)
-            guard FileManager.default.fileExists(atPath: root.path) else { continue }
-            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else {
-                throw LibraryError.file("list", root.path, errno: EIO)
-            }
-            for case let url as URL in walker {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-                let relative = String(url.standardizedFileURL.path.dropFirst(prefix.count))
+            for file in try DurableFile.regularFiles(under: directory.appendingPathComponent(folder)) {
+                let relative = folder + "/" + file
                 if relative.hasSuffix(".tmp") {
                     temporaries.append(relative)
                 } else if folder == Self.photosFolder && relative.hasSuffix(".jpg") {

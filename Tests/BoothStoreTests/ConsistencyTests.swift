@@ -39,6 +39,20 @@ struct ConsistencyTests {
         #expect(try fixture.library.check().isClean)
     }
 
+    @Test("The folder listing finds files at any depth, hidden ones too, and neither folders nor links")
+    func folderListing() throws {
+        let fixture = try LibraryFixture()
+        let root = fixture.url("listing")
+        #expect(try DurableFile.regularFiles(under: root).isEmpty, "a folder that is not there holds nothing")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("a/b/c"), withIntermediateDirectories: true)
+        for file in ["top.jpg", "a/.hidden.tmp", "a/b/c/deep.xmp"] {
+            try Data([1]).write(to: root.appendingPathComponent(file))
+        }
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("a/link.jpg").path, withDestinationPath: "../top.jpg")
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("loop").path, withDestinationPath: ".")
+        #expect(try DurableFile.regularFiles(under: root).sorted() == ["a/.hidden.tmp", "a/b/c/deep.xmp", "top.jpg"])
+    }
+
     @Test("An unreadable original without a row is left in place at start")
     func reconcileLeavesUnreadable() throws {
         let fixture = try LibraryFixture()
