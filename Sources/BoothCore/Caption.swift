@@ -40,9 +40,11 @@ public struct Caption: Sendable, Hashable, CustomStringConvertible {
     public var description: String { text }
 
     /// What one typed scalar becomes in a caption: itself, a space (for tabs and line breaks),
-    /// or nothing (other control characters, and the bidirectional overrides that would let a
-    /// name display in a different order than it was typed).
+    /// or nothing (other control characters, the bidirectional overrides that would let a name
+    /// display in a different order than it was typed, and the noncharacters such as U+FFFE, which
+    /// no text means and XML, the sidecar's format, forbids).
     static func clean(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
+        if scalar.properties.isNoncharacterCodePoint { return nil }
         switch scalar.properties.generalCategory {
         case .control:
             return scalar.properties.isWhitespace ? " " : nil

@@ -40,10 +40,11 @@ public enum Booth {
             do {
                 devices = try DeviceSet.open(configuration.hardware, real: real, logger: logger)
             } catch let error where !real.isEmpty {
-                throw BoothError(description: """
-                    \(error) `photobooth doctor` checks every part and says how to fix it; \
-                    `photobooth run --simulate` runs the booth without hardware.
-                    """)
+                let alternative =
+                    configuration.simulate
+                    ? "without the device options, `photobooth run --simulate` simulates every part"
+                    : "`photobooth run --simulate` runs the booth without hardware"
+                throw BoothError(description: "\(error) `photobooth doctor` checks every part and says how to fix it; \(alternative).")
             }
             guard configuration.web.enabled else { return devices }
             return devices.mirrored(fonts: configuration.hardware.screen.fonts, logger: logger)

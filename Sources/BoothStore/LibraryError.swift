@@ -38,7 +38,11 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
 
     /// What to free when the disk that holds `path` is full, for every message that says so.
     public static func freeSpaceAdvice(for path: String) -> String {
-        """
+        // A failed write names a file that may be gone (a temporary one): name what is there.
+        var existing = URL(fileURLWithPath: path)
+        while access(existing.path, F_OK) != 0 && existing.path != "/" { existing.deleteLastPathComponent() }
+        let path = existing.path
+        return """
         Free some space on the disk that holds \(path): empty the library's recycle/ folder (photos \
         deleted over the web) once it is copied elsewhere, delete files you do not need on that disk, \
         or shrink the system's logs (`sudo journalctl --vacuum-size=50M`); `df -h \(path)` shows what is left.

@@ -51,6 +51,7 @@ extension PhotoLibrary {
             // Copies of what the catalog holds: written without a sync each, then synced at once,
             // so that the first start after an upgrade does not sync thousands of small files.
             for (photo, sidecar) in missingSidecars {
+                if files.sidecars.contains(Self.sidecarPath(of: photo.file)) { try setAsideUnreadableSidecar(of: photo) }
                 try DurableFile.replaceWithoutSync(
                     sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: photo.id, extension: "xmp"))
             }
@@ -137,6 +138,7 @@ extension PhotoLibrary {
                 }
             case .missingSidecar(let photo):
                 guard let (photo, booth, hidden) = try row(of: photo.id) else { continue }
+                try setAsideUnreadableSidecar(of: photo)
                 try DurableFile.replace(
                     sidecarURL(of: photo), with: PhotoSidecar(photo, booth: booth, hidden: hidden).xmp,
                     temporaryName: Self.temporaryName(for: photo.id, extension: "xmp"))
@@ -300,6 +302,20 @@ extension PhotoLibrary {
     func readSidecar(of file: String) -> PhotoSidecar? {
         guard let data = try? DurableFile.read(directory.appendingPathComponent(Self.sidecarPath(of: file))) else { return nil }
         return PhotoSidecar(xmp: data)
+    }
+
+    /// Renames a sidecar that does not read (or describes another photo) to `<uuid>.xmp.unreadable`
+    /// before a new one is written from the catalog, so that what a photo tool wrote in it is
+    /// kept for a person to look at. Nothing to do when there is no sidecar.
+    private func setAsideUnreadableSidecar(of photo: Photo) throws(LibraryError) {
+        let sidecar = sidecarURL(of: photo)
+        guard access(sidecar.path, F_OK) == 0, readSidecar(of: photo.file)?.id != photo.id else { return }
+        let destination = sidecar.appendingPathExtension("unreadable")
+        guard rename(sidecar.path, destination.path) == 0 else {
+            let code = errno
+            throw LibraryError.file("set aside the unreadable sidecar as", destination.path, errno: code)
+        }
+        logger.warning("The sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\" does not read; it is kept as \(destination.path) and a new one is written from the catalog.")
     }
 
     /// Why `file` does not decode, or `nil` when it does.

@@ -100,15 +100,20 @@ struct PhotoSidecar: Sendable, Hashable {
         return try? Date(text, strategy: .iso8601)
     }
 
+    /// `text` as XML character data or an attribute value: markup escaped, and what XML 1.0
+    /// cannot hold at all (controls other than tab and line breaks, U+FFFE, U+FFFF) left out, so
+    /// that the sidecar always parses. Captions have none of these; a booth's name might.
     private static func escaped(_ text: String) -> String {
         var result = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
-            default: result.append(character)
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -48,8 +48,10 @@ struct CheckCommand: ParsableCommand {
         defer { withExtendedLifetime(lock) {} }
         var report: LibraryReport
         var library: PhotoLibrary
+        var opened: PhotoLibrary?
         do {
             library = try self.library.openLibrary(at: directory)
+            opened = library
             if !repair && LibraryLock.isHeld(in: library.directory) {
                 print("Note: the booth is running; a photo being saved right now may show up as a temporary file or a file without a row.")
             }
@@ -57,6 +59,8 @@ struct CheckCommand: ParsableCommand {
         } catch let error as LibraryError where error == .damagedCatalog {
             print("The catalog of \(directory.path) is damaged: \(error)")
             guard repair else { throw ExitCode.failure }
+            // Opened before the check found the damage: no connection may touch the files set aside.
+            opened?.close()
             (library, report) = try rebuild(directory)
         }
         print(summary(report))

@@ -33,6 +33,14 @@ struct CaptionTests {
         #expect(Caption(sanitizing: "👨\u{200D}🍳")?.text == "👨\u{200D}🍳")
     }
 
+    @Test("Noncharacters are removed: no text means them, and XML cannot hold U+FFFE")
+    func noncharacters() {
+        // Swift's string literals refuse noncharacters; a keypad's UTF-8 does not.
+        func text(_ values: [UInt32]) -> String { String(String.UnicodeScalarView(values.compactMap(Unicode.Scalar.init))) }
+        #expect(Caption(sanitizing: text([0x41, 0x6E, 0xFFFE, 0x6E, 0x61, 0xFFFF, 0xFDD0, 0x10FFFF]))?.text == "Anna")
+        #expect(Caption(sanitizing: text([0xFFFE])) == nil)
+    }
+
     @Test("At most 64 characters, counted as people count them")
     func lengthLimit() throws {
         let long = try #require(Caption(sanitizing: String(repeating: "a", count: 200)))

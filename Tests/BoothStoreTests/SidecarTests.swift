@@ -22,6 +22,14 @@ struct SidecarTests {
         #expect(PhotoSidecar(xmp: sidecar.xmp) == sidecar)
     }
 
+    @Test("A booth name holding what XML cannot (a control character, U+FFFE) still gives a sidecar that reads")
+    func unwritableCharacters() throws {
+        let sidecar = PhotoSidecar(
+            id: UUID(), number: 7, caption: Self.zoe, createdAt: Date(timeIntervalSince1970: 1_795_000_000), booth: "Hall\u{1}" + String(Unicode.Scalar(0xFFFE)!) + " A", hidden: false)
+        let read = try #require(PhotoSidecar(xmp: sidecar.xmp))
+        #expect(read.booth == "Hall A" && read.caption == Self.zoe)
+    }
+
     @Test("A sidecar rewritten by another tool (properties as elements, prefixes of its own) still reads")
     func otherToolsSerialization() throws {
         let id = UUID()
@@ -111,6 +119,24 @@ struct SidecarTests {
         try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: photos[0]))
         let actions = try fixture.library.repair(try fixture.library.check())
         #expect(actions == ["wrote the sidecar of photo \(photos[0].id.lowercased) \"P0\""])
+        #expect(try fixture.library.check().isClean)
+    }
+
+    @Test("A sidecar that does not read is kept as <uuid>.xmp.unreadable, not overwritten, when the catalog writes a new one")
+    func unreadableSidecarKept() throws {
+        let fixture = try LibraryFixture()
+        let photos = try (0..<2).map { try fixture.add(caption: "P\($0)", secondsAgo: Double($0)) }
+        let foreign = Data("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">a tool's own tags".utf8)
+        for photo in photos { try foreign.write(to: fixture.library.sidecarURL(of: photo)) }
+
+        #expect(try fixture.library.reconcile() == ["wrote the sidecars of 2 photos that had none (<uuid>.xmp beside each original)"])
+        let kept = fixture.library.sidecarURL(of: photos[0]).appendingPathExtension("unreadable")
+        #expect(try Data(contentsOf: kept) == foreign)
+        #expect(try fixture.sidecar(of: photos[0])?.caption == photos[0].caption)
+
+        try foreign.write(to: fixture.library.sidecarURL(of: photos[1]))
+        #expect(try fixture.library.repair(try fixture.library.check()) == ["wrote the sidecar of photo \(photos[1].id.lowercased) \"P1\""])
+        #expect(try Data(contentsOf: fixture.library.sidecarURL(of: photos[1]).appendingPathExtension("unreadable")) == foreign)
         #expect(try fixture.library.check().isClean)
     }
 
