@@ -19,7 +19,7 @@ extension PhotoLibrary {
     /// catalog has no such photo.
     @discardableResult
     public func recycle(_ id: UUID) throws(LibraryError) -> URL {
-        try recycling.withLock { _ throws(LibraryError) in try recycleAlone(id) }
+        try changing.withLock { _ throws(LibraryError) in try recycleAlone(id) }
     }
 
     private func recycleAlone(_ id: UUID) throws(LibraryError) -> URL {

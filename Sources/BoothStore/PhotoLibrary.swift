@@ -44,9 +44,11 @@ public final class PhotoLibrary: Sendable {
     let boothName: String
     /// The next photo number to hand out. Numbers are never reused, not even those of lost photos.
     private let nextNumber: Mutex<Int>
-    /// Held while a photo is recycled: two requests to delete the same photo must not race on
-    /// its record and its original.
-    let recycling = Mutex(())
+    /// Held while a photo is changed or recycled, from reading its row to writing the catalog:
+    /// two changes (a name from the keypad, a hide over the web) must not each write a sidecar
+    /// from the row before the other, nor share its temporary file, and a change must not write
+    /// a sidecar back into photos/ after a deletion moved it away.
+    let changing = Mutex(())
 
     /// Opens the library in `directory` and brings its catalog to the current schema. On a disk
     /// so full that SQLite cannot open the catalog for writing, or one that cannot be written at
@@ -240,15 +242,31 @@ public final class PhotoLibrary: Sendable {
     /// Applies a change to a photo: `sidecar` to its sidecar, written durably, then `update`
     /// to the catalog. A change whose sidecar cannot be written is not made at all, so the
     /// sidecar is never older than the row.
+    ///
+    /// When the catalog refuses the change, the sidecar is put back as it was, so that the next
+    /// start does not make a change the caller was told failed.
     func change(
         _ id: UUID, _ operation: String, sidecar modify: (inout PhotoSidecar) -> Void, update: (Database) throws -> Void
     ) throws(LibraryError) {
-        guard let (photo, booth, hidden) = try row(of: id) else { throw LibraryError.unknownPhoto(id.lowercased) }
-        var sidecar = PhotoSidecar(photo, booth: booth, hidden: hidden)
-        modify(&sidecar)
-        guard !isReadOnly else { throw LibraryError.readOnlyCatalog(operation, catalogPath) }
-        try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))
-        try write(operation) { db in try update(db) }
+        try changing.withLock { _ throws(LibraryError) in
+            guard let (photo, booth, hidden) = try row(of: id) else { throw LibraryError.unknownPhoto(id.lowercased) }
+            let before = PhotoSidecar(photo, booth: booth, hidden: hidden)
+            var sidecar = before
+            modify(&sidecar)
+            guard !isReadOnly else { throw LibraryError.readOnlyCatalog(operation, catalogPath) }
+            let temporaryName = Self.temporaryName(for: id, extension: "xmp")
+            try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: temporaryName)
+            do throws(LibraryError) {
+                try write(operation) { db in try update(db) }
+            } catch {
+                do {
+                    try DurableFile.replace(sidecarURL(of: photo), with: before.xmp, temporaryName: temporaryName)
+                } catch let restoring {
+                    logger.error("The sidecar of photo \(id.lowercased) could not be put back after a failed change (\(restoring)); the next start applies the change from it.")
+                }
+                throw error
+            }
+        }
     }
 
     /// A photo, hidden or not, with the booth it is from and whether it is hidden.

@@ -3,6 +3,7 @@ import BoothImaging
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 import Testing
 
 @testable import BoothStore
@@ -78,6 +79,40 @@ struct SidecarTests {
             withIntermediateDirectories: true)
         #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
         #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Anna")
+    }
+
+    @Test("A change the catalog refuses puts the sidecar back, so the next start does not make it")
+    func refusedChangeRestoresSidecar() throws {
+        let fixture = try LibraryFixture()
+        let photo = try fixture.add(caption: "Anna")
+        try fixture.library.database.write { db in
+            try db.execute(sql: "CREATE TEMP TRIGGER refuse BEFORE UPDATE ON photo BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+        }
+        #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
+        #expect(try fixture.sidecar(of: photo)?.caption.text == "Anna")
+        #expect(try fixture.library.reconcile().isEmpty)
+        #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Anna")
+    }
+
+    @Test("Names and hides of one photo from many threads at once: each succeeds, and sidecar and catalog agree")
+    func concurrentChanges() throws {
+        let fixture = try LibraryFixture()
+        let photo = try fixture.add(caption: "Anna")
+        let library = fixture.library
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 200) { index in
+            do {
+                if index.isMultiple(of: 2) {
+                    try library.setCaption(Caption(sanitizing: "Name \(index)")!, of: photo.id)
+                } else {
+                    try library.setHidden(index % 4 == 1, of: photo.id)
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(try fixture.library.check().isClean, "the sidecar says what the catalog says")
     }
 
     @Test("A catalog that lost changes (its write-ahead log) gets the names, hidden flags and rows back from the sidecars")
