@@ -73,6 +73,11 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         }
     }
 
+    /// `operation` cannot start: the disk is as `storage` says.
+    static func storageFull(_ operation: String, _ storage: StorageHealth) -> LibraryError {
+        LibraryError(.storageFull, "Cannot \(operation). \(storage)")
+    }
+
     /// `operation` on the catalog `path` failed for want of space.
     static func storageFull(_ operation: String, _ path: String) -> LibraryError {
         LibraryError(.storageFull, "Cannot \(operation) in \(path): the disk is full. \(freeSpaceAdvice(for: path))")

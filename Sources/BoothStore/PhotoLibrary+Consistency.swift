@@ -27,9 +27,12 @@ extension PhotoLibrary {
             actions.append("removed the temporary file \(temporary) left by an interrupted save")
         }
         let rows = try recordedRows()
+        let sidecars = readSidecars(of: files)
+        // An original adopted without a sidecar must not take the number another one's sidecar holds.
+        for (file, sidecar) in sidecars where rows[file] == nil { numberTaken(sidecar.number) }
         var missingSidecars: [(Photo, PhotoSidecar)] = []
         for file in files.originals {
-            let sidecar = files.sidecars.contains(Self.sidecarPath(of: file)) ? readSidecar(of: file) : nil
+            let sidecar = sidecars[file]
             guard let (photo, booth, hidden) = rows[file] else {
                 switch try adopt(file, described: sidecar) {
                 case .adopted(let photo):
@@ -158,37 +161,87 @@ extension PhotoLibrary {
     // MARK: Rebuilding the catalog
 
     /// Replaces a catalog SQLite cannot read (truncated, overwritten, its write-ahead log lost
-    /// mid-checkpoint): the damaged one is set aside as `photobooth.damaged-<time>.sqlite` (with
-    /// its `-wal` and `-shm`), the rows it still yields are salvaged, and a new catalog is made
-    /// from the originals, each with the name and time of its sidecar, else of its salvaged row,
-    /// else a default caption. Rows whose original is gone are kept as lost. Never deletes an
-    /// original. Returns what it did, one line per action. Call it with the library's lock held
-    /// and no other ``PhotoLibrary`` open on the folder.
+    /// mid-checkpoint): the rows it still yields are salvaged, a new catalog is made from the
+    /// originals, each with the name and time of its sidecar, else of its salvaged row, else a
+    /// default caption, and rows whose original is gone are kept as lost. The new catalog is made
+    /// as `photobooth.rebuilding.sqlite` and only once whole takes the place of the damaged one,
+    /// which is set aside as `photobooth.damaged-<time>.sqlite` (with its `-wal` and `-shm`): a
+    /// rebuild cut short (a power cut, a full disk) leaves the damaged catalog where it was, and
+    /// the next one starts over. Never deletes an original. Returns what it did, one line per
+    /// action. Call it with the library's lock held and no other ``PhotoLibrary`` open on the
+    /// folder.
     public static func rebuildCatalog(
         in directory: URL, thumbnailer: any Thumbnailer, logger: Logger, boothName: String = ""
     ) throws(LibraryError) -> [String] {
         let directory = directory.standardizedFileURL
+        let storage = StorageHealth.check(directory, reserveBytes: 0)
+        if storage.problem == .full {
+            throw LibraryError.storageFull("rebuild the damaged catalog of \(directory.path), which needs room for a new one", storage)
+        }
+        let rebuilding = "photobooth.rebuilding.sqlite"
+        try removeCatalog(rebuilding, in: directory)
+        let salvaged = salvage(directory.appendingPathComponent(catalogName).path, logger: logger)
+        let library = try PhotoLibrary(
+            directory: directory, catalogFile: rebuilding, thumbnailer: thumbnailer, logger: logger, create: true, boothName: boothName)
+        var actions: [String]
+        do throws(LibraryError) {
+            guard !library.isReadOnly else { throw LibraryError.readOnlyCatalog("rebuild the catalog", library.catalogPath) }
+            actions = try library.fillRebuiltCatalog(salvaged)
+            try library.closeCheckpointed()
+        } catch {
+            library.close()
+            try? removeCatalog(rebuilding, in: directory)
+            throw error
+        }
+
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let damaged = "photobooth.damaged-\(formatter.string(from: Date())).sqlite"
-        for suffix in ["", "-wal", "-shm"] {
+        // The write-ahead log and its index first: beside the new catalog they would be applied to it.
+        for suffix in ["-wal", "-shm", ""] {
             let source = directory.appendingPathComponent(catalogName + suffix)
             guard FileManager.default.fileExists(atPath: source.path) else { continue }
             try DurableFile.move(source, to: directory.appendingPathComponent(damaged + suffix))
         }
-        var actions = ["set the damaged catalog aside as \(damaged)"]
-        let salvaged = salvage(directory.appendingPathComponent(damaged).path, logger: logger)
+        try DurableFile.move(directory.appendingPathComponent(rebuilding), to: directory.appendingPathComponent(catalogName))
+        // Empty since the checkpoint; beside no catalog now.
+        try removeCatalog(rebuilding, in: directory)
+        return ["set the damaged catalog aside as \(damaged)"] + actions
+    }
 
-        let library = try PhotoLibrary(directory: directory, thumbnailer: thumbnailer, logger: logger, create: true, boothName: boothName)
-        let files = try library.scanPhotos()
+    /// Removes the catalog `name` and its `-wal` and `-shm`, if there.
+    private static func removeCatalog(_ name: String, in directory: URL) throws(LibraryError) {
+        for suffix in ["-wal", "-shm", ""] {
+            try DurableFile.remove(directory.appendingPathComponent(name + suffix))
+        }
+    }
+
+    /// Fills a new, empty catalog from the originals, their sidecars and the rows `salvaged`
+    /// from the damaged one; returns what it did.
+    private func fillRebuiltCatalog(_ salvaged: (photos: [UUID: PhotoSidecar], highestLost: Int?)) throws(LibraryError) -> [String] {
+        let (salvaged, highestLost) = salvaged
+        let files = try scanPhotos()
+        let sidecars = readSidecars(of: files)
+        // Numbers are never reused: an original described by nothing gets one after every number
+        // a sidecar or a salvaged row (of a photo or of a lost one) holds, and the described are
+        // adopted first so that none of them finds its number taken.
+        for number in sidecars.values.map(\.number) + salvaged.values.map(\.number) + [highestLost ?? 0] {
+            numberTaken(number)
+        }
+        func description(of file: String) -> (sidecar: PhotoSidecar?, row: PhotoSidecar?) {
+            let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            return (sidecars[file], (sidecars[file]?.id ?? UUID(uuidString: stem)).flatMap { salvaged[$0] })
+        }
+        let (described, undescribed) = files.originals.reduce(into: ([String](), [String]())) { sorted, file in
+            let (sidecar, row) = description(of: file)
+            if sidecar ?? row != nil { sorted.0.append(file) } else { sorted.1.append(file) }
+        }
         var (fromSidecars, fromRows, unnamed, unreadable) = (0, 0, 0, 0)
         var adopted = Set<UUID>()
-        for file in files.originals {
-            let sidecar = files.sidecars.contains(sidecarPath(of: file)) ? library.readSidecar(of: file) : nil
-            let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            let row = (sidecar?.id ?? UUID(uuidString: stem)).flatMap { salvaged[$0] }
-            switch try library.adopt(file, described: sidecar ?? row) {
+        for file in described + undescribed {
+            let (sidecar, row) = description(of: file)
+            switch try adopt(file, described: sidecar ?? row) {
             case .adopted(let photo):
                 adopted.insert(sidecar?.id ?? row?.id ?? photo.id)
                 if sidecar != nil { fromSidecars += 1 } else if row != nil { fromRows += 1 } else { unnamed += 1 }
@@ -198,7 +251,7 @@ extension PhotoLibrary {
         }
         var lost = 0
         for (id, row) in salvaged where !adopted.contains(id) {
-            try library.recordLost(row, reason: "original missing when the catalog was rebuilt")
+            try recordLost(row, reason: "original missing when the catalog was rebuilt")
             lost += 1
         }
         var summary = """
@@ -207,14 +260,15 @@ extension PhotoLibrary {
             """
         if unreadable > 0 { summary += "; \(unreadable) that do not decode are left for `photobooth check --repair`" }
         if lost > 0 { summary += "; \(lost) salvaged row\(lost == 1 ? "" : "s") without an original kept as lost" }
-        actions.append(summary)
-        return actions
+        return [summary]
     }
 
     /// The photos a damaged catalog still yields, read forward and backward until SQLite gives
-    /// up each way; empty when it yields nothing.
-    private static func salvage(_ path: String, logger: Logger) -> [UUID: PhotoSidecar] {
+    /// up each way (empty when it yields nothing), and the highest number of a lost photo it
+    /// still yields.
+    private static func salvage(_ path: String, logger: Logger) -> (photos: [UUID: PhotoSidecar], highestLost: Int?) {
         var found: [UUID: PhotoSidecar] = [:]
+        var highestLost: Int?
         do {
             var configuration = Configuration()
             configuration.readonly = true
@@ -237,11 +291,12 @@ extension PhotoLibrary {
                         logger.warning("The damaged catalog yields no more rows read \(order == "ASC" ? "forward" : "backward"): \(error)")
                     }
                 }
+                highestLost = try? Int.fetchOne(db, sql: "SELECT MAX(number) FROM lost_photo")
             }
         } catch {
             logger.warning("Nothing could be read from the damaged catalog \(path): \(error)")
         }
-        return found
+        return (found, highestLost)
     }
 
     // MARK: Helpers
@@ -296,6 +351,15 @@ extension PhotoLibrary {
         if sidecar.caption != photo.caption { changes.append("the name \"\(sidecar.caption)\" (the catalog had \"\(photo.caption)\")") }
         if sidecar.hidden != hidden { changes.append(sidecar.hidden ? "its hidden flag" : "its visibility") }
         return "restored \(changes.joined(separator: " and ")) of photo \(photo.id.lowercased) from its sidecar"
+    }
+
+    /// The sidecars that read, by the original they are beside.
+    func readSidecars(of files: FolderContents) -> [String: PhotoSidecar] {
+        var sidecars: [String: PhotoSidecar] = [:]
+        for file in files.originals where files.sidecars.contains(Self.sidecarPath(of: file)) {
+            sidecars[file] = readSidecar(of: file)
+        }
+        return sidecars
     }
 
     /// The sidecar beside the original `file`; `nil` when there is none or it does not read.
@@ -392,10 +456,20 @@ extension PhotoLibrary {
         }
     }
 
+    /// What the library's folders hold, as paths relative to the library.
+    struct FolderContents {
+        /// The originals in photos/, sorted.
+        var originals: [String]
+        /// The sidecars in photos/.
+        var sidecars: Set<String>
+        /// Temporary files of interrupted writes, in photos/ and recycle/, sorted.
+        var temporaries: [String]
+    }
+
     /// The originals (`*.jpg`) and sidecars (`*.xmp`) under `photos/` and the temporary files
     /// (`*.tmp`) under `photos/` and `recycle/`, as paths relative to the library folder,
     /// sorted.
-    private func scanPhotos() throws(LibraryError) -> (originals: [String], sidecars: Set<String>, temporaries: [String]) {
+    private func scanPhotos() throws(LibraryError) -> FolderContents {
         var originals: [String] = []
         var sidecars: Set<String> = []
         var temporaries: [String] = []
@@ -411,6 +485,6 @@ extension PhotoLibrary {
                 }
             }
         }
-        return (originals.sorted(), sidecars, temporaries.sorted())
+        return FolderContents(originals: originals.sorted(), sidecars: sidecars, temporaries: temporaries.sorted())
     }
 }

@@ -60,14 +60,24 @@ public final class PhotoLibrary: Sendable {
     ///     `false`, a missing catalog is an error (a typo in `--data-dir` should not look like an
     ///     empty library).
     ///   - boothName: the booth the photos added here are from, as their sidecars say.
-    public init(
+    public convenience init(
         directory: URL, thumbnailer: any Thumbnailer, logger: Logger, create: Bool, boothName: String = ""
+    ) throws(LibraryError) {
+        try self.init(
+            directory: directory, catalogFile: Self.catalogName, thumbnailer: thumbnailer, logger: logger, create: create,
+            boothName: boothName)
+    }
+
+    /// Opens the library with its catalog in `catalogFile`: a rebuild makes the new catalog
+    /// under another name and puts it in place once it is whole.
+    init(
+        directory: URL, catalogFile: String, thumbnailer: any Thumbnailer, logger: Logger, create: Bool, boothName: String
     ) throws(LibraryError) {
         self.directory = directory.standardizedFileURL
         self.thumbnailer = thumbnailer
         self.logger = logger
         self.boothName = boothName
-        let catalog = self.directory.appendingPathComponent(Self.catalogName).path
+        let catalog = self.directory.appendingPathComponent(catalogFile).path
         catalogPath = catalog
         if create {
             try DurableFile.makeFolders(self.directory.appendingPathComponent(Self.photosFolder))
@@ -159,6 +169,17 @@ public final class PhotoLibrary: Sendable {
     /// library touches them any more.
     public func close() {
         try? database.close()
+    }
+
+    /// Moves everything in the write-ahead log into the catalog file, then closes it: the file
+    /// alone is then the whole catalog.
+    func closeCheckpointed() throws(LibraryError) {
+        do {
+            try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try database.close()
+        } catch {
+            throw LibraryError.database(error, while: "close the catalog", at: catalogPath)
+        }
     }
 
     /// Hands out the next photo number (for the default caption "Photo 42").

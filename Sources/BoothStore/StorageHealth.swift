@@ -26,6 +26,9 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
     public let directory: URL
     /// Bytes an unprivileged process may still write there; `nil` when it cannot be known.
     public let freeBytes: Int64?
+    /// Files that can still be made there, when the file system counts them (ext4 and tmpfs
+    /// do, btrfs and FAT do not); each photo takes two, its original and its sidecar.
+    public let freeFiles: Int64?
     /// The free space kept for a burst of photos and the catalog's growth (`storage.reserve_mb`).
     public let reserveBytes: Int64
     /// `nil` when a photo can be saved.
@@ -35,6 +38,10 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
     /// shared memory and journal, and below it the catalog opens for reading only.
     public static let minimumFreeBytes: Int64 = 1 << 20
 
+    /// Below this many free files (inodes) the disk is full too: a burst of photos, their
+    /// sidecars and temporary files, and SQLite's journal files.
+    public static let minimumFreeFiles: Int64 = 64
+
     /// Checks the library folder `directory` against `reserveBytes` (and
     /// ``minimumFreeBytes``): `statvfs` for the free
     /// space and a read-only mount, `access(W_OK)` for the folders and the catalog. It writes
@@ -43,11 +50,12 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
         var stats = statvfs()
         guard statvfs(directory.path, &stats) == 0 else {
             let reason = "\(directory.path) cannot be examined: \(String(cString: strerror(errno)))"
-            return StorageHealth(directory: directory, freeBytes: nil, reserveBytes: reserveBytes, problem: .unwritable(reason))
+            return StorageHealth(directory: directory, freeBytes: nil, freeFiles: nil, reserveBytes: reserveBytes, problem: .unwritable(reason))
         }
         let free = Int64(stats.f_bavail) * Int64(stats.f_frsize)
+        let freeFiles = stats.f_files > 0 ? Int64(stats.f_favail) : nil
         func health(_ problem: Problem?) -> StorageHealth {
-            StorageHealth(directory: directory, freeBytes: free, reserveBytes: reserveBytes, problem: problem)
+            StorageHealth(directory: directory, freeBytes: free, freeFiles: freeFiles, reserveBytes: reserveBytes, problem: problem)
         }
         if stats.f_flag & UInt(ST_RDONLY) != 0 {
             return health(.unwritable("the disk that holds \(directory.path) is mounted read-only"))
@@ -59,7 +67,8 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
                 return health(.unwritable("the booth cannot write to \(path): \(String(cString: strerror(errno)))"))
             }
         }
-        return health(free < max(reserveBytes, minimumFreeBytes) ? .full : nil)
+        let full = free < max(reserveBytes, minimumFreeBytes) || freeFiles.map { $0 < minimumFreeFiles } == true
+        return health(full ? .full : nil)
     }
 
     /// The check in words for the operator: the log, `/healthz`, `doctor`.
@@ -69,6 +78,11 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
         switch problem {
         case nil:
             return "\(freeText) free for \(directory.path) (the reserve is \(reserveText))."
+        case .full where freeFiles.map { $0 < Self.minimumFreeFiles } == true:
+            return """
+                Storage full: the disk of \(directory.path) can hold only \(freeFiles ?? 0) more files (inodes), whatever \
+                its free space (\(freeText)). \(LibraryError.freeSpaceAdvice(for: directory.path))
+                """
         case .full:
             return """
                 Storage full: \(freeText) free on the disk of \(directory.path), below the reserve of \(reserveText) \

@@ -203,6 +203,49 @@ struct SidecarTests {
         let report = try library.check()
         #expect(report.isClean, "\(report.problems)")
     }
+
+    @Test("A rebuild cut short leaves the damaged catalog where it was, and the next one starts over")
+    func interruptedRebuild() throws {
+        let fixture = try LibraryFixture()
+        let anna = try fixture.add(caption: "Anna")
+        try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: anna))
+        fixture.library.close()
+        let garbage = Data(repeating: 0x55, count: 4096)
+        try garbage.write(to: fixture.url(PhotoLibrary.catalogName))
+        // A folder where the sidecar's temporary file goes: writing Anna's new sidecar fails.
+        let blocker = fixture.library.sidecarURL(of: anna).deletingLastPathComponent().appendingPathComponent(".\(anna.id.lowercased).xmp.tmp")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
+
+        #expect(throws: LibraryError.self) {
+            try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+        }
+        #expect(try Data(contentsOf: fixture.url(PhotoLibrary.catalogName)) == garbage)
+        #expect(!fixture.files().contains { $0.hasPrefix("photobooth.damaged-") || $0.hasPrefix("photobooth.rebuilding") }, "\(fixture.files())")
+
+        try FileManager.default.removeItem(at: blocker)
+        _ = try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+        #expect(try LibraryFixture.open(fixture.directory).photos().count == 1)
+        #expect(!fixture.files().contains { $0.hasPrefix("photobooth.rebuilding") }, "\(fixture.files())")
+    }
+
+    @Test("A rebuild gives no number twice: described photos keep theirs, one described by nothing gets the next free one")
+    func rebuildKeepsNumbers() throws {
+        let fixture = try LibraryFixture()
+        let photos = try (0..<3).map { try fixture.add(caption: "Photo \($0 + 1)", secondsAgo: Double(30 - $0)) }
+        // The first in the folder's order has neither sidecar nor a row that can be salvaged.
+        let bare = "photos/2000/01/01/\(UUID().lowercased).jpg"
+        try FileManager.default.createDirectory(at: fixture.url(bare).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: fixture.url(photos[0].file), to: fixture.url(bare))
+        fixture.library.close()
+        try Data(repeating: 0x55, count: 4096).write(to: fixture.url(PhotoLibrary.catalogName))
+
+        _ = try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+        let library = try LibraryFixture.open(fixture.directory)
+        for photo in photos { #expect(try library.photo(id: photo.id) == photo, "number and name kept") }
+        let adopted = try #require(try library.photos().first { $0.file == bare })
+        #expect(adopted.number == 4 && adopted.caption.text == "Photo 4")
+        #expect(library.reservePhotoNumber() == 5)
+    }
 }
 
 extension LibraryFixture {

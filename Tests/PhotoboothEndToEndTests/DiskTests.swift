@@ -36,6 +36,7 @@ final class SmallDisk {
     let size: String
     private let triggers = DataDirectory()
 
+    /// `size` is tmpfs's size option, and may carry others (`2m,nr_inodes=48`).
     init(size: String = "2m") throws {
         self.size = size
         try FileManager.default.createDirectory(at: library.url, withIntermediateDirectories: true)
@@ -161,6 +162,17 @@ struct DiskTests {
         #expect(result.status == 0 && !result.signaled, "\(result.stderr)")
         #expect(!result.lines.contains("Smile!"))
         #expect(result.stderr.contains("open for reading only") && result.stderr.contains("Free some space"))
+    }
+
+    @Test("A disk out of inodes is full whatever its free space: doctor says so",
+          .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
+    func outOfInodes() async throws {
+        let source = DataDirectory()
+        try await session("\nAnna\n", in: source)
+        let disk = try SmallDisk(size: "2m,nr_inodes=48")
+        let doctor = try await disk.run(["doctor", "--data-dir", disk.path], copying: source).finished()
+        let line = try #require(doctor.lines.first { $0.hasPrefix("FAIL data dir: ") }, "\(doctor.stdout) \(doctor.stderr)")
+        #expect(line.contains("Storage full: ") && line.contains("more files (inodes)"), "\(line)")
     }
 
     @Test("A full disk at start: the start-up check waits for room and touches nothing, and the booth starts",
