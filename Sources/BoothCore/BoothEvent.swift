@@ -22,9 +22,9 @@ public enum BoothEvent: Sendable, Hashable {
     case cameraLost
     /// The camera delivers frames (again).
     case cameraReady
-    /// What the booth's storage can take now: `nil` when a photo can be saved, else why not
-    /// (``BoothFault/storageFull`` below the reserve, ``BoothFault/storageFailing`` when the
-    /// library cannot be written).
+    /// What the booth's storage can take now, after every check of the disk: `nil` when a
+    /// photo can be saved, else why not (``BoothFault/storageFull`` below the reserve,
+    /// ``BoothFault/storageFailing`` when the library cannot be written).
     case storageChecked(BoothFault?)
     /// The answer to ``BoothEffect/countPhotos``: how many photos the library holds, `nil` when
     /// its catalog cannot be read.

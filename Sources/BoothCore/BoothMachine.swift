@@ -52,6 +52,9 @@ public struct BoothMachine: Sendable {
             return enter(.saved(photo, caption: caption, pendingName: pendingName, until: now + settings.savedDisplay), now: now)
 
         case .photoNotSaved(let id, let fault):
+            // The library refused a photo: no guest poses for the next one until a check of the
+            // disk (which then tries a write) finds it able to take one.
+            if fault.isStorage { storageFault = fault }
             switch state {
             case .naming(let photo, _, _) where photo.id == id, .saving(let photo, _, _) where photo.id == id:
                 return enter(.fault(fault, retryAt: now + settings.faultRetry), now: now)

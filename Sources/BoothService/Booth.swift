@@ -113,7 +113,7 @@ public enum Booth {
             // A photo appears in the web gallery once it has its name.
             photoNamed: { live.photoAdded.publish($0) },
             stopping: { reporter.stopping() },
-            libraryWritten: { storage.checkNow() })
+            libraryWritten: { failed in storage.checkNow(probing: failed) })
         let runtime = BoothRuntime(
             settings: configuration.settings, frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,

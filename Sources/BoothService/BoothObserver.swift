@@ -16,6 +16,6 @@ struct BoothObserver: Sendable {
     /// The booth has begun to stop for good: it finishes its saves, then exits.
     var stopping: @Sendable () -> Void = {}
     /// The photo writer wrote to the library, or tried to (a photo, a name): time to look at the
-    /// disk again.
-    var libraryWritten: @Sendable () -> Void = {}
+    /// disk again. `failed`: the library refused the write, so the next look tries a write too.
+    var libraryWritten: @Sendable (_ failed: Bool) -> Void = { _ in }
 }

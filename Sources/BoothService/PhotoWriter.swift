@@ -22,7 +22,12 @@ final class PhotoWriter: Sendable {
     }
 
     private enum Outcome {
-        case stored, failed
+        /// On disk and in the catalog.
+        case stored
+        /// No frame near the shutter decoded.
+        case noUsableFrame
+        /// The library refused it (a full disk, a failing one).
+        case notWritten
     }
 
     private let queue = DispatchQueue(label: "photobooth.photo-writer", qos: .userInitiated)
@@ -63,7 +68,9 @@ final class PhotoWriter: Sendable {
             report(.shotTaken(shot.photo, shutterAt: shot.shutterAt))
             let outcome = save(shot)
             outcomes.withLock { $0[shot.photo.id] = outcome }
-            observer.libraryWritten()
+            // The disk took a photo: it may take the names that wait for it.
+            if outcome == .stored { writePending(finally: false) }
+            observer.libraryWritten(outcome == .notWritten)
         }
     }
 
@@ -77,7 +84,8 @@ final class PhotoWriter: Sendable {
                 report(.photoSaved(id: photo.id, caption: caption))
                 return
             }
-            defer { observer.libraryWritten() }
+            var failed = false
+            defer { observer.libraryWritten(failed) }
             do {
                 try library.setCaption(caption, of: photo.id)
                 logger.info("named \(photo.id.lowercased) \"\(caption)\"")
@@ -90,6 +98,7 @@ final class PhotoWriter: Sendable {
                     Photo \(photo.id.lowercased) keeps its caption "\(photo.placeholder)" for now: \(error) \
                     The name "\(caption)" is kept and written once the library can take it.
                     """)
+                failed = true
                 pendingNames.withLock { $0.append((photo.id, caption)) }
                 observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: photo.placeholder, pendingName: caption))
@@ -98,7 +107,8 @@ final class PhotoWriter: Sendable {
     }
 
     /// Writes the names that could not be written when they were typed; those that still cannot
-    /// wait for the next call. Call it when the disk has room again.
+    /// wait for the next call (or the next photo saved). Call it whenever the disk looks able to
+    /// take them: nothing is written when no name waits.
     func writePendingNames() {
         queue.async { [self] in writePending(finally: false) }
     }
@@ -124,6 +134,8 @@ final class PhotoWriter: Sendable {
                 try library.setCaption(name, of: id)
                 logger.notice("named \(id.lowercased) \"\(name)\" (the name waited for the disk)")
                 observer.photoNamed(id)
+            } catch where error == .unknownPhoto {
+                logger.notice("The name \"\(name)\" waited for photo \(id.lowercased), which was deleted meanwhile; it is dropped.")
             } catch {
                 if finally {
                     logger.error("The name \"\(name)\" of photo \(id.lowercased) could not be written before the booth stopped: \(error)")
@@ -168,11 +180,11 @@ final class PhotoWriter: Sendable {
             } catch {
                 logger.error("Photo \(shot.photo.id.lowercased) was not saved: \(error)")
                 report(.photoNotSaved(id: shot.photo.id, fault: error == .storageFull ? .storageFull : .storageFailing))
-                return .failed
+                return .notWritten
             }
         }
         logger.error("Photo \(shot.photo.id.lowercased) was not saved: no usable frame among the \(shot.candidates.count) nearest the shutter.")
         report(.photoNotSaved(id: shot.photo.id, fault: .shotFailed))
-        return .failed
+        return .noUsableFrame
     }
 }

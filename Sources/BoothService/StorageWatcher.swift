@@ -6,8 +6,10 @@ import Synchronization
 
 /// Keeps an eye on the library's disk for the running booth, so that a guest learns that photos
 /// cannot be saved before posing, not after typing a name: it checks at start, after each save
-/// (``checkNow()``), every 10 s while photos can be saved (another program may fill the disk)
-/// and every 2 s while they cannot, and reports each change of ``StorageHealth/problem``.
+/// (``checkNow(probing:)``), every 10 s while photos can be saved (another program may fill the
+/// disk) and every 2 s while they cannot, reports every check and logs each change of
+/// ``StorageHealth/problem``. After a write the library refused, the checks also try a write
+/// until one succeeds: a quota or a failing card looks well to `statvfs`.
 ///
 /// The checks (`statvfs`, `access`) run on a queue of their own, never on Swift's cooperative
 /// pool: a stuck disk must not stall the booth.
@@ -16,8 +18,10 @@ final class StorageWatcher: Sendable {
     static let faultInterval = DispatchTimeInterval.seconds(2)
 
     private struct State {
-        var changed: (@Sendable (StorageHealth) -> Void)?
+        var checked: (@Sendable (StorageHealth) -> Void)?
         var last: StorageHealth?
+        /// A write failed since the last check that wrote successfully.
+        var probing = false
         /// Counts checks, so that only the latest one's follow-up runs.
         var generation = 0
         var stopped = false
@@ -36,11 +40,10 @@ final class StorageWatcher: Sendable {
         self.logger = logger
     }
 
-    /// Checks now and from then on; `changed` hears the first check and every change of problem
-    /// after it, on the watcher's queue.
-    func start(reporting changed: @escaping @Sendable (StorageHealth) -> Void) {
+    /// Checks now and from then on; `checked` hears every check, on the watcher's queue.
+    func start(reporting checked: @escaping @Sendable (StorageHealth) -> Void) {
         state.withLock { state in
-            state.changed = changed
+            state.checked = checked
             state.last = nil
         }
         checkNow()
@@ -49,8 +52,10 @@ final class StorageWatcher: Sendable {
     /// The last check, `nil` before the first.
     var current: StorageHealth? { state.withLock { $0.last } }
 
-    /// Checks now, then on the watcher's own schedule.
-    func checkNow() {
+    /// Checks now, then on the watcher's own schedule. `probing`: the library just refused a
+    /// write, so this check and the next ones try one, until one succeeds.
+    func checkNow(probing: Bool = false) {
+        if probing { state.withLock { $0.probing = true } }
         queue.async { [self] in check() }
     }
 
@@ -60,21 +65,23 @@ final class StorageWatcher: Sendable {
     }
 
     private func check() {
-        let health = StorageHealth.check(directory, reserveBytes: reserveBytes)
-        let (previous, generation, changed) = state.withLock { state in
+        let probing = state.withLock { $0.probing }
+        let health = StorageHealth.check(directory, reserveBytes: reserveBytes, probing: probing)
+        let (previous, generation, checked) = state.withLock { state in
             defer { state.last = health }
+            if probing && health.problem == nil { state.probing = false }
             state.generation += 1
-            return (state.last, state.generation, state.stopped ? nil : state.changed)
+            return (state.last, state.generation, state.stopped ? nil : state.checked)
         }
-        guard let changed else { return }
+        guard let checked else { return }
         if previous == nil || previous?.problem != health.problem {
             switch (previous?.problem, health.problem) {
             case (_, _?): logger.error("\(health)")
             case (_?, nil): logger.notice("Storage: photos can be saved again. \(health)")
             case (nil, nil): logger.info("Storage: \(health)")
             }
-            changed(health)
         }
+        checked(health)
         let interval = health.problem == nil ? Self.healthyInterval : Self.faultInterval
         queue.asyncAfter(deadline: .now() + interval) { [self] in
             // A check asked for meanwhile (after a save) has its own follow-up.

@@ -133,6 +133,17 @@ enum DurableFile {
         }
     }
 
+    /// Writes 1 MiB to a new hidden temporary file in `folder`, syncs it and removes it: whether
+    /// the folder takes a photo's worth of data, where free space alone cannot tell (a quota, a
+    /// failing card). A probe a crash leaves behind is removed at the next start like any
+    /// temporary file.
+    static func probe(_ folder: URL) throws(LibraryError) {
+        let path = folder.appendingPathComponent(".storage-probe.tmp").path
+        _ = unlink(path)
+        try writeNewFile(Data(count: 1 << 20), at: path)
+        try remove(URL(fileURLWithPath: path))
+    }
+
     /// The regular files under `folder`, at any depth, as paths relative to it, unsorted; empty
     /// when the folder does not exist. Reads the folders with `readdir`, which names each entry's
     /// type: Foundation's enumerator asks for it with a `stat` per file, seconds for 10,000 photos.

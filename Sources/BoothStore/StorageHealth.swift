@@ -45,8 +45,10 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
     /// Checks the library folder `directory` against `reserveBytes` (and
     /// ``minimumFreeBytes``): `statvfs` for the free
     /// space and a read-only mount, `access(W_OK)` for the folders and the catalog. It writes
-    /// nothing, so it can run every few seconds on an SD card.
-    public static func check(_ directory: URL, reserveBytes: Int64) -> StorageHealth {
+    /// nothing, so it can run every few seconds on an SD card, unless `probing`: then, when all
+    /// looks well, it also writes and removes a test file in photos/ (see
+    /// ``DurableFile/probe(_:)``), for after a save the library refused although it looked well.
+    public static func check(_ directory: URL, reserveBytes: Int64, probing: Bool = false) -> StorageHealth {
         var stats = statvfs()
         guard statvfs(directory.path, &stats) == 0 else {
             let reason = "\(directory.path) cannot be examined: \(String(cString: strerror(errno)))"
@@ -68,6 +70,13 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
             }
         }
         let full = free < max(reserveBytes, minimumFreeBytes) || freeFiles.map { $0 < minimumFreeFiles } == true
+        if !full && probing && FileManager.default.fileExists(atPath: photos.path) {
+            do {
+                try DurableFile.probe(photos)
+            } catch {
+                return health(.unwritable("a test write in \(photos.path) failed although the disk has room: \(error)"))
+            }
+        }
         return health(full ? .full : nil)
     }
 

@@ -305,7 +305,20 @@ struct BoothMachineTests {
         let session = Session()
         session.reachNaming(photo, at: 0)
         #expect(session.send(.photoNotSaved(id: photo.id, fault: fault), at: 4) == [.show(.fault(fault))])
+        if fault.isStorage { session.send(.storageChecked(nil), at: 4.1) }
         #expect(session.tick(at: 9) == [.show(.ready)])
+    }
+
+    @Test("A save the library refused keeps the fault after its 5 s until a check of the disk finds it able to take a photo")
+    func refusedSaveWaitsForACheck() {
+        let session = Session()
+        session.reachNaming(photo, at: 0)
+        #expect(session.send(.photoNotSaved(id: photo.id, fault: .storageFailing), at: 4) == [.show(.fault(.storageFailing))])
+        session.send(.storageChecked(.storageFailing), at: 4.1)
+        #expect(session.tick(at: 9) == [.show(.fault(.storageFailing))], "no invitation to pose")
+        #expect(session.press(at: 10).first == .show(.fault(.storageFailing)), "no countdown")
+        #expect(session.machine.state == .fault(.storageFailing, retryAt: nil))
+        #expect(session.send(.storageChecked(nil), at: 12) == [.show(.ready)])
     }
 
     @Test("A failed save while saving shows the fault")

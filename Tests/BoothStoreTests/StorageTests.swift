@@ -21,6 +21,24 @@ struct StorageTests {
         #expect(full.description.contains("recycle/") && full.description.contains("journalctl --vacuum-size"), "what to free")
     }
 
+    @Test("A probing check writes a test file and leaves none; one whose write fails says the library cannot be written")
+    func probe() throws {
+        let fixture = try LibraryFixture()
+        let photos = fixture.url(PhotoLibrary.photosFolder)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: photos.path))
+        #expect(StorageHealth.check(fixture.directory, reserveBytes: 1, probing: true).problem == nil)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: photos.path)) == before)
+
+        // A folder in the probe's place: statvfs and access see nothing wrong, the write fails.
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent(".storage-probe.tmp/x"), withIntermediateDirectories: true)
+        #expect(StorageHealth.check(fixture.directory, reserveBytes: 1).problem == nil)
+        guard case .unwritable(let reason)? = StorageHealth.check(fixture.directory, reserveBytes: 1, probing: true).problem else {
+            Issue.record("the failed write went unnoticed")
+            return
+        }
+        #expect(reason.contains("a test write in \(photos.path) failed"), "\(reason)")
+    }
+
     @Test("A library folder that is gone cannot take photos, and says so")
     func missingFolder() {
         let gone = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-gone-\(UUID())")
