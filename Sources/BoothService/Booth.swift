@@ -132,7 +132,7 @@ public enum Booth {
             runtime.post(event)
         }
 
-        storage.start { health in
+        let storageChecked: @Sendable (StorageHealth) -> Void = { health in
             monitor.storageChecked(health)
             if library.isReadOnly && health.problem == nil {
                 // The catalog was opened for reading only on a full disk, and cannot take a
@@ -143,6 +143,8 @@ public enum Booth {
             }
             runtime.storageChecked(health.problem.map { $0 == .full ? .storageFull : .storageFailing })
         }
+        // The first check is reported before the camera can say it is ready (it blocks: off the pool).
+        try await onOwnThread { storage.start(reporting: storageChecked) }
         defer { storage.stop() }
         devices.start()
         // The group stops services in reverse order, waiting for each: the booth first (it

@@ -40,13 +40,15 @@ final class StorageWatcher: Sendable {
         self.logger = logger
     }
 
-    /// Checks now and from then on; `checked` hears every check, on the watcher's queue.
+    /// Checks now and from then on; `checked` hears every check, on the watcher's queue. Blocks
+    /// until the first check is reported, so that the booth knows its disk before the camera is
+    /// ready and a guest can press: call it off Swift's cooperative pool.
     func start(reporting checked: @escaping @Sendable (StorageHealth) -> Void) {
         state.withLock { state in
             state.checked = checked
             state.last = nil
         }
-        checkNow()
+        queue.sync { check() }
     }
 
     /// The last check, `nil` before the first.
