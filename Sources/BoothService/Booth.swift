@@ -230,7 +230,9 @@ struct OptionalService<Wrapped: Service>: Service {
         do {
             try await wrapped.run()
         } catch {
-            logger.error("\(name) stopped: \(error). The booth goes on without it.")
+            // Messages end with their own full stop, or not.
+            let reason = "\(error)".hasSuffix(".") ? "\(error)" : "\(error)."
+            logger.error("\(name) stopped: \(reason) The booth goes on without it.")
             try? await gracefulShutdown()
         }
     }

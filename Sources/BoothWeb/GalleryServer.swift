@@ -55,11 +55,23 @@ public struct GalleryServer: Service {
                 try await server.run()
             }
         } catch {
-            throw GalleryServerError(
-                description: """
-                    The web gallery cannot serve on \(settings.address):\(settings.port): \(error). \
-                    If another program uses the port, stop it or set another web port in the booth's configuration.
-                    """)
+            throw GalleryServerError(description: "The web gallery cannot serve on \(settings.address):\(settings.port): \(Self.explain(error))")
+        }
+    }
+
+    /// Why the server could not listen, in words, and what to do.
+    private static func explain(_ error: any Error) -> String {
+        switch (error as? IOError)?.errnoCode {
+        case EADDRINUSE?:
+            "another program uses the port: stop it, or set another web port (http.port) in the booth's configuration"
+        case EADDRNOTAVAIL?:
+            "the address is not one of this machine's: use 0.0.0.0 (all) or one that `ip -brief address` lists (http.address)"
+        case EACCES?:
+            "ports below 1024 need the capability the packaged service has (CAP_NET_BIND_SERVICE): use a port of 1024 or more (http.port)"
+        case let code?:
+            "\(String(cString: strerror(code))) (\(error))"
+        case nil:
+            "\(error)"
         }
     }
 
