@@ -40,6 +40,9 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
+        // What BoothCore may not do, being pure: the system calls its users share (the monotonic
+        // clock's reading, thread priority, writing a descriptor whole).
+        .target(name: "BoothSystem", dependencies: ["BoothCore"], swiftSettings: strictSettings),
         .target(
             name: "BoothImaging",
             dependencies: ["BoothCore", "CTurboJPEG", "CQRencode"],
@@ -58,6 +61,7 @@ let package = Package(
             name: "BoothDevices",
             dependencies: [
                 "BoothCore",
+                "BoothSystem",
                 "BoothImaging",
                 "CV4L2",
                 "CGPIOD",
@@ -71,6 +75,7 @@ let package = Package(
             name: "BoothWeb",
             dependencies: [
                 "BoothCore",
+                "BoothSystem",
                 "BoothStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -87,6 +92,7 @@ let package = Package(
             name: "BoothService",
             dependencies: [
                 "BoothCore",
+                "BoothSystem",
                 "BoothImaging",
                 "BoothStore",
                 "BoothDevices",
@@ -112,6 +118,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
+        .testTarget(name: "BoothSystemTests", dependencies: ["BoothSystem"], swiftSettings: strictSettings),
         .testTarget(
             name: "BoothImagingTests",
             dependencies: ["BoothImaging"],
@@ -125,7 +132,7 @@ let package = Package(
         // Pseudo-terminals, so the serial keypad's tests run it on a real terminal device.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(
-            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothImaging", "CPseudoTerminal"],
+            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothImaging", "BoothSystem", "CPseudoTerminal"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "BoothWebTests",
@@ -140,7 +147,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings),
-        .testTarget(name: "BoothServiceTests", dependencies: ["BoothService"], swiftSettings: strictSettings),
+        .testTarget(name: "BoothServiceTests", dependencies: ["BoothService", "BoothSystem"], swiftSettings: strictSettings),
         .testTarget(
             name: "PhotoboothEndToEndTests",
             // A real serial keypad on a pseudo-terminal drives the real binary.

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import BoothSystem
 import Foundation
 import Synchronization
 

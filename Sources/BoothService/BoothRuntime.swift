@@ -1,5 +1,6 @@
 import BoothCore
 import BoothStore
+import BoothSystem
 import Foundation
 import Logging
 import ServiceLifecycle

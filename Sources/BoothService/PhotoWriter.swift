@@ -1,6 +1,7 @@
 import BoothCore
 import BoothImaging
 import BoothStore
+import BoothSystem
 import Dispatch
 import Foundation
 import Logging

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothStore
+import BoothSystem
 import NIOPosix
 
 extension PhotoLibrary {

@@ -126,6 +126,24 @@ struct TimestampTests {
         #expect(Date(timeIntervalSince1970: -1.5).utcTimestamp == "1969-12-31T23:59:58.500Z")
     }
 
+    @Test("Every day from 1900 to 2100, leap days and century years included, agrees with the C library's gmtime_r and timegm")
+    func agreesWithTheCLibrary() throws {
+        // The test may call C; BoothCore's own arithmetic may not.
+        for day in stride(from: Int64(-25_567), through: 47_482, by: 1) {
+            let seconds = day * 86_400 + 45_296
+            var cSeconds = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&cSeconds, &parts)
+            let expected = String(
+                format: "%04d-%02d-%02dT12:34:56.789Z", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+            let date = Date(timeIntervalSince1970: Double(seconds) + 0.789)
+            #expect(date.utcTimestamp == expected)
+            #expect(Date(utcTimestamp: expected) == date.roundedToMilliseconds)
+        }
+        #expect(Date(utcTimestamp: "2026-01-32T00:00:00.000Z")?.utcTimestamp == "2026-02-01T00:00:00.000Z", "carried over, as timegm does")
+        #expect(Date(utcTimestamp: "2026-13-01T00:00:00.000Z")?.utcTimestamp == "2027-01-01T00:00:00.000Z")
+    }
+
     @Test("Anything else is not a timestamp", arguments: ["", "2026-09-21", "2026-09-21 14:13:20.250", "x-y-zTa:b:c.dZ"])
     func rejects(text: String) {
         #expect(Date(utcTimestamp: text) == nil)

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothSystem
 import CPseudoTerminal
 import Foundation
 import Logging

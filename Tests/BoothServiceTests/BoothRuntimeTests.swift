@@ -1,6 +1,7 @@
 import BoothCore
 import BoothImaging
 import BoothStore
+import BoothSystem
 import Foundation
 import Logging
 import Testing

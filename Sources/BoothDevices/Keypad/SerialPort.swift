@@ -1,4 +1,5 @@
 import BoothCore
+import BoothSystem
 import Foundation
 
 /// A serial port in raw mode (8 data bits, no parity, 1 stop bit, no flow control), as a keypad

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothSystem
 import Foundation
 import Logging
 import Synchronization

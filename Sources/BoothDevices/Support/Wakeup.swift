@@ -1,4 +1,5 @@
 import BoothCore
+import BoothSystem
 import Foundation
 
 /// Wakes a device thread that sleeps in `poll(2)`: a pipe polled beside the device's own
