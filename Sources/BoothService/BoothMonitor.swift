@@ -87,7 +87,7 @@ final class BoothMonitor: Sendable {
     }
 
     /// The metrics as Prometheus' text exposition format (version 0.0.4). Reads the free disk
-    /// space, one `statvfs`.
+    /// space now (``StorageHealth/check(_:reserveBytes:probing:)``, which writes nothing).
     func exposition() -> String {
         let counts = counts.withLock { $0 }
         var lines: [String] = []
@@ -114,7 +114,7 @@ final class BoothMonitor: Sendable {
             "photobooth_camera_reconnects_total", "counter", "Times the camera was reopened after it failed or went away.",
             [("", "\(counts.cameraReconnects)")])
         metric("photobooth_state", "gauge", "The booth's current state (1 for the state it is in).", [("{state=\"\(counts.state)\"}", "1")])
-        if let free = DiskSpace.available(at: dataDirectory) {
+        if let free = StorageHealth.check(dataDirectory, reserveBytes: 0).freeBytes {
             metric("photobooth_disk_free_bytes", "gauge", "Free space for the photo library.", [("", "\(free)")])
         }
         if let storage = counts.storage {
@@ -126,16 +126,5 @@ final class BoothMonitor: Sendable {
                 [("", storage.problem == nil ? "1" : "0")])
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// Free space on the file system of a folder.
-enum DiskSpace {
-    /// Bytes an unprivileged process may still write under `folder`; `nil` when the folder
-    /// cannot be examined. The corresponding C function is `statvfs`.
-    static func available(at folder: URL) -> Int64? {
-        var stats = statvfs()
-        guard statvfs(folder.path, &stats) == 0 else { return nil }
-        return Int64(stats.f_bavail) * Int64(stats.f_frsize)
     }
 }

@@ -54,7 +54,7 @@ extension PhotoLibrary {
             // Copies of what the catalog holds: written without a sync each, then synced at once,
             // so that the first start after an upgrade does not sync thousands of small files.
             for (photo, sidecar) in missingSidecars {
-                if files.sidecars.contains(Self.sidecarPath(of: photo.file)) { try setAsideUnreadableSidecar(of: photo) }
+                try setAsideUnreadableSidecar(of: photo)
                 try DurableFile.replaceWithoutSync(
                     sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: photo.id, extension: "xmp"))
             }
@@ -368,12 +368,13 @@ extension PhotoLibrary {
         return PhotoSidecar(xmp: data)
     }
 
-    /// Renames a sidecar that does not read (or describes another photo) to `<uuid>.xmp.unreadable`
-    /// before a new one is written from the catalog, so that what a photo tool wrote in it is
-    /// kept for a person to look at. Nothing to do when there is no sidecar.
+    /// Renames the sidecar of a photo found to have none that reads (or one that describes
+    /// another photo) to `<uuid>.xmp.unreadable` before a new one is written from the catalog,
+    /// so that what a photo tool wrote in it is kept for a person to look at. Nothing to do when
+    /// there is no file.
     private func setAsideUnreadableSidecar(of photo: Photo) throws(LibraryError) {
         let sidecar = sidecarURL(of: photo)
-        guard access(sidecar.path, F_OK) == 0, readSidecar(of: photo.file)?.id != photo.id else { return }
+        guard access(sidecar.path, F_OK) == 0 else { return }
         let destination = sidecar.appendingPathExtension("unreadable")
         guard rename(sidecar.path, destination.path) == 0 else {
             let code = errno
