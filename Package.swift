@@ -25,6 +25,10 @@ let package = Package(
         // Hummingbird's own foundations, which the web module also names directly.
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        // The event's bucket: Signature V4 over swift-crypto's HMAC/SHA-256, HTTP through
+        // AsyncHTTPClient (TLS with the system's trust store). No S3 SDK is among our packages.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
     ],
     targets: [
         .systemLibrary(
@@ -77,6 +81,8 @@ let package = Package(
                 "BoothCore",
                 "BoothSystem",
                 "BoothStore",
+                // Originals leave with their name and time spliced in.
+                "BoothImaging",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -85,6 +91,22 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The event's bucket: the S3 client (Signature V4) and the replication worker.
+        .target(
+            name: "BoothSync",
+            dependencies: [
+                "BoothCore",
+                "BoothSystem",
+                "BoothStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -97,6 +119,7 @@ let package = Package(
                 "BoothStore",
                 "BoothDevices",
                 "BoothWeb",
+                "BoothSync",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
@@ -107,6 +130,10 @@ let package = Package(
             name: "photobooth",
             dependencies: [
                 "BoothService",
+                "BoothCore",
+                "BoothImaging",
+                "BoothStore",
+                "BoothSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -147,11 +174,14 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings),
+        .testTarget(
+            name: "BoothSyncTests", dependencies: ["BoothSync", "BoothCore", "BoothStore", "BoothImaging"],
+            exclude: ["SignatureV4Vectors"], swiftSettings: strictSettings),
         .testTarget(name: "BoothServiceTests", dependencies: ["BoothService", "BoothSystem"], swiftSettings: strictSettings),
         .testTarget(
             name: "PhotoboothEndToEndTests",
             // A real serial keypad on a pseudo-terminal drives the real binary.
-            dependencies: ["photobooth", "BoothImaging", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["photobooth", "BoothCore", "BoothImaging", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strictSettings
         ),
     ]

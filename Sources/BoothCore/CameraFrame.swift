@@ -24,9 +24,12 @@ public struct CameraFrame: Sendable {
     public var timestamp: MonotonicInstant
     /// The camera's frame counter; gaps mean dropped frames.
     public var sequence: UInt64
+    /// The camera that delivered it, where known: a photo made from the frame names it.
+    public var source: CameraModel?
 
     public init(
-        bytes: Data, encoding: Encoding, width: Int, height: Int, timestamp: MonotonicInstant, sequence: UInt64
+        bytes: Data, encoding: Encoding, width: Int, height: Int, timestamp: MonotonicInstant, sequence: UInt64,
+        source: CameraModel? = nil
     ) {
         self.bytes = bytes
         self.encoding = encoding
@@ -34,5 +37,6 @@ public struct CameraFrame: Sendable {
         self.height = height
         self.timestamp = timestamp
         self.sequence = sequence
+        self.source = source
     }
 }

@@ -16,10 +16,15 @@ public struct Photo: Sendable, Hashable, Identifiable {
     public var byteCount: Int
     /// The original's path relative to the library folder: `photos/YYYY/MM/DD/<uuid>.jpg`.
     public var file: String
+    /// The camera that took it, where the booth could tell.
+    public var camera: CameraModel?
+    /// The booth of the event it was imported from (as that booth's folder in the bucket is
+    /// named); `nil` for a photo taken here. Only the booth that took a photo changes it.
+    public var origin: String?
 
     public init(
         id: UUID, number: Int, caption: Caption, createdAt: Date, width: Int, height: Int, byteCount: Int,
-        file: String
+        file: String, camera: CameraModel? = nil, origin: String? = nil
     ) {
         self.id = id
         self.number = number
@@ -29,6 +34,8 @@ public struct Photo: Sendable, Hashable, Identifiable {
         self.height = height
         self.byteCount = byteCount
         self.file = file
+        self.camera = camera
+        self.origin = origin
     }
 }
 

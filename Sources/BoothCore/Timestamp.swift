@@ -9,14 +9,23 @@ extension Date {
     /// ISO 8601 in UTC with milliseconds, `2026-11-22T07:33:00.123Z`: the catalog's and the
     /// JSON output's form. It sorts as text in time order.
     public var utcTimestamp: String {
-        let milliseconds = millisecondsSince1970
+        let time = civilTime(utcOffsetSeconds: 0)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", time.year, time.month, time.day, time.hour, time.minute,
+            time.second, time.millisecond)
+    }
+
+    /// The date as a wall clock `utcOffsetSeconds` ahead of UTC shows it, to the millisecond.
+    public func civilTime(utcOffsetSeconds: Int) -> CivilTime {
+        let milliseconds = millisecondsSince1970 + Int64(utcOffsetSeconds) * 1000
         let seconds = milliseconds.floorDivided(by: 1000)
         let days = seconds.floorDivided(by: 86_400)
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = CivilDate.date(daysSince1970: days)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(year), Int(month), Int(day), Int(secondOfDay / 3600),
-            Int(secondOfDay / 60 % 60), Int(secondOfDay % 60), Int(milliseconds - seconds * 1000))
+        return CivilTime(
+            year: Int(year), month: Int(month), day: Int(day), hour: Int(secondOfDay / 3600),
+            minute: Int(secondOfDay / 60 % 60), second: Int(secondOfDay % 60),
+            millisecond: Int(milliseconds - seconds * 1000), utcOffsetSeconds: utcOffsetSeconds)
     }
 
     /// Parses ``utcTimestamp``'s form; `nil` for anything else. Fields past their range carry

@@ -19,6 +19,9 @@ public struct SimulatedCamera: Camera {
         self.framesPerSecond = framesPerSecond
     }
 
+    /// What photos from this camera say took them.
+    static let model = CameraModel(make: "photobooth", model: "simulated camera")
+
     public var name: String { "simulated camera (\(width)x\(height) MJPEG, \(framesPerSecond) fps)" }
 
     /// Starts a thread that renders, encodes and delivers frames until the stream is dropped.
@@ -59,7 +62,7 @@ public struct SimulatedCamera: Camera {
                 let jpeg = try encoder.encode(pattern.render(frame: sequence, at: clock.date(of: exposure)), quality: 85)
                 let frame = CameraFrame(
                     bytes: try JPEGSegments(jpeg).removingHuffmanTables(), encoding: .mjpeg, width: width, height: height,
-                    timestamp: exposure, sequence: sequence)
+                    timestamp: exposure, sequence: sequence, source: Self.model)
                 continuation.yield(frame)
             } catch {
                 continuation.finish(throwing: error)

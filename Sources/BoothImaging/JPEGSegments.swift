@@ -8,16 +8,16 @@ import Foundation
 public struct JPEGSegments: Sendable {
     /// One segment: its marker code (the byte after `0xFF`) and where it lies in the data. A
     /// start-of-scan segment includes the entropy-coded data that follows its header.
-    private struct Segment: Sendable, Hashable {
+    struct Segment: Sendable, Hashable {
         let marker: UInt8
         let range: Range<Int>
     }
 
     /// The data the segments point into, starting with SOI.
-    private let data: Data
+    let data: Data
     /// The segments in order, from SOI to EOI; bytes after EOI (buffer padding) are not part of
     /// any segment.
-    private let segments: [Segment]
+    let segments: [Segment]
 
     /// Walks the structure of `data`; throws unless it is a complete JPEG image: SOI, a frame
     /// header, at least one scan and EOI.

@@ -168,7 +168,7 @@ final class PhotoWriter: Sendable {
             do {
                 let (photo, timings) = try library.add(
                     jpeg, thumbnail: thumbnail, id: shot.photo.id, number: shot.number,
-                    caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp))
+                    caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp), camera: frame.source)
                 let offset = Double(shot.shutterAt.duration(to: frame.timestamp).inNanoseconds) / 1e6
                 logger.info("""
                     saved \(photo.id.lowercased) "\(photo.caption)" \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \

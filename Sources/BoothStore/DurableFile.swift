@@ -109,10 +109,10 @@ enum DurableFile {
         try sync(descriptor, path: folder.path)
     }
 
-    /// Copies `source` to a new file `destination`, failing with `EEXIST` rather than replacing a
-    /// file that is there; the copy is synced before returning.
-    static func copy(_ source: URL, toNew destination: URL) throws(LibraryError) {
-        try writeNewFile(try read(source), at: destination.path)
+    /// Writes `data` to a new file `destination`, failing with `EEXIST` rather than replacing a
+    /// file that is there; the file is synced before returning.
+    static func write(_ data: Data, toNew destination: URL) throws(LibraryError) {
+        try writeNewFile(data, at: destination.path)
     }
 
     /// The whole content of a file.

@@ -5,7 +5,7 @@ import GRDB
 /// file, and what to do.
 public struct LibraryError: Error, Hashable, CustomStringConvertible {
     private enum Code: Hashable {
-        case noLibrary, storageFull, fileFailure, databaseFailure, damagedCatalog, unknownPhoto, ambiguousPhoto, inUse
+        case noLibrary, storageFull, fileFailure, databaseFailure, damagedCatalog, unknownPhoto, ambiguousPhoto, inUse, notOurs
     }
 
     private let code: Code
@@ -28,6 +28,7 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
     public static let unknownPhoto = LibraryError(.unknownPhoto, "no such photo")
     public static let ambiguousPhoto = LibraryError(.ambiguousPhoto, "several photos match")
     public static let inUse = LibraryError(.inUse, "the library is in use")
+    public static let notOurs = LibraryError(.notOurs, "the photo belongs to another booth of the event")
 
     static func noLibrary(at directory: URL) -> LibraryError {
         LibraryError(.noLibrary, """
@@ -47,6 +48,19 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         deleted over the web) once it is copied elsewhere, delete files you do not need on that disk, \
         or shrink the system's logs (`sudo journalctl --vacuum-size=50M`); `df -h \(path)` shows what is left.
         """
+    }
+
+    /// A photo imported from another booth of the event can only be changed there.
+    static func notOurs(_ operation: String, _ id: String, booth: String, origin: String) -> LibraryError {
+        LibraryError(.notOurs, """
+            Cannot \(operation) \(id): it was taken by the booth "\(booth)" of the event (\(origin) in the bucket), and only \
+            that booth changes it; do it there, and the change reaches every booth.
+            """)
+    }
+
+    /// The original at `path` is not a JPEG that metadata can be written into.
+    static func unreadableOriginal(_ path: String, _ error: any Error) -> LibraryError {
+        LibraryError(.fileFailure, "The original \(path) cannot be copied with its name and time: \(error). `photobooth check` looks at it.")
     }
 
     /// A system call on `path` failed with `errno`.

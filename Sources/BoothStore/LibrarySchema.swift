@@ -55,6 +55,46 @@ enum LibrarySchema {
                 table.add(column: "booth", .text).notNull().defaults(to: "")
             }
         }
+        // Photos that leave the booth name the camera in their EXIF; the catalog and sidecar
+        // keep it from the save, when the camera is known.
+        migrator.registerMigration("v5: camera") { db in
+            try db.alter(table: "photo") { table in
+                table.add(column: "camera_make", .text)
+                table.add(column: "camera_model", .text)
+            }
+        }
+        // The event's bucket (BoothSync). Each photo taken here waits in the outbox until the
+        // store has it: one row per photo, its version raised by every change, so that a change
+        // made during an upload is uploaded again and a burst of changes is uploaded once. The
+        // photos already in the library are queued, so that a booth that starts syncing late
+        // still sends them all. Photos imported from the event's other booths say which.
+        migrator.registerMigration("v6: event sync") { db in
+            try db.alter(table: "photo") { table in
+                table.add(column: "origin", .text)
+            }
+            try db.create(table: "sync_outbox") { table in
+                table.primaryKey("photo_id", .text)
+                table.column("version", .integer).notNull().defaults(to: 1)
+                // Whether the thumbnail goes too (a new photo); a change sends the original and record.
+                table.column("thumbnail", .boolean).notNull().defaults(to: true)
+                table.column("queued_at", .text).notNull()
+                table.column("attempts", .integer).notNull().defaults(to: 0)
+                table.column("next_attempt_at", .text)
+                table.column("last_error", .text)
+            }
+            try db.execute(sql: "INSERT INTO sync_outbox (photo_id, queued_at) SELECT id, created_at FROM photo")
+            // What the worker last did and what it found, for `photobooth sync status`.
+            try db.create(table: "sync_state") { table in
+                table.primaryKey("name", .text)
+                table.column("value", .text).notNull()
+            }
+            // The records of other booths already imported, with the ETag they had, so that an
+            // unchanged record is not fetched again.
+            try db.create(table: "sync_seen") { table in
+                table.primaryKey("key", .text)
+                table.column("etag", .text).notNull()
+            }
+        }
         return migrator
     }
 }

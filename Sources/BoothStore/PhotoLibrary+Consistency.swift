@@ -285,7 +285,8 @@ extension PhotoLibrary {
                             else { continue }
                             found[id] = PhotoSidecar(
                                 id: id, number: number, caption: caption, createdAt: createdAt, booth: row["booth"] ?? "",
-                                hidden: row["hidden"] ?? false)
+                                hidden: row["hidden"] ?? false,
+                                camera: (row["camera_model"] as String?).map { CameraModel(make: row["camera_make"], model: $0) })
                         }
                     } catch {
                         logger.warning("The damaged catalog yields no more rows read \(order == "ASC" ? "forward" : "backward"): \(error)")
@@ -329,7 +330,8 @@ extension PhotoLibrary {
         let photo = Photo(
             id: id, number: number, caption: description?.caption ?? .placeholder(number: number),
             createdAt: (description?.createdAt ?? modified ?? Date()).roundedToMilliseconds, width: thumbnail.sourceWidth,
-            height: thumbnail.sourceHeight, byteCount: data.count, file: file)
+            height: thumbnail.sourceHeight, byteCount: data.count, file: file, camera: description?.camera,
+            origin: description?.origin)
         let sidecar = PhotoSidecar(photo, booth: description?.booth ?? boothName, hidden: description?.hidden ?? false)
         if sidecar != readSidecar(of: file) {
             try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))

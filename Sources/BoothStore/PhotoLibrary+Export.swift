@@ -4,8 +4,9 @@ import Foundation
 extension PhotoLibrary {
     /// Copies the originals of `photos` into `folder`, each named after its caption
     /// ("Alice.jpg", then "Alice (2).jpg"), never replacing a file that is already there. The
-    /// copies are synced and carry the photo's creation time. Returns the new files in order.
-    public func export(_ photos: [Photo], to folder: URL) throws(LibraryError) -> [URL] {
+    /// copies are synced, carry the photo's name and time inside (``outgoingCopy(of:event:tagger:)``)
+    /// and as the file's modification time. Returns the new files in order.
+    public func export(_ photos: [Photo], to folder: URL, event: String, tagger: any PhotoTagger) throws(LibraryError) -> [URL] {
         try DurableFile.makeFolders(folder)
         var exported: [URL] = []
         for photo in photos {
@@ -17,7 +18,7 @@ extension PhotoLibrary {
                 counter += 1
             }
             // The copy itself refuses to replace a file, should one appear meanwhile.
-            try DurableFile.copy(url(of: photo), toNew: destination)
+            try DurableFile.write(try outgoingCopy(of: photo, event: event, tagger: tagger), toNew: destination)
             try? FileManager.default.setAttributes([.modificationDate: photo.createdAt], ofItemAtPath: destination.path)
             exported.append(destination)
         }

@@ -24,6 +24,9 @@ extension PhotoLibrary {
 
     private func recycleAlone(_ id: UUID) throws(LibraryError) -> URL {
         guard let photo = try photo(id: id, includingHidden: true) else { throw LibraryError.unknownPhoto(id.lowercased) }
+        if let origin = photo.origin {
+            throw LibraryError.notOurs("delete", id.lowercased, booth: try row(of: id)?.booth ?? origin, origin: origin)
+        }
         let record = recycleURL(photo.id, extension: "json")
         if !FileManager.default.fileExists(atPath: record.path) {
             try DurableFile.write(
@@ -71,8 +74,11 @@ extension PhotoLibrary {
             try DurableFile.move(sidecar, to: recycleURL(photo.id, extension: "xmp"))
         }
         try write("delete the photo \(photo.id.lowercased)") { db in
+            // The bucket's copies go too, and a tombstone says so to the event's other booths.
+            try Self.queueForSync(photo.id, in: db, thumbnail: false)
             try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photo.id.lowercased])
         }
+        noteQueuedForSync()
         let relative = "\(Self.recycleFolder)/\(destination.lastPathComponent)"
         return "deleted photo \(photo.id.lowercased) \"\(photo.caption)\"; its original is kept in \(relative)"
     }

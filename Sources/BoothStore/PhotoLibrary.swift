@@ -49,6 +49,10 @@ public final class PhotoLibrary: Sendable {
     /// from the row before the other, nor share its temporary file, and a change must not write
     /// a sidecar back into photos/ after a deletion moved it away.
     let changing = Mutex(())
+    /// Raised after every commit that queued something for the event's bucket, so that the sync
+    /// worker wakes at once rather than at its next poll.
+    public let queuedForSync = LatestValue<Int>()
+    private let queuedCount = Mutex(0)
 
     /// Opens the library in `directory` and brings its catalog to the current schema. On a disk
     /// so full that SQLite cannot open the catalog for writing, or one that cannot be written at
@@ -206,7 +210,7 @@ public final class PhotoLibrary: Sendable {
         nextNumber.withLock { $0 = max($0, number + 1) }
     }
 
-    /// How long the steps of ``add(_:thumbnail:id:number:caption:createdAt:)`` took.
+    /// How long the steps of ``add(_:thumbnail:id:number:caption:createdAt:camera:)`` took.
     public struct SaveTimings: Sendable {
         /// Writing the temporary file, `fsync`, rename and `fsync` of the folder.
         public var write: Duration
@@ -219,13 +223,13 @@ public final class PhotoLibrary: Sendable {
     /// returns, the photo survives a crash or power cut. The original is never rewritten
     /// afterwards.
     public func add(
-        _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date
+        _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date, camera: CameraModel? = nil
     ) throws(LibraryError) -> (Photo, SaveTimings) {
         let createdAt = createdAt.roundedToMilliseconds
         let file = Self.relativePath(for: id, createdAt: createdAt)
         let photo = Photo(
             id: id, number: number, caption: caption, createdAt: createdAt,
-            width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: jpeg.count, file: file)
+            width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: jpeg.count, file: file, camera: camera)
         let clock = ContinuousClock()
         let started = clock.now
         let original = directory.appendingPathComponent(file)
@@ -266,11 +270,16 @@ public final class PhotoLibrary: Sendable {
     ///
     /// When the catalog refuses the change, the sidecar is put back as it was, so that the next
     /// start does not make a change the caller was told failed.
+    ///
+    /// A photo imported from another booth of the event is changed only by what that booth
+    /// publishes (`imported`); anyone else is refused, since the next import would undo it.
     func change(
-        _ id: UUID, _ operation: String, sidecar modify: (inout PhotoSidecar) -> Void, update: (Database) throws -> Void
+        _ id: UUID, _ operation: String, imported: Bool = false, sidecar modify: (inout PhotoSidecar) -> Void,
+        update: (Database) throws -> Void
     ) throws(LibraryError) {
         try changing.withLock { _ throws(LibraryError) in
             guard let (photo, booth, hidden) = try row(of: id) else { throw LibraryError.unknownPhoto(id.lowercased) }
+            if let origin = photo.origin, !imported { throw LibraryError.notOurs(operation, photo.id.lowercased, booth: booth, origin: origin) }
             let before = PhotoSidecar(photo, booth: booth, hidden: hidden)
             var sidecar = before
             modify(&sidecar)
@@ -278,7 +287,11 @@ public final class PhotoLibrary: Sendable {
             let temporaryName = Self.temporaryName(for: id, extension: "xmp")
             try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: temporaryName)
             do throws(LibraryError) {
-                try write(operation) { db in try update(db) }
+                try write(operation) { db in
+                    try update(db)
+                    try Self.queueForSync(id, in: db, thumbnail: false)
+                }
+                noteQueuedForSync()
             } catch {
                 do {
                     try DurableFile.replace(sidecarURL(of: photo), with: before.xmp, temporaryName: temporaryName)
@@ -409,19 +422,32 @@ public final class PhotoLibrary: Sendable {
 
     // MARK: Internals shared with reconciliation and repair
 
+    /// Records a photo whose original and sidecar are on disk; a photo taken here is queued for
+    /// the event's bucket in the same transaction.
     func insert(_ photo: Photo, thumbnail: Data, booth: String, hidden: Bool = false) throws(LibraryError) {
         try write("record the photo \(photo.id.lowercased)") { db in
             try db.execute(
                 sql: """
-                    INSERT INTO photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file, booth, hidden)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file, booth, hidden,
+                                       camera_make, camera_model, origin)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     photo.id.lowercased, photo.number, photo.caption.text, photo.createdAt.utcTimestamp, thumbnail, photo.width,
-                    photo.height, photo.byteCount, photo.file, booth, hidden,
+                    photo.height, photo.byteCount, photo.file, booth, hidden, photo.camera?.make, photo.camera?.model, photo.origin,
                 ])
+            try Self.queueForSync(photo.id, in: db, thumbnail: true)
         }
+        noteQueuedForSync()
         numberTaken(photo.number)
+    }
+
+    /// Wakes the sync worker after a commit that queued a photo.
+    func noteQueuedForSync() {
+        queuedForSync.publish(queuedCount.withLock { count in
+            count += 1
+            return count
+        })
     }
 
     func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(LibraryError) -> T {
@@ -441,7 +467,7 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
-    static let photoColumns = "id, number, caption, created_at, width, height, byte_count, file"
+    static let photoColumns = "id, number, caption, created_at, width, height, byte_count, file, camera_make, camera_model, origin"
 
     static func photo(from row: Row) -> Photo {
         let number: Int = row["number"]
@@ -451,7 +477,9 @@ public final class PhotoLibrary: Sendable {
             number: number,
             caption: Caption(sanitizing: row["caption"] as String) ?? .placeholder(number: number),
             createdAt: Date(utcTimestamp: row["created_at"]) ?? Date(timeIntervalSince1970: 0),
-            width: row["width"], height: row["height"], byteCount: row["byte_count"], file: row["file"])
+            width: row["width"], height: row["height"], byteCount: row["byte_count"], file: row["file"],
+            camera: (row["camera_model"] as String?).map { CameraModel(make: row["camera_make"], model: $0) },
+            origin: row["origin"])
     }
 
     /// `photos/YYYY/MM/DD/<uuid>.jpg`, dated in UTC like `created_at`.

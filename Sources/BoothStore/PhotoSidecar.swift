@@ -6,74 +6,95 @@ import FoundationXML
 #endif
 
 /// What the library knows of one photo, kept beside its original as a standard XMP sidecar
-/// (`<uuid>.xmp`): its name, when it was taken, its number, the booth and whether it is hidden.
-/// Originals and sidecars are the whole library: the catalog can be rebuilt from them, and
-/// photo tools (digiKam, darktable, exiftool) read the name and time.
+/// (`<uuid>.xmp`): its name, when it was taken, its number, the booth, the camera and whether it
+/// is hidden. Originals and sidecars are the whole library: the catalog can be rebuilt from them,
+/// and photo tools (digiKam, darktable, exiftool) read the name and time.
 ///
 /// Names are Dublin Core's `dc:title` and `dc:description`, the time XMP's `xmp:CreateDate`
-/// (with `photoshop:DateCreated` and `exif:DateTimeOriginal`, which other tools look for),
+/// (with `photoshop:DateCreated` and `exif:DateTimeOriginal`, which other tools look for), the
+/// camera and size TIFF's `tiff:Make`, `tiff:Model`, `tiff:ImageWidth` and `tiff:ImageLength`,
 /// the rest the booth's own namespace.
-struct PhotoSidecar: Sendable, Hashable {
-    var id: UUID
-    var number: Int
-    var caption: Caption
-    var createdAt: Date
-    var booth: String
-    var hidden: Bool
+///
+/// The same description is the photo's record in the event's bucket (BoothSync), with what the
+/// other booths need besides: the event, the SHA-256 of the original as uploaded, and whether
+/// the photo was deleted (a tombstone, which keeps no name).
+public struct PhotoSidecar: Sendable, Hashable {
+    public var id: UUID
+    public var number: Int
+    public var caption: Caption
+    public var createdAt: Date
+    public var booth: String
+    public var hidden: Bool
+    public var camera: CameraModel?
+    public var width: Int?
+    public var height: Int?
+    /// The booth folder it was imported from; `nil` for a photo taken here.
+    public var origin: String?
+    /// In the bucket's record only: the event, the original's SHA-256 in hex as uploaded, and
+    /// whether the photo was deleted.
+    public var event: String?
+    public var sha256: String?
+    public var deleted = false
 
     /// The booth's own XMP namespace, for what no standard schema has.
-    static let namespace = "https://photobooth.invalid/xmp/1.0/"
+    static let namespace = XMPPacket.boothNamespace
 
     /// The sidecar of `photo`.
-    init(_ photo: Photo, booth: String, hidden: Bool) {
-        self.init(id: photo.id, number: photo.number, caption: photo.caption, createdAt: photo.createdAt, booth: booth, hidden: hidden)
+    public init(_ photo: Photo, booth: String, hidden: Bool) {
+        self.init(
+            id: photo.id, number: photo.number, caption: photo.caption, createdAt: photo.createdAt, booth: booth, hidden: hidden,
+            camera: photo.camera)
+        width = photo.width
+        height = photo.height
+        origin = photo.origin
     }
 
-    init(id: UUID, number: Int, caption: Caption, createdAt: Date, booth: String, hidden: Bool) {
+    public init(
+        id: UUID, number: Int, caption: Caption, createdAt: Date, booth: String, hidden: Bool, camera: CameraModel? = nil
+    ) {
         self.id = id
         self.number = number
         self.caption = caption
         self.createdAt = createdAt
         self.booth = booth
         self.hidden = hidden
+        self.camera = camera
+    }
+
+    /// The tombstone of a deleted photo: its id, booth and time, and that it is gone; no name.
+    public static func tombstone(id: UUID, number: Int, createdAt: Date, booth: String, event: String) -> PhotoSidecar {
+        var record = PhotoSidecar(
+            id: id, number: number, caption: .placeholder(number: number), createdAt: createdAt, booth: booth, hidden: true)
+        record.event = event
+        record.deleted = true
+        return record
     }
 
     /// The XMP packet, UTF-8.
-    var xmp: Data {
+    public var xmp: Data {
         let time = createdAt.utcTimestamp
-        let name = Self.escaped(caption.text)
-        let text = """
-            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-            <x:xmpmeta xmlns:x="adobe:ns:meta/">
-             <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-              <rdf:Description rdf:about=""
-                xmlns:dc="http://purl.org/dc/elements/1.1/"
-                xmlns:xmp="http://ns.adobe.com/xap/1.0/"
-                xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"
-                xmlns:exif="http://ns.adobe.com/exif/1.0/"
-                xmlns:photobooth="\(Self.namespace)"
-                xmp:CreateDate="\(time)"
-                photoshop:DateCreated="\(time)"
-                exif:DateTimeOriginal="\(time)"
-                photobooth:Id="\(id.lowercased)"
-                photobooth:Number="\(number)"
-                photobooth:Booth="\(Self.escaped(booth))"
-                photobooth:Hidden="\(hidden ? "True" : "False")">
-               <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(name)</rdf:li></rdf:Alt></dc:title>
-               <dc:description><rdf:Alt><rdf:li xml:lang="x-default">\(name)</rdf:li></rdf:Alt></dc:description>
-              </rdf:Description>
-             </rdf:RDF>
-            </x:xmpmeta>
-            <?xpacket end="w"?>
-
-            """
-        return Data(text.utf8)
+        var properties: [(name: String, value: String)] = [
+            ("xmp:CreateDate", time), ("photoshop:DateCreated", time), ("exif:DateTimeOriginal", time),
+            ("photobooth:Id", id.lowercased), ("photobooth:Number", "\(number)"), ("photobooth:Booth", booth),
+            ("photobooth:Hidden", hidden ? "True" : "False"),
+        ]
+        if let camera {
+            if let make = camera.make { properties.append(("tiff:Make", make)) }
+            properties.append(("tiff:Model", camera.model))
+        }
+        if let width, let height { properties += [("tiff:ImageWidth", "\(width)"), ("tiff:ImageLength", "\(height)")] }
+        if let origin { properties.append(("photobooth:Origin", origin)) }
+        if let event { properties.append(("photobooth:Event", event)) }
+        if let sha256 { properties.append(("photobooth:SHA256", sha256)) }
+        if deleted { properties.append(("photobooth:Deleted", "True")) }
+        let packet = XMPPacket(properties: properties, alternatives: [("dc:title", caption.text), ("dc:description", caption.text)])
+        return Data(packet.text.utf8)
     }
 
     /// Reads a sidecar, whether written here or rewritten by another tool (which may turn
     /// attributes into elements, or drop what it does not know); `nil` when it is not XMP or
     /// lacks the photo's id, number, name or time.
-    init?(xmp data: Data) {
+    public init?(xmp data: Data) {
         let reader = XMPReader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -83,6 +104,7 @@ struct PhotoSidecar: Sendable, Hashable {
         let values = reader.values
         func value(_ namespace: String, _ name: String) -> String? { values[namespace + name] }
         let dc = "http://purl.org/dc/elements/1.1/"
+        let tiff = "http://ns.adobe.com/tiff/1.0/"
         guard let idText = value(Self.namespace, "Id"), let id = UUID(uuidString: idText),
             let numberText = value(Self.namespace, "Number"), let number = Int(numberText),
             let captionText = value(dc, "title") ?? value(dc, "description"), let caption = Caption(sanitizing: captionText),
@@ -91,32 +113,20 @@ struct PhotoSidecar: Sendable, Hashable {
         else { return nil }
         self.init(
             id: id, number: number, caption: caption, createdAt: createdAt, booth: value(Self.namespace, "Booth") ?? "",
-            hidden: value(Self.namespace, "Hidden")?.lowercased() == "true")
+            hidden: value(Self.namespace, "Hidden")?.lowercased() == "true",
+            camera: value(tiff, "Model").map { CameraModel(make: value(tiff, "Make"), model: $0) })
+        width = value(tiff, "ImageWidth").flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil }
+        height = value(tiff, "ImageLength").flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil }
+        origin = value(Self.namespace, "Origin")
+        event = value(Self.namespace, "Event")
+        sha256 = value(Self.namespace, "SHA256").flatMap { $0.wholeMatch(of: /[0-9a-f]{64}/) != nil ? $0 : nil }
+        deleted = value(Self.namespace, "Deleted")?.lowercased() == "true"
     }
 
     /// An XMP date: ISO 8601 with milliseconds, as written here, or to the second, with a zone.
     private static func date(_ text: String) -> Date? {
         if let date = Date(utcTimestamp: text) { return date }
         return try? Date(text, strategy: .iso8601)
-    }
-
-    /// `text` as XML character data or an attribute value: markup escaped, and what XML 1.0
-    /// cannot hold at all (controls other than tab and line breaks, U+FFFE, U+FFFF) left out, so
-    /// that the sidecar always parses. Captions have none of these; a booth's name might.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }
 

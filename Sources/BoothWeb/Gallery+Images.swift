@@ -1,4 +1,5 @@
 import BoothCore
+import BoothImaging
 import BoothStore
 import Foundation
 import HTTPTypes
@@ -30,51 +31,59 @@ extension Gallery {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
     }
 
-    /// `/photos/{id}.jpg`: the original file, whole or one range of it; with `?download=1` as
-    /// an attachment named after the caption. The path is the catalog's, never the request's.
+    /// `/photos/{id}.jpg`: the original with its name and time spliced in (EXIF and XMP, as
+    /// every copy that leaves the booth), whole or one range of it; with `?download=1` as an
+    /// attachment named after the caption. The path is the catalog's, never the request's.
+    ///
+    /// The bytes change when the photo is renamed, so the answer is revalidated (`no-cache`)
+    /// against an ETag made of the photo's id, its original's size and its metadata.
     func original(_ id: UUID, _ request: Request, _ context: GalleryRequestContext) async throws -> Response {
         let download = request.uri.queryParameters["download"].map(String.init)
         guard download == nil || download == "1" else {
             throw WebError.badRequest("The download parameter must be 1 (or left out); \"\(download!.prefix(40))\" is not.")
         }
-        let found = try await library.offloaded { library throws(LibraryError) -> (Photo, URL, Int?)? in
+        let event = settings.event
+        let found = try await library.offloaded { library throws(LibraryError) -> (Photo, URL, Data?)? in
             guard let photo = try library.photo(id: id) else { return nil }
             let url = library.url(of: photo)
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int
-            return (photo, url, size)
+            guard FileManager.default.fileExists(atPath: url.path) else { return (photo, url, nil) }
+            return (photo, url, try library.outgoingCopy(of: photo, event: event, tagger: JPEGTagger()))
         }
-        guard let (photo, url, foundSize) = found else { throw WebError.unknownPhoto(id) }
-        guard let size = foundSize else {
+        guard let (photo, url, foundCopy) = found else { throw WebError.unknownPhoto(id) }
+        guard let copy = foundCopy else {
             logger.warning("The original of photo \(id.lowercased) is missing: \(url.path). `photobooth check` reports it.")
             throw WebError.notFound("The original of this photo is missing on the booth. The operator can run `photobooth check` to find out why.")
         }
-        let etag = "\"\(id.lowercased)-\(size)\""
+        let size = copy.count
+        let etag = "\"\(id.lowercased)-\(size)-\(Self.digest(copy.prefix(Self.metadataSpan)))\""
         var headers: HTTPFields = [
-            .contentType: "image/jpeg", .eTag: etag, .cacheControl: Self.foreverCache, .acceptRanges: "bytes",
+            .contentType: "image/jpeg", .eTag: etag, .cacheControl: "no-cache", .acceptRanges: "bytes",
         ]
         if download != nil {
             headers[.contentDisposition] = Self.attachment(named: PhotoLibrary.fileName(for: photo.caption) + ".jpg")
         }
         if let answer = Self.notModified(request, headers) { return answer }
 
-        // A Range with an If-Range that names another version is answered with the whole file.
+        // A Range with an If-Range that names another version is answered with the whole copy.
         let ifRange = request.headers[.ifRange]
         let range = ifRange == nil || ifRange == etag ? ByteRange(header: request.headers[.range], size: size) : .whole
-        let files = FileIO(threadPool: WebThreads.blocking)
         switch range {
         case .whole:
-            let body = size == 0 ? ResponseBody() : try await files.loadFile(path: url.path, range: 0...(size - 1), context: context)
-            return Response(status: .ok, headers: headers, body: body)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: copy)))
         case .part(let bytes):
             headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
-            let body = try await files.loadFile(path: url.path, range: bytes, context: context)
-            return Response(status: .partialContent, headers: headers, body: body)
+            let part = copy[copy.startIndex + bytes.lowerBound...copy.startIndex + bytes.upperBound]
+            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: part)))
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(size)"
             headers[.contentType] = nil
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
     }
+
+    /// How much of a tagged copy its ETag digests: the start of the file, where the metadata
+    /// is (the whole EXIF and XMP segments fit in it; the image data after them never changes).
+    static let metadataSpan = 16 * 1024
 
     /// A 304 when the request's `If-None-Match` names the answer's ETag (or `*`), with the
     /// answer's caching headers and no body; `nil` when the full answer is needed. The weak

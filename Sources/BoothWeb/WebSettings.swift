@@ -19,12 +19,14 @@ public struct WebSettings: Sendable {
     /// answer being sent is not cut by it, except a live stream whose client has not read
     /// anything for that long.
     public var idleTimeout: Duration
+    /// The event the booth belongs to, written into every original the gallery hands out.
+    public var event: String
 
     /// Settings with the given values; the defaults serve every interface on port 8080, with
     /// admin actions off.
     public init(
         address: String = "0.0.0.0", port: Int = 8080, boothName: String = "Photobooth", adminToken: String? = nil,
-        dateFormat: PhotoDateFormat = .standard, idleTimeout: Duration = .seconds(30)
+        dateFormat: PhotoDateFormat = .standard, idleTimeout: Duration = .seconds(30), event: String = ""
     ) {
         self.address = address
         self.port = port
@@ -32,5 +34,6 @@ public struct WebSettings: Sendable {
         self.adminToken = adminToken
         self.dateFormat = dateFormat
         self.idleTimeout = idleTimeout
+        self.event = event
     }
 }

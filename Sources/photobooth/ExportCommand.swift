@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoothCore
+import BoothImaging
 import Foundation
 
 struct ExportCommand: ParsableCommand {
@@ -9,7 +10,10 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Files are named after the captions, made safe for Linux and for FAT USB sticks: \
             "Alice.jpg", then "Alice (2).jpg" and so on; an existing file is never replaced. \
-            Copies keep the photo's creation time. --all exports the photos guests see, oldest \
+            Each copy carries the photo's name and time inside it (EXIF DateTimeOriginal with \
+            its fraction and offset, ImageDescription; XMP dc:title and dc:description exactly \
+            as typed), the camera, the booth and the event; the original stays as it is. Copies \
+            also keep the photo's creation time as their modification time. --all exports the photos guests see, oldest \
             first; a photo hidden from guests is exported by its id.
 
             EXIT STATUS
@@ -43,7 +47,8 @@ struct ExportCommand: ParsableCommand {
         let photos = all ? try library.photos().reversed() : try ids.map { try library.photo(matching: $0) }
         // "USB/./" is shown as USB, not "USB/." followed by the sentence's full stop.
         let folder = URL(fileURLWithPath: destination).standardizedFileURL
-        let files = try library.export(Array(photos), to: folder)
+        let event = self.library.installedConfiguration?.sync.event ?? ""
+        let files = try library.export(Array(photos), to: folder, event: event, tagger: JPEGTagger())
         for (photo, file) in zip(photos, files) {
             print("\(photo.id.lowercased.prefix(8))  \(file.path)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BoothCore
 import Foundation
 import Glibc
 
@@ -53,7 +54,7 @@ struct Photobooth: AsyncParsableCommand {
                 sudo systemctl reload photobooth   after editing the configuration
                 sudo photobooth list               its photos
             """,
-        version: "0.5.0",
+        version: Release.version,
         subcommands: [RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self])
 
     /// Runs the command with the exit codes the booth documents: ArgumentParser's usage errors

@@ -190,10 +190,15 @@ struct ExportTests {
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try Data("keep me".utf8).write(to: target.appendingPathComponent("Alice.jpg"))
 
-        let files = try fixture.library.export([alice, alice2, odd], to: target)
+        let files = try fixture.library.export([alice, alice2, odd], to: target, event: "Gala", tagger: JPEGTagger())
         #expect(files.map(\.lastPathComponent) == ["Alice (2).jpg", "Alice (3).jpg", "_a_b_ c_.jpg"])
         #expect(try Data(contentsOf: target.appendingPathComponent("Alice.jpg")) == Data("keep me".utf8))
-        #expect(try Data(contentsOf: files[0]) == Data(contentsOf: fixture.url(alice.file)))
+        // The copy is the original with its name and time spliced in; the original is untouched.
+        let copy = try Data(contentsOf: files[0])
+        let original = try Data(contentsOf: fixture.url(alice.file))
+        #expect(try JPEGSegments(copy).imageData == JPEGSegments(original).imageData)
+        #expect(copy == (try JPEGTagger().tagged(original, with: try fixture.library.metadata(of: alice, event: "Gala"))))
+        #expect(copy != original)
         let modified = try FileManager.default.attributesOfItem(atPath: files[0].path)[.modificationDate] as? Date
         #expect(abs((modified ?? .distantPast).timeIntervalSince(alice.createdAt)) < 1)
     }

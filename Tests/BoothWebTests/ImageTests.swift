@@ -1,4 +1,5 @@
 import BoothCore
+import BoothImaging
 import BoothStore
 import Foundation
 import HTTPTypes
@@ -39,11 +40,19 @@ struct ImageTests {
         }
     }
 
-    @Test("An original is the file's bytes, with its ETag, size and byte ranges")
+    /// What the gallery hands out for `photo`: its original with its name and time spliced in.
+    static func outgoing(_ photo: Photo, in fixture: WebFixture) throws -> Data {
+        try JPEGTagger().tagged(Data(contentsOf: fixture.library.url(of: photo)), with: fixture.library.metadata(of: photo, event: ""))
+    }
+
+    @Test("An original is the file's bytes with its name and time spliced in, with its ETag, size and byte ranges")
     func original() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice")
-        let file = try Data(contentsOf: fixture.library.url(of: photo))
+        let original = try Data(contentsOf: fixture.library.url(of: photo))
+        let file = try Self.outgoing(photo, in: fixture)
+        #expect(file != original)
+        #expect(try JPEGSegments(file).imageData == JPEGSegments(original).imageData)
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/photos/\(photo.id.lowercased).jpg", method: .get)
             #expect(response.status == .ok)
@@ -51,13 +60,19 @@ struct ImageTests {
             #expect(response.headers[.contentType] == "image/jpeg")
             #expect(response.headers[.contentLength] == String(file.count))
             #expect(response.headers[.acceptRanges] == "bytes")
-            #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
+            // Renaming changes the bytes: the browser asks again each time, and a 304 is cheap.
+            #expect(response.headers[.cacheControl] == "no-cache")
             #expect(response.headers[.contentDisposition] == nil, "shown in the browser, not downloaded")
             let etag = try #require(response.headers[.eTag])
             let cached = try await client.execute(
                 uri: "/photos/\(photo.id.lowercased).jpg", method: .get, headers: [.ifNoneMatch: etag])
             #expect(cached.status == .notModified)
             #expect(cached.body.readableBytes == 0)
+            try fixture.library.setCaption(Caption(sanitizing: "Alicia")!, of: photo.id)
+            let renamed = try await client.execute(
+                uri: "/photos/\(photo.id.lowercased).jpg", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(renamed.status == .ok, "a renamed photo is another copy, with another ETag")
+            #expect(renamed.headers[.eTag] != etag)
         }
     }
 
@@ -65,7 +80,7 @@ struct ImageTests {
     func ranges() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add()
-        let file = try Data(contentsOf: fixture.library.url(of: photo))
+        let file = try Self.outgoing(photo, in: fixture)
         let size = file.count
         let uri = "/photos/\(photo.id.lowercased).jpg"
         try await fixture.application().test(.router) { client in

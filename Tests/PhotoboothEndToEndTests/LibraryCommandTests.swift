@@ -1,3 +1,5 @@
+import BoothCore
+import BoothImaging
 import Foundation
 import GRDB
 import Testing
@@ -91,7 +93,18 @@ struct LibraryCommandTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: target).sorted()
         #expect(files == ["Alice (2).jpg", "Alice.jpg", "Bob (2).jpg", "Bob.jpg"])
         let alice = try #require(try await listed(directory).first { $0.caption == "Alice" })
-        #expect(try Data(contentsOf: URL(fileURLWithPath: target + "/Alice.jpg")) == Data(contentsOf: URL(fileURLWithPath: alice.file)))
+        // The copy is the camera's image with the name and time spliced in, as exiftool reads.
+        let copy = try Data(contentsOf: URL(fileURLWithPath: target + "/Alice.jpg"))
+        #expect(try JPEGSegments(copy).imageData == JPEGSegments(Data(contentsOf: URL(fileURLWithPath: alice.file))).imageData)
+        let exiftool = try BoothProcess(["-json", "-G", target + "/Alice.jpg"], executable: URL(fileURLWithPath: "/usr/bin/exiftool"))
+        let result = await exiftool.finished()
+        let tags = try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(tags["XMP:Title"] as? String == "Alice" && tags["EXIF:ImageDescription"] as? String == "Alice", "\(tags)")
+        let created = try #require(Date(utcTimestamp: alice.created_at))
+        let local = created.civilTime(utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: created))
+        #expect(tags["EXIF:DateTimeOriginal"] as? String == local.exif, "\(tags)")
+        #expect(tags["EXIF:OffsetTimeOriginal"] as? String == local.offset, "\(tags)")
+        #expect(tags["EXIF:Model"] as? String == "simulated camera", "\(tags)")
     }
 
     @Test("Bad usage exits 2; a failed operation exits 1 with a message and no stack trace", arguments: [

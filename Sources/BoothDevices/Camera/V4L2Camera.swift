@@ -113,6 +113,8 @@ final class CameraSession {
     let mode: VideoDevice.NegotiatedFormat
     let plan: Plan
     let framesPerSecond: Double?
+    /// The camera as photos name it: the card name, and the USB manufacturer where there is one.
+    let model: CameraModel
     private let stream: CaptureStream
     private let settings: V4L2Camera.Settings
     private let logger: Logger
@@ -146,10 +148,22 @@ final class CameraSession {
         self.capabilities = capabilities
         self.mode = mode
         self.plan = plan
+        self.model = CameraModel(make: Self.manufacturer(of: settings.device), model: capabilities.card)
         self.framesPerSecond = try device.setFrameRate(settings.framesPerSecond)
         self.stream = try CaptureStream(device: device)
         let rate = framesPerSecond.map { String(format: "%.1f fps", $0) } ?? "driver's frame rate"
         logger.info("Camera \(settings.device) (\(capabilities.card), \(capabilities.driver)): \(mode.fourCC) \(mode.width)x\(mode.height) at \(rate)\(plan == .converted ? " through libv4l2" : "").")
+    }
+
+    /// The manufacturer string of the USB device behind the video node `path` (through udev's
+    /// symbolic links), as sysfs has it; `nil` for a camera that is not on USB or names none.
+    static func manufacturer(of path: String) -> String? {
+        let node = URL(fileURLWithPath: path).resolvingSymlinksInPath().lastPathComponent
+        // videoN/device is the USB interface; its parent, the USB device, has the strings.
+        let file = "/sys/class/video4linux/\(node)/device/../manufacturer"
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// Chooses how to read the camera from the formats it offers.
@@ -222,7 +236,7 @@ final class CameraSession {
                 }
                 deliver(CameraFrame(
                     bytes: buffer.bytes, encoding: encoding, width: mode.width, height: mode.height,
-                    timestamp: buffer.timestamp ?? clock.now, sequence: UInt64(buffer.sequence)))
+                    timestamp: buffer.timestamp ?? clock.now, sequence: UInt64(buffer.sequence), source: model))
             }
         }
     }

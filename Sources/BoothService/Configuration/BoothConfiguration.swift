@@ -1,4 +1,5 @@
 import BoothCore
+import BoothSync
 import Foundation
 import Yams
 
@@ -19,6 +20,8 @@ public struct BoothConfiguration: Sendable {
     public var hardware = HardwareConfiguration()
     /// The web gallery.
     public var web = WebConfiguration()
+    /// The event's bucket, which every booth of the event replicates through; off by default.
+    public var sync = SyncSettings()
     /// The free space the booth keeps on the library's disk: below it the booth takes no
     /// photos, and says so before a guest poses.
     ///

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothDevices
+import BoothSync
 import Foundation
 
 /// One setting of the booth, as the configuration file spells it (`camera.device`) and as a
@@ -117,6 +118,31 @@ public struct ConfigurationKey: Sendable {
             configuration.web.adminToken = value
             return true
         },
+        key("sync.endpoint", "the store's address, such as https://s3.eu-central-1.amazonaws.com or http://127.0.0.1:8333") {
+            configuration, value in
+            guard let url = SyncSettings.endpoint(value) else { return false }
+            configuration.sync.endpoint = url
+            return true
+        },
+        key("sync.bucket", "a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens") { configuration, value in
+            guard SyncSettings.isBucketName(value) else { return false }
+            configuration.sync.bucket = value
+            return true
+        },
+        key("sync.region", "a region such as us-east-1, eu-central-1 or auto") { configuration, value in
+            guard value.wholeMatch(of: /[a-z0-9][a-z0-9\-]{0,62}/) != nil else { return false }
+            configuration.sync.region = value
+            return true
+        },
+        text("sync.event", "the event's name, such as Anna & Ben's wedding") { $0.sync.event = $1 },
+        key("sync.path_style", "true or false") { configuration, value in
+            guard let pathStyle = Self.boolean(value) else { return false }
+            configuration.sync.pathStyle = pathStyle
+            return true
+        },
+        path("sync.credentials_file") { $0.sync.credentialsFile = $1 },
+        integer("sync.max_bytes_per_second", 0...1_000_000_000) { $0.sync.maxBytesPerSecond = $1 == 0 ? nil : $1 },
+        seconds("sync.interval_seconds", 1...3600) { $0.sync.listInterval = $1 },
     ]
 
     /// The key called `name`, if there is one.

@@ -1,0 +1,217 @@
+import BoothCore
+import Foundation
+import GRDB
+
+/// A photo waiting for the event's bucket: taken, changed or deleted here since the store last
+/// confirmed it.
+public struct OutboxEntry: Sendable, Hashable {
+    public let id: UUID
+    /// Raised by every change; the entry is done only if no change came while it was uploaded.
+    public let version: Int
+    /// Whether the thumbnail goes too (a new photo).
+    public let thumbnail: Bool
+    public let queuedAt: Date
+    /// Failed attempts so far.
+    public let attempts: Int
+}
+
+/// How far the outbox is, for `photobooth sync status`, `/metrics` and the log.
+public struct OutboxSummary: Sendable, Hashable {
+    public let pending: Int
+    public let oldest: Date?
+    /// The last error of an entry still waiting, if any.
+    public let lastError: String?
+}
+
+/// The catalog's side of the event sync: the outbox of photos taken here (written in the same
+/// transaction as each change), and the photos imported from the event's other booths.
+extension PhotoLibrary {
+    /// Queues photo `id` for the bucket, in the transaction of the change itself: a crash or
+    /// power cut can never leave a change the bucket will not hear of. Photos imported from
+    /// another booth are not queued: only the booth that took a photo writes it to the bucket.
+    static func queueForSync(_ id: UUID, in db: Database, thumbnail: Bool) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO sync_outbox (photo_id, thumbnail, queued_at)
+                SELECT id, ?, ? FROM photo WHERE id = ? AND origin IS NULL
+                ON CONFLICT(photo_id) DO UPDATE SET
+                    version = version + 1, thumbnail = thumbnail OR excluded.thumbnail, attempts = 0, next_attempt_at = NULL
+                """,
+            arguments: [thumbnail, Date().utcTimestamp, id.lowercased])
+    }
+
+    /// The oldest entry due at `now` (not waiting for a retry), or `nil`.
+    public func nextUpload(at now: Date = Date(), skipping skipped: Set<UUID> = []) throws(LibraryError) -> OutboxEntry? {
+        try read("read the sync outbox") { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT photo_id, version, thumbnail, queued_at, attempts FROM sync_outbox
+                    WHERE next_attempt_at IS NULL OR next_attempt_at <= ? ORDER BY queued_at, photo_id
+                    """,
+                arguments: [now.utcTimestamp])
+            while let row = try rows.next() {
+                guard let id = UUID(uuidString: row["photo_id"]), !skipped.contains(id) else { continue }
+                return OutboxEntry(
+                    id: id, version: row["version"], thumbnail: row["thumbnail"],
+                    queuedAt: Date(utcTimestamp: row["queued_at"]) ?? now, attempts: row["attempts"])
+            }
+            return nil
+        }
+    }
+
+    /// When the next entry waiting for a retry is due; `nil` when none waits.
+    public func nextRetry() throws(LibraryError) -> Date? {
+        try read("read the sync outbox") { db in
+            try String.fetchOne(db, sql: "SELECT MIN(next_attempt_at) FROM sync_outbox").flatMap(Date.init(utcTimestamp:))
+        }
+    }
+
+    /// The store confirmed `entry`: it leaves the outbox, unless a change came meanwhile.
+    public func uploaded(_ entry: OutboxEntry) throws(LibraryError) {
+        try write("update the sync outbox") { db in
+            try db.execute(
+                sql: "DELETE FROM sync_outbox WHERE photo_id = ? AND version = ?", arguments: [entry.id.lowercased, entry.version])
+        }
+    }
+
+    /// `entry` failed: it is tried again at `retryAt`, and keeps `error` for the status.
+    public func uploadFailed(_ entry: OutboxEntry, error: String, retryAt: Date) throws(LibraryError) {
+        try write("update the sync outbox") { db in
+            try db.execute(
+                sql: "UPDATE sync_outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE photo_id = ?",
+                arguments: [retryAt.utcTimestamp, error, entry.id.lowercased])
+        }
+    }
+
+    public func outboxSummary() throws(LibraryError) -> OutboxSummary {
+        try read("read the sync outbox") { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS pending, MIN(queued_at) AS oldest FROM sync_outbox")
+            let error = try String.fetchOne(
+                db, sql: "SELECT last_error FROM sync_outbox WHERE last_error IS NOT NULL ORDER BY next_attempt_at DESC LIMIT 1")
+            return OutboxSummary(
+                pending: row?["pending"] ?? 0, oldest: (row?["oldest"] as String?).flatMap(Date.init(utcTimestamp:)), lastError: error)
+        }
+    }
+
+    /// The record of a photo of this booth as the bucket gets it: `nil` when the photo is gone
+    /// (its tombstone is then due) or was imported.
+    public func syncRecord(of id: UUID, event: String) throws(LibraryError) -> (Photo, PhotoSidecar)? {
+        guard let (photo, booth, hidden) = try row(of: id), photo.origin == nil else { return nil }
+        var record = PhotoSidecar(photo, booth: booth, hidden: hidden)
+        record.event = event
+        return (photo, record)
+    }
+
+    /// The tombstone of a deleted photo of this booth, from its recycle record when there is one.
+    public func tombstone(of id: UUID, event: String) -> PhotoSidecar {
+        let record = (try? Data(contentsOf: recycleURL(id, extension: "json")))
+            .flatMap { try? JSONDecoder().decode(RecycledPhoto.self, from: $0) }
+        return PhotoSidecar.tombstone(
+            id: id, number: record?.number ?? 0, createdAt: record.flatMap { Date(utcTimestamp: $0.createdAt) } ?? Date(),
+            booth: boothName, event: event)
+    }
+
+    // MARK: What the worker remembers
+
+    /// A value the sync worker keeps between runs (last success, last error), or `nil`.
+    public func syncState(_ name: String) throws(LibraryError) -> String? {
+        try read("read the sync state") { db in
+            try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE name = ?", arguments: [name])
+        }
+    }
+
+    public func setSyncState(_ values: [String: String?]) throws(LibraryError) {
+        try write("write the sync state") { db in
+            for (name, value) in values {
+                if let value {
+                    try db.execute(
+                        sql: "INSERT INTO sync_state (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                        arguments: [name, value])
+                } else {
+                    try db.execute(sql: "DELETE FROM sync_state WHERE name = ?", arguments: [name])
+                }
+            }
+        }
+    }
+
+    /// The ETags of the other booths' records already imported, by key.
+    public func seenRecords() throws(LibraryError) -> [String: String] {
+        try read("read the imported records") { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT key, etag FROM sync_seen").map { ($0["key"], $0["etag"]) })
+        }
+    }
+
+    public func markSeen(_ key: String, etag: String) throws(LibraryError) {
+        try write("note an imported record") { db in
+            try db.execute(
+                sql: "INSERT INTO sync_seen (key, etag) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET etag = excluded.etag",
+                arguments: [key, etag])
+        }
+    }
+
+    // MARK: Photos of the event's other booths
+
+    /// Adds a photo of another booth, durably, as a photo taken here is added: original and
+    /// sidecar first, then the catalog row, marked with `origin`, the booth folder it came from.
+    /// The photo keeps its id, name, time, camera and hidden flag; it gets a number of this
+    /// library. Importing a photo already here is an error (``LibraryError/unknownPhoto`` is
+    /// never thrown; the catalog refuses the duplicate id).
+    @discardableResult
+    public func importPhoto(_ jpeg: Data, thumbnail: Thumbnail, record: PhotoSidecar, origin: String) throws(LibraryError) -> Photo {
+        let createdAt = record.createdAt.roundedToMilliseconds
+        let number = reservePhotoNumber()
+        let photo = Photo(
+            id: record.id, number: number, caption: record.caption, createdAt: createdAt, width: thumbnail.sourceWidth,
+            height: thumbnail.sourceHeight, byteCount: jpeg.count, file: Self.relativePath(for: record.id, createdAt: createdAt),
+            camera: record.camera, origin: origin)
+        guard !isReadOnly else { throw LibraryError.readOnlyCatalog("import a photo", catalogPath) }
+        let original = directory.appendingPathComponent(photo.file)
+        let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: photo.file))
+        try DurableFile.write([
+            (jpeg, original, Self.temporaryName(for: photo.id)),
+            (PhotoSidecar(photo, booth: record.booth, hidden: record.hidden).xmp, sidecar, Self.temporaryName(for: photo.id, extension: "xmp")),
+        ])
+        do {
+            try insert(photo, thumbnail: thumbnail.jpeg, booth: record.booth, hidden: record.hidden)
+        } catch {
+            try? DurableFile.remove(original)
+            try? DurableFile.remove(sidecar)
+            throw error
+        }
+        return photo
+    }
+
+    /// Applies what the booth that took an imported photo changed: its name or hidden flag.
+    /// Returns whether anything changed.
+    @discardableResult
+    public func applyImported(_ record: PhotoSidecar) throws(LibraryError) -> Bool {
+        guard let (photo, _, hidden) = try row(of: record.id), photo.origin != nil else { return false }
+        guard photo.caption != record.caption || hidden != record.hidden else { return false }
+        try change(record.id, "update an imported photo", imported: true, sidecar: { sidecar in
+            sidecar.caption = record.caption
+            sidecar.hidden = record.hidden
+        }) { db in
+            try db.execute(
+                sql: "UPDATE photo SET caption = ?, hidden = ? WHERE id = ?",
+                arguments: [record.caption.text, record.hidden, record.id.lowercased])
+        }
+        return true
+    }
+
+    /// Removes an imported photo whose booth deleted it: original, sidecar and row, with no copy
+    /// kept (a guest's wish to be forgotten reaches every booth). Returns whether it was here.
+    @discardableResult
+    public func removeImported(_ id: UUID) throws(LibraryError) -> Bool {
+        try changing.withLock { _ throws(LibraryError) -> Bool in
+            guard let photo = try photo(id: id, includingHidden: true), photo.origin != nil else { return false }
+            try write("remove an imported photo") { db in
+                try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [id.lowercased])
+            }
+            try DurableFile.remove(url(of: photo))
+            try DurableFile.remove(sidecarURL(of: photo))
+            try DurableFile.syncFolder(url(of: photo).deletingLastPathComponent())
+            return true
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import BoothCore
+import Foundation
+
+/// Where an event's photos are in the bucket:
+///
+/// ```
+/// <event>/<booth>/photos/<uuid>.jpg       the original, with its name and time inside
+/// <event>/<booth>/thumbnails/<uuid>.jpg   its thumbnail
+/// <event>/<booth>/records/<uuid>.xmp      what the booth knows of it (its sidecar), or that it was deleted
+/// ```
+///
+/// Event and booth names are made safe for keys (``keyName(_:)``). A booth writes only under its
+/// own `<event>/<booth>/` prefix.
+public struct BucketLayout: Sendable, Hashable {
+    /// The event's folder and this booth's, as they appear in keys.
+    public let event: String
+    public let booth: String
+
+    public init(event: String, booth: String) {
+        self.event = Self.keyName(event)
+        self.booth = Self.keyName(booth)
+    }
+
+    /// What one kind of object is.
+    public enum Kind: String, Sendable, CaseIterable {
+        case photo = "photos"
+        case thumbnail = "thumbnails"
+        case record = "records"
+
+        var suffix: String { self == .record ? ".xmp" : ".jpg" }
+    }
+
+    /// Every booth's objects: `<event>/`.
+    public var eventPrefix: String { "\(event)/" }
+    /// This booth's: `<event>/<booth>/`.
+    public var ownPrefix: String { "\(event)/\(booth)/" }
+
+    /// The key of `kind` for photo `id` of this booth.
+    public func key(_ kind: Kind, of id: UUID) -> String {
+        key(kind, of: id, booth: booth)
+    }
+
+    /// The key of `kind` for photo `id` of `booth` (as it appears in keys).
+    public func key(_ kind: Kind, of id: UUID, booth: String) -> String {
+        "\(event)/\(booth)/\(kind.rawValue)/\(id.lowercased)\(kind.suffix)"
+    }
+
+    /// What a key under the event's prefix is: whose, which kind, which photo; `nil` for a key
+    /// the booth does not write (a file someone put there by hand).
+    public func parse(_ key: String) -> (booth: String, kind: Kind, id: UUID)? {
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == event, let kind = Kind(rawValue: String(parts[2])), parts[3].hasSuffix(kind.suffix),
+            let id = UUID(uuidString: String(parts[3].dropLast(kind.suffix.count)))
+        else { return nil }
+        return (String(parts[1]), kind, id)
+    }
+
+    /// A name as a folder of keys: letters and digits of any script lose their accents and are
+    /// written in Latin letters, lowercased; every other run of characters becomes one `-`;
+    /// at most 63 characters. "Anna & Ben's Wedding" is `anna-ben-s-wedding`, "Booth 2" is
+    /// `booth-2`. A name with nothing left is `booth`.
+    public static func keyName(_ name: String) -> String {
+        let latin = name.applyingTransform(StringTransform("Any-Latin; Latin-ASCII; Lower"), reverse: false) ?? name.lowercased()
+        var result = ""
+        for scalar in latin.unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                result.unicodeScalars.append(scalar)
+            } else if !result.isEmpty && !result.hasSuffix("-") {
+                result += "-"
+            }
+        }
+        while result.hasSuffix("-") { result.removeLast() }
+        result = String(result.prefix(63))
+        while result.hasSuffix("-") { result.removeLast() }
+        return result.isEmpty ? "booth" : result
+    }
+}

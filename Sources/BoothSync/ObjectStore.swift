@@ -1,0 +1,281 @@
+import AsyncHTTPClient
+import BoothCore
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// A bucket of an S3-compatible store (AWS S3, Backblaze B2, Cloudflare R2, Garage, MinIO,
+/// SeaweedFS), through the few requests the booth needs: put, get, delete, list.
+///
+/// Every request is signed with Signature V4. Every upload sends `Content-MD5` and its SHA-256
+/// as `x-amz-content-sha256`, both of which the store checks: a payload damaged on the way is
+/// refused, never stored.
+///
+/// The Pi has no real-time clock and may run with a stale time until NTP syncs; S3 refuses
+/// signatures more than 15 minutes off. When the store says so, the booth takes the store's
+/// time (its `Date` header, or the error's `ServerTime`) as the signing clock's correction and
+/// signs again.
+public final class ObjectStore: Sendable {
+    public let endpoint: URL
+    public let bucket: String
+    public let region: String
+    public let pathStyle: Bool
+    private let credentials: Mutex<StoreCredentials>
+    private let client: HTTPClient
+    /// Seconds to add to the system clock to get the store's: zero until the store says
+    /// otherwise.
+    private let skew = Mutex<TimeInterval>(0)
+    /// The payload a request with a body sends at most a second; `nil` for no limit.
+    private let bytesPerSecond: Int?
+    private let timeout: TimeAmount
+
+    public init(
+        endpoint: URL, bucket: String, region: String, pathStyle: Bool, credentials: StoreCredentials,
+        bytesPerSecond: Int? = nil, timeout: Duration = .seconds(60), client: HTTPClient = .shared
+    ) {
+        self.endpoint = endpoint
+        self.bucket = bucket
+        self.region = region
+        self.pathStyle = pathStyle
+        self.credentials = Mutex(credentials)
+        self.bytesPerSecond = bytesPerSecond
+        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        self.client = client
+    }
+
+    /// Uses other credentials from now on (they were fixed while the booth ran).
+    public func replaceCredentials(_ new: StoreCredentials) {
+        credentials.withLock { $0 = new }
+    }
+
+    /// The correction applied to the booth's clock when signing, in seconds.
+    public var clockCorrection: TimeInterval { skew.withLock { $0 } }
+
+    /// Stores `data` at `key`, replacing what was there.
+    public func put(_ key: String, _ data: Data, contentType: String) async throws(StoreError) {
+        let md5 = Data(Insecure.MD5.hash(data: data)).base64EncodedString()
+        _ = try await send(
+            "PUT", key: key, body: data,
+            headers: [("Content-Type", contentType), ("Content-MD5", md5), ("Content-Length", "\(data.count)")],
+            expecting: [200])
+    }
+
+    /// The object at `key`; `nil` when there is none.
+    public func get(_ key: String, limit: Int = 64 << 20) async throws(StoreError) -> Data? {
+        let answer = try await send("GET", key: key, expecting: [200, 404], limit: limit)
+        return answer.status == 404 ? nil : answer.body
+    }
+
+    /// Removes the object at `key`; removing what is not there is not an error (S3 answers 204
+    /// either way).
+    public func delete(_ key: String) async throws(StoreError) {
+        _ = try await send("DELETE", key: key, expecting: [200, 204, 404])
+    }
+
+    /// One page of the keys under `prefix`, from `token` on (ListObjectsV2).
+    public func list(prefix: String, after token: String? = nil) async throws(StoreError) -> ListPage {
+        var query = [("list-type", "2"), ("prefix", prefix)]
+        if let token { query.append(("continuation-token", token)) }
+        let answer = try await send("GET", key: nil, query: query, expecting: [200], limit: 16 << 20)
+        guard let page = StoreAnswer.listing(answer.body) else {
+            throw StoreError(.protocolError, "\(endpoint.absoluteString) answered a listing of \(bucket) with something that is not one; is sync.endpoint an S3-compatible store?")
+        }
+        return page
+    }
+
+    /// Every key under `prefix`, following continuation tokens.
+    public func listAll(prefix: String) async throws(StoreError) -> [ListPage.Object] {
+        var objects: [ListPage.Object] = []
+        var token: String?
+        repeat {
+            let page = try await list(prefix: prefix, after: token)
+            objects += page.objects
+            token = page.nextToken
+        } while token != nil
+        return objects
+    }
+
+    // MARK: Requests
+
+    private struct Answer {
+        let status: Int
+        let body: Data
+    }
+
+    /// Sends a signed request; a `RequestTimeTooSkewed` refusal corrects the clock and sends it
+    /// once more.
+    private func send(
+        _ method: String, key: String?, query: [(String, String)] = [], body: Data? = nil, headers: [(String, String)] = [],
+        expecting: Set<Int>, limit: Int = 1 << 20
+    ) async throws(StoreError) -> Answer {
+        do {
+            return try await sendOnce(method, key: key, query: query, body: body, headers: headers, expecting: expecting, limit: limit)
+        } catch where error.kind == .clockSkew {
+            return try await sendOnce(method, key: key, query: query, body: body, headers: headers, expecting: expecting, limit: limit)
+        }
+    }
+
+    private func sendOnce(
+        _ method: String, key: String?, query: [(String, String)], body: Data?, headers: [(String, String)],
+        expecting: Set<Int>, limit: Int
+    ) async throws(StoreError) -> Answer {
+        let (url, host, path) = address(of: key, query: query)
+        let payloadHash = SignatureV4.hash(body ?? Data())
+        let signer = SignatureV4(credentials: credentials.withLock { $0 }, region: region)
+        let signed = signer.sign(
+            SignatureV4.Request(method: method, path: path, query: query, headers: [("Host", host)] + headers, payloadHash: payloadHash),
+            at: Date() + skew.withLock { $0 }, signingPayloadHeader: true)
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in headers + signed.headers where name != "Content-Length" {
+            request.headers.add(name: name, value: value)
+        }
+        if let body {
+            request.body = Self.paced(body, bytesPerSecond: bytesPerSecond)
+        }
+        let response: HTTPClientResponse
+        let data: Data
+        do {
+            response = try await client.execute(request, timeout: timeout)
+            data = Data(try await response.body.collect(upTo: limit).readableBytesView)
+        } catch {
+            throw transportError(error)
+        }
+        let status = Int(response.status.code)
+        if expecting.contains(status) { return Answer(status: status, body: data) }
+        throw refusal(status: status, body: data, headers: response.headers, method: method, key: key)
+    }
+
+    /// The URL of `key` (the bucket itself when `nil`), the Host header, and the decoded path
+    /// that is signed.
+    private func address(of key: String?, query: [(String, String)]) -> (url: String, host: String, path: String) {
+        let scheme = endpoint.scheme?.lowercased() ?? "https"
+        let port = endpoint.port.map { ":\($0)" } ?? ""
+        let base = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
+        let objectPath = key.map { "/" + $0 } ?? "/"
+        let host: String
+        let path: String
+        if pathStyle {
+            host = (endpoint.host ?? "") + port
+            path = base + "/" + bucket + (key.map { "/" + $0 } ?? "")
+        } else {
+            host = bucket + "." + (endpoint.host ?? "") + port
+            path = base + objectPath
+        }
+        var url = "\(scheme)://\(host)\(SignatureV4.encoded(path.isEmpty ? "/" : path, keepingSlash: true))"
+        if !query.isEmpty {
+            url += "?" + query.map { "\(SignatureV4.encoded($0.0, keepingSlash: false))=\(SignatureV4.encoded($0.1, keepingSlash: false))" }
+                .joined(separator: "&")
+        }
+        return (url, host, path.isEmpty ? "/" : path)
+    }
+
+    /// The body, sent in pieces no faster than `bytesPerSecond` allows.
+    private static func paced(_ body: Data, bytesPerSecond: Int?) -> HTTPClientRequest.Body {
+        guard let bytesPerSecond, bytesPerSecond > 0 else { return .bytes(ByteBuffer(bytes: body)) }
+        let piece = max(1024, min(64 * 1024, bytesPerSecond / 8))
+        let pieces = AsyncStream<ByteBuffer> { continuation in
+            let task = Task {
+                let clock = ContinuousClock()
+                let start = clock.now
+                var sent = 0
+                while sent < body.count, !Task.isCancelled {
+                    let next = min(body.count, sent + piece)
+                    continuation.yield(ByteBuffer(bytes: body[body.startIndex + sent..<body.startIndex + next]))
+                    sent = next
+                    // Sleep until the bytes sent so far are due at this rate.
+                    let due = start + .seconds(Double(sent) / Double(bytesPerSecond))
+                    if due > clock.now { try? await Task.sleep(until: due, clock: clock) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        return .stream(pieces, length: .known(Int64(body.count)))
+    }
+
+    // MARK: Failures
+
+    private func where_(_ key: String?) -> String {
+        "\(endpoint.absoluteString), bucket \(bucket)\(key.map { ", key \($0)" } ?? "")"
+    }
+
+    /// What a refusal means, from its status and S3 error code.
+    private func refusal(status: Int, body: Data, headers: HTTPHeaders, method: String, key: String?) -> StoreError {
+        let parsed = StoreAnswer.error(body)
+        let code = parsed?.code
+        let message = parsed.map { $0.message.isEmpty ? $0.code : "\($0.code): \($0.message)" } ?? "HTTP \(status)"
+        let place = where_(key)
+        switch code {
+        case "RequestTimeTooSkewed"?:
+            let storeTime = parsed?.serverTime.flatMap { try? Date($0, strategy: .iso8601) }
+                ?? headers.first(name: "Date").flatMap(HTTPDateParser.date(from:))
+            if let storeTime {
+                let correction = storeTime.timeIntervalSince(Date())
+                skew.withLock { $0 = correction }
+                return StoreError(.clockSkew, code: code, """
+                    The booth's clock is \(Int(abs(correction)) / 60) minutes \(correction > 0 ? "behind" : "ahead of") the store's \
+                    (\(place)); signing with the store's time from now on. Check NTP (timedatectl).
+                    """)
+            }
+            return StoreError(.clockSkew, code: code, "The store refuses the booth's clock as too far off (\(place)) and did not say its own time. Check NTP (timedatectl).")
+        case "InvalidAccessKeyId"?, "SignatureDoesNotMatch"?, "AccessDenied"?, "InvalidToken"?, "ExpiredToken"?, "InvalidSecurity"?:
+            return StoreError(.credentials, code: code, """
+                The store refuses the booth's credentials (\(message); \(place)). Check the key and secret \
+                (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or sync.credentials_file) and that the key may read, \
+                write and delete under the event's folder.
+                """)
+        case "NoSuchBucket"?:
+            return StoreError(.noBucket, code: code, "The bucket \(bucket) does not exist at \(endpoint.absoluteString). Create it, or correct sync.bucket.")
+        case "SlowDown"?, "TooManyRequests"?, "ServiceUnavailable"?:
+            return StoreError(.throttled, code: code, "The store asks the booth to slow down (\(message); \(place)); it tries again later.")
+        case "BadDigest"?, "InvalidDigest"?, "XAmzContentSHA256Mismatch"?, "IncompleteBody"?:
+            return StoreError(.corrupted, code: code, "The store refused a \(method) whose content was damaged on the way (\(message); \(place)); it is sent again.")
+        default:
+            break
+        }
+        switch status {
+        case 401, 403:
+            return StoreError(.credentials, code: code, "The store refuses the booth's credentials (\(message); \(place)). Check the key, the secret and the key's permissions.")
+        case 429:
+            return StoreError(.throttled, code: code, "The store asks the booth to slow down (HTTP 429; \(place)).")
+        case 500...599:
+            return StoreError(.unavailable, code: code, "The store failed (\(message); \(place)); it tries again later.")
+        case _ where [301, 307].contains(status) || code == "AuthorizationHeaderMalformed" || code == "PermanentRedirect":
+            return StoreError(.refused, code: code, "The store says the bucket is in another region or at another address (\(message)); set sync.region or sync.endpoint to the bucket's.")
+        default:
+            return StoreError(.refused, code: code, "The store refused a \(method) (\(message); \(place)).")
+        }
+    }
+
+    /// What went wrong below HTTP: name resolution, TLS, the connection.
+    private func transportError(_ error: any Error) -> StoreError {
+        let type = String(reflecting: Swift.type(of: error))
+        let text = "\(error)"
+        let host = endpoint.host ?? endpoint.absoluteString
+        if type.contains("NIOSSL") || text.localizedCaseInsensitiveContains("certificate") || text.contains("handshake") {
+            return StoreError(.tls, "The TLS handshake with \(host) failed (\(text)). Check the endpoint's certificate, and the booth's clock: a certificate is refused by a clock outside its validity.")
+        }
+        if text.contains("dnsA") || text.localizedCaseInsensitiveContains("resolve") || text.contains("EAI_") || text.contains("NXDOMAIN") {
+            return StoreError(.dns, "The store's name \(host) does not resolve (\(text)). Check the network and sync.endpoint.")
+        }
+        return StoreError(.unavailable, "The store at \(endpoint.absoluteString) cannot be reached (\(text)); it tries again later.")
+    }
+}
+
+/// Parses the HTTP `Date` header (IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`).
+enum HTTPDateParser {
+    static func date(from text: String) -> Date? {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])),
+            let year = Int(parts[3])
+        else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3 else { return nil }
+        return Date(utcTimestamp: String(format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", year, month + 1, day, clock[0], clock[1], clock[2]))
+    }
+}

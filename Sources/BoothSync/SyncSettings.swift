@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where and how the booth replicates its photos: an S3-compatible bucket shared by every booth
+/// of an event. Off until an endpoint, a bucket and an event are set.
+public struct SyncSettings: Sendable, Hashable {
+    /// The store's address, such as `https://s3.eu-central-1.amazonaws.com` or
+    /// `http://127.0.0.1:8333`.
+    public var endpoint: URL?
+    public var bucket: String?
+    /// The region the signature names; `us-east-1` for stores that have none.
+    public var region = "us-east-1"
+    /// The event's name: the top folder of its photos in the bucket.
+    public var event: String?
+    /// Path-style addressing (`https://host/bucket/key`), as self-hosted stores need; otherwise
+    /// the bucket is part of the host name (`https://bucket.host/key`).
+    public var pathStyle = false
+    /// A file in the AWS shared-credentials format; `nil`: the environment, then the systemd
+    /// credential `sync-credentials`.
+    public var credentialsFile: String?
+    /// The most bytes a second the uploads may send, so that a Pi's preview and capture never
+    /// wait for the network; `nil` for no limit.
+    public var maxBytesPerSecond: Int?
+    /// How often the event's other booths are looked for.
+    public var listInterval: Duration = .seconds(30)
+
+    public init() {}
+
+    /// Whether the booth syncs at all: an endpoint, a bucket and an event are set.
+    public var isEnabled: Bool { endpoint != nil && bucket != nil && event != nil }
+
+    /// `value` as a store's address: `http` or `https`, a host, nothing after the path.
+    public static func endpoint(_ value: String) -> URL? {
+        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+        else { return nil }
+        return url
+    }
+
+    /// Whether `value` is a bucket name that S3's rules allow: 3 to 63 lowercase letters, digits,
+    /// dots and hyphens, starting and ending with a letter or digit.
+    public static func isBucketName(_ value: String) -> Bool {
+        value.wholeMatch(of: /[a-z0-9][a-z0-9.\-]{1,61}[a-z0-9]/) != nil && !value.contains("..")
+    }
+}
