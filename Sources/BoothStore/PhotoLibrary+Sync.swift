@@ -67,6 +67,13 @@ extension PhotoLibrary {
         }
     }
 
+    /// Makes every entry waiting for a retry due now: at start, and when the operator asks.
+    public func retryNow() throws(LibraryError) {
+        try write("update the sync outbox") { db in
+            try db.execute(sql: "UPDATE sync_outbox SET next_attempt_at = NULL WHERE next_attempt_at IS NOT NULL")
+        }
+    }
+
     /// The store confirmed `entry`: it leaves the outbox, unless a change came meanwhile.
     public func uploaded(_ entry: OutboxEntry) throws(LibraryError) {
         try write("update the sync outbox") { db in

@@ -22,11 +22,11 @@ public final class EventSync: Sendable {
     private let tagger: any PhotoTagger
     private let thumbnailer: any Thumbnailer
     private let logger: Logger
-    private let client: HTTPClient
     /// Whether a photo is still being named: its upload waits (up to ``namingHold``) so that the
     /// original goes up once, with its name, rather than once before and once after.
     private let isBeingNamed: @Sendable (UUID) -> Bool
     private let environment: [String: String]
+    private let clock: @Sendable () -> Date
 
     /// The longest an upload waits for a guest to finish typing.
     static let namingHold: TimeInterval = 300
@@ -36,9 +36,10 @@ public final class EventSync: Sendable {
     /// - Parameter boothName: this booth's name (`booth.name`): its folder in the bucket.
     public init(
         settings: SyncSettings, boothName: String, library: PhotoLibrary, tagger: any PhotoTagger, thumbnailer: any Thumbnailer,
-        logger: Logger, isBeingNamed: @escaping @Sendable (UUID) -> Bool = { _ in false }, client: HTTPClient = .shared,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        logger: Logger, isBeingNamed: @escaping @Sendable (UUID) -> Bool = { _ in false },
+        environment: [String: String] = ProcessInfo.processInfo.environment, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.clock = clock
         self.settings = settings
         self.event = settings.event ?? ""
         self.boothName = boothName
@@ -48,31 +49,47 @@ public final class EventSync: Sendable {
         self.thumbnailer = thumbnailer
         self.logger = logger
         self.isBeingNamed = isBeingNamed
-        self.client = client
         self.environment = environment
     }
 
     /// The store, with the credentials as they are now; `nil` (and the reason in the metrics and
     /// the log) when there are none.
-    func connect() -> ObjectStore? {
+    func connect(through client: HTTPClient) -> ObjectStore? {
         guard let endpoint = settings.endpoint, let bucket = settings.bucket else { return nil }
         switch CredentialSource.load(file: settings.credentialsFile, environment: environment) {
         case .success(let credentials):
             metrics.update { $0.notSyncing = nil }
             return ObjectStore(
                 endpoint: endpoint, bucket: bucket, region: settings.region, pathStyle: settings.pathStyle, credentials: credentials,
-                bytesPerSecond: settings.maxBytesPerSecond, client: client)
+                bytesPerSecond: settings.maxBytesPerSecond, client: client, clock: clock)
         case .failure(let missing):
             metrics.update { $0.notSyncing = missing.description }
             return nil
         }
     }
 
+    /// The HTTP client of one run: a store that does not answer fails the request after the
+    /// connect timeout rather than being tried again until the request's deadline, so that the
+    /// outbox notes it and backs off.
+    static func makeClient() -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout.connect = .seconds(10)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
     /// Runs until cancelled.
     public func run() async {
         let thread = SyncThread()
-        defer { Task { await thread.shutDown() } }
-        var store = connect()
+        let client = Self.makeClient()
+        await loop(thread: thread, client: client)
+        try? await client.shutdown()
+        await thread.shutDown()
+    }
+
+    private func loop(thread: SyncThread, client: HTTPClient) async {
+        try? await thread.run { [library] in try library.retryNow() }
+        var store = connect(through: client)
         if store == nil, let reason = metrics.snapshot.notSyncing {
             logger.error("The booth does not sync with the event's bucket: \(reason). Photos wait in the outbox meanwhile.")
         } else {
@@ -84,7 +101,7 @@ public final class EventSync: Sendable {
             guard let current = store else {
                 // Without credentials nothing can be done; look for them again now and then.
                 await pause(.seconds(30), after: &seenQueue)
-                store = connect()
+                store = connect(through: client)
                 if store != nil { logger.notice("Credentials for the event's bucket found; syncing.") }
                 continue
             }
@@ -113,6 +130,31 @@ public final class EventSync: Sendable {
             let until = [retry, nextListing].compactMap { $0 }.min() ?? nextListing
             await pause(.seconds(max(0.05, min(until.timeIntervalSinceNow, 30))), after: &seenQueue)
         }
+    }
+
+    /// Imports what the other booths wrote, then uploads everything due, once; throws the first
+    /// failure (which stays in the outbox, as in ``run()``).
+    public func catchUp() async throws {
+        let thread = SyncThread()
+        let client = Self.makeClient()
+        do {
+            guard let store = connect(through: client) else {
+                throw StoreError(.credentials, metrics.snapshot.notSyncing ?? "no credentials")
+            }
+            do {
+                try await importOthers(from: store, on: thread)
+                while try await uploadNext(to: store, on: thread) {}
+            } catch let error as StoreError {
+                record(error, store: store)
+                throw error
+            }
+        } catch {
+            try? await client.shutdown()
+            await thread.shutDown()
+            throw error
+        }
+        try? await client.shutdown()
+        await thread.shutDown()
     }
 
     /// Waits for `duration`, or until a change is queued.

