@@ -174,14 +174,19 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings),
+        // A real S3-compatible store (SeaweedFS) on loopback, for the tests that need one.
+        .target(name: "StoreFixture", dependencies: ["BoothSync"], path: "Tests/StoreFixture", swiftSettings: strictSettings),
         .testTarget(
-            name: "BoothSyncTests", dependencies: ["BoothSync", "BoothCore", "BoothStore", "BoothImaging"],
+            name: "BoothSyncTests", dependencies: ["BoothSync", "BoothCore", "BoothStore", "BoothImaging", "StoreFixture"],
             exclude: ["SignatureV4Vectors"], swiftSettings: strictSettings),
-        .testTarget(name: "BoothServiceTests", dependencies: ["BoothService", "BoothSystem"], swiftSettings: strictSettings),
+        .testTarget(name: "BoothServiceTests", dependencies: ["BoothService", "BoothSystem", "BoothSync"], swiftSettings: strictSettings),
         .testTarget(
             name: "PhotoboothEndToEndTests",
             // A real serial keypad on a pseudo-terminal drives the real binary.
-            dependencies: ["photobooth", "BoothCore", "BoothImaging", "CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "photobooth", "BoothCore", "BoothImaging", "BoothSync", "CPseudoTerminal", "StoreFixture",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

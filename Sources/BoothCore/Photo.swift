@@ -21,10 +21,13 @@ public struct Photo: Sendable, Hashable, Identifiable {
     /// The booth of the event it was imported from (as that booth's folder in the bucket is
     /// named); `nil` for a photo taken here. Only the booth that took a photo changes it.
     public var origin: String?
+    /// The name of the booth that took it, as that booth calls itself (for an imported photo:
+    /// its author); `nil` when the catalog did not say.
+    public var booth: String?
 
     public init(
         id: UUID, number: Int, caption: Caption, createdAt: Date, width: Int, height: Int, byteCount: Int,
-        file: String, camera: CameraModel? = nil, origin: String? = nil
+        file: String, camera: CameraModel? = nil, origin: String? = nil, booth: String? = nil
     ) {
         self.id = id
         self.number = number
@@ -36,6 +39,7 @@ public struct Photo: Sendable, Hashable, Identifiable {
         self.file = file
         self.camera = camera
         self.origin = origin
+        self.booth = booth
     }
 }
 

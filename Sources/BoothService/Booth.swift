@@ -2,6 +2,7 @@ import BoothCore
 import BoothDevices
 import BoothImaging
 import BoothStore
+import BoothSync
 import BoothWeb
 import Foundation
 import Logging
@@ -156,7 +157,7 @@ public enum Booth {
         if configuration.web.enabled {
             let settings = WebSettings(
                 address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
-                adminToken: configuration.web.adminToken, dateFormat: configuration.web.dateFormat)
+                adminToken: configuration.web.adminToken, dateFormat: configuration.web.dateFormat, event: configuration.sync.event ?? "")
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
             services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
         } else {
@@ -168,6 +169,15 @@ public enum Booth {
                 runtime.restart("with the new configuration")
             }
             services.append(.init(service: reloader, serviceName: "reload"))
+        }
+        if configuration.sync.isEnabled {
+            let sync = EventSync(
+                settings: configuration.sync, boothName: configuration.web.boothName, library: library, tagger: JPEGTagger(),
+                thumbnailer: thumbnailer, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) })
+            monitor.attach(sync.metrics)
+            services.append(.init(service: SyncService(sync: sync), serviceName: "sync"))
+        } else {
+            logger.info("The event sync is off (no sync.endpoint, sync.bucket and sync.event).")
         }
         services.append(.init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"))
         // SIGTERM and SIGINT come through StopSignal, which hears them for the whole run.
@@ -211,6 +221,15 @@ private func openLibrary(
         logger.error("The library's check at start could not finish: \(error) The booth starts anyway; the next start tries again.")
     }
     return library
+}
+
+/// The event sync as one of the booth's services: it runs until the group stops.
+struct SyncService: Service {
+    let sync: EventSync
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await sync.run() }
+    }
 }
 
 /// A part the booth can do without: when it fails (the web port is taken), the failure is

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothStore
+import BoothSync
 import BoothWeb
 import Foundation
 import Synchronization
@@ -29,10 +30,17 @@ final class BoothMonitor: Sendable {
 
     private let counts = Mutex(Counts())
     private let dataDirectory: URL
+    /// The event sync's figures, when the booth syncs.
+    private let sync = Mutex<SyncMetrics?>(nil)
 
     /// A monitor for a booth whose library is in `dataDirectory` (for the free space).
     init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
+    }
+
+    /// Reports the event sync's figures from now on.
+    func attach(_ metrics: SyncMetrics) {
+        sync.withLock { $0 = metrics }
     }
 
     func photoStored(after duration: Duration) {
@@ -79,11 +87,17 @@ final class BoothMonitor: Sendable {
 
     /// The booth's state right now.
     var status: BoothStatus {
-        counts.withLock { counts in
+        var status = counts.withLock { counts in
             BoothStatus(
                 state: counts.state, cameraConnected: counts.cameraConnected, since: counts.stateSince,
                 storageProblem: counts.storage.flatMap { $0.problem == nil ? nil : $0.description })
         }
+        if let figures = sync.withLock({ $0 })?.snapshot {
+            status.sync = SyncReport(
+                pending: figures.pending, oldestPending: figures.oldestPending, lastSuccess: figures.lastSuccess,
+                lastError: figures.notSyncing ?? figures.lastError?.description)
+        }
+        return status
     }
 
     /// The metrics as Prometheus' text exposition format (version 0.0.4). Reads the free disk
@@ -124,6 +138,25 @@ final class BoothMonitor: Sendable {
             metric(
                 "photobooth_storage_ok", "gauge", "1 when photos can be saved, 0 when the disk is below the reserve or cannot be written.",
                 [("", storage.problem == nil ? "1" : "0")])
+        }
+        if let figures = sync.withLock({ $0 })?.snapshot {
+            metric("photobooth_sync_outbox_photos", "gauge", "Photos waiting to be uploaded to the event's bucket.", [("", "\(figures.pending)")])
+            let age = figures.oldestPending.map { max(0, Date().timeIntervalSince($0)) } ?? 0
+            metric(
+                "photobooth_sync_oldest_pending_seconds", "gauge", "How long the oldest photo in the outbox has waited.",
+                [("", String(format: "%.0f", age))])
+            metric(
+                "photobooth_sync_objects_total", "counter", "Objects uploaded to and imported from the event's bucket.",
+                [("{direction=\"uploaded\"}", "\(figures.objectsUploaded)"), ("{direction=\"imported\"}", "\(figures.objectsImported)")])
+            metric(
+                "photobooth_sync_bytes_total", "counter", "Bytes uploaded to and imported from the event's bucket.",
+                [("{direction=\"uploaded\"}", "\(figures.bytesUploaded)"), ("{direction=\"imported\"}", "\(figures.bytesImported)")])
+            metric(
+                "photobooth_sync_failures_total", "counter", "Failed requests to the event's bucket, by kind.",
+                StoreError.Kind.allCases.map { ("{kind=\"\($0.rawValue)\"}", "\(figures.failures[$0] ?? 0)") })
+            metric(
+                "photobooth_sync_clock_correction_seconds", "gauge", "Seconds added to the booth's clock to sign requests (from the store's time).",
+                [("", String(format: "%.0f", figures.clockCorrection))])
         }
         return lines.joined(separator: "\n") + "\n"
     }

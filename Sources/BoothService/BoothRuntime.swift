@@ -91,6 +91,11 @@ final class BoothRuntime: Service {
     /// saving), so that it can start again: with a new configuration, or to open its catalog
     /// for writing; ``isRestarting`` then says so. `purpose` completes the log line ("to apply
     /// the new configuration").
+    /// Whether photo `id` is saved and its guest still typing its name.
+    func isBeingNamed(_ id: UUID) -> Bool {
+        writer.isAwaitingName(id)
+    }
+
     func restart(_ purpose: String) {
         sink.yield(.restart(purpose))
     }

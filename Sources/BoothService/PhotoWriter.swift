@@ -75,6 +75,12 @@ final class PhotoWriter: Sendable {
         }
     }
 
+    /// Whether the guest is still naming photo `id` (it is saved, its name not yet stored): the
+    /// event sync waits for the name rather than uploading the original twice.
+    func isAwaitingName(_ id: UUID) -> Bool {
+        outcomes.withLock { $0[id] != nil }
+    }
+
     /// Queues the final caption of a photo; reports ``BoothEvent/photoSaved(id:caption:)`` once
     /// the photo and the caption are committed.
     func finish(_ photo: TakenPhoto, caption: Caption) {

@@ -331,7 +331,7 @@ extension PhotoLibrary {
             id: id, number: number, caption: description?.caption ?? .placeholder(number: number),
             createdAt: (description?.createdAt ?? modified ?? Date()).roundedToMilliseconds, width: thumbnail.sourceWidth,
             height: thumbnail.sourceHeight, byteCount: data.count, file: file, camera: description?.camera,
-            origin: description?.origin)
+            origin: description?.origin, booth: description?.booth ?? boothName)
         let sidecar = PhotoSidecar(photo, booth: description?.booth ?? boothName, hidden: description?.hidden ?? false)
         if sidecar != readSidecar(of: file) {
             try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))

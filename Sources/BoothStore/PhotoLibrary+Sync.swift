@@ -171,7 +171,7 @@ extension PhotoLibrary {
         let photo = Photo(
             id: record.id, number: number, caption: record.caption, createdAt: createdAt, width: thumbnail.sourceWidth,
             height: thumbnail.sourceHeight, byteCount: jpeg.count, file: Self.relativePath(for: record.id, createdAt: createdAt),
-            camera: record.camera, origin: origin)
+            camera: record.camera, origin: origin, booth: record.booth)
         guard !isReadOnly else { throw LibraryError.readOnlyCatalog("import a photo", catalogPath) }
         let original = directory.appendingPathComponent(photo.file)
         let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: photo.file))

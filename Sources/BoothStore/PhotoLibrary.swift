@@ -229,7 +229,8 @@ public final class PhotoLibrary: Sendable {
         let file = Self.relativePath(for: id, createdAt: createdAt)
         let photo = Photo(
             id: id, number: number, caption: caption, createdAt: createdAt,
-            width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: jpeg.count, file: file, camera: camera)
+            width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: jpeg.count, file: file, camera: camera,
+            booth: boothName)
         let clock = ContinuousClock()
         let started = clock.now
         let original = directory.appendingPathComponent(file)
@@ -467,7 +468,7 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
-    static let photoColumns = "id, number, caption, created_at, width, height, byte_count, file, camera_make, camera_model, origin"
+    static let photoColumns = "id, number, caption, created_at, width, height, byte_count, file, camera_make, camera_model, origin, booth"
 
     static func photo(from row: Row) -> Photo {
         let number: Int = row["number"]
@@ -479,7 +480,7 @@ public final class PhotoLibrary: Sendable {
             createdAt: Date(utcTimestamp: row["created_at"]) ?? Date(timeIntervalSince1970: 0),
             width: row["width"], height: row["height"], byteCount: row["byte_count"], file: row["file"],
             camera: (row["camera_model"] as String?).map { CameraModel(make: row["camera_make"], model: $0) },
-            origin: row["origin"])
+            origin: row["origin"], booth: row["booth"])
     }
 
     /// `photos/YYYY/MM/DD/<uuid>.jpg`, dated in UTC like `created_at`.

@@ -88,10 +88,20 @@ public final class EventSync: Sendable {
     }
 
     private func loop(thread: SyncThread, client: HTTPClient) async {
-        try? await thread.run { [library] in try library.retryNow() }
+        // The event is remembered with the library, for the copies `photobooth export` makes.
+        try? await thread.run { [library, event] in
+            try library.retryNow()
+            try library.setSyncState(["event": event])
+        }
         var store = connect(through: client)
         if store == nil, let reason = metrics.snapshot.notSyncing {
             logger.error("The booth does not sync with the event's bucket: \(reason). Photos wait in the outbox meanwhile.")
+            try? await thread.run { [library] in
+                try library.setSyncState([
+                    "last_error": "The booth does not sync: \(reason).", "last_error_kind": StoreError.Kind.credentials.rawValue,
+                    "last_error_at": Date().utcTimestamp,
+                ])
+            }
         } else {
             logger.info("Syncing with \(settings.endpoint?.absoluteString ?? "") bucket \(settings.bucket ?? ""), as \(layout.ownPrefix)")
         }
@@ -126,6 +136,7 @@ public final class EventSync: Sendable {
                 logger.error("The event sync failed: \(error). It tries again shortly.")
             }
             // Nothing due: sleep until a change is queued, a retry is due or the next listing.
+            await notePending(on: thread)
             let retry = (try? await thread.run { [library] in try library.nextRetry() }) ?? nil
             let until = [retry, nextListing].compactMap { $0 }.min() ?? nextListing
             await pause(.seconds(max(0.05, min(until.timeIntervalSinceNow, 30))), after: &seenQueue)
@@ -144,6 +155,7 @@ public final class EventSync: Sendable {
             do {
                 try await importOthers(from: store, on: thread)
                 while try await uploadNext(to: store, on: thread) {}
+                await notePending(on: thread)
             } catch let error as StoreError {
                 record(error, store: store)
                 throw error
@@ -155,6 +167,16 @@ public final class EventSync: Sendable {
         }
         try? await client.shutdown()
         await thread.shutDown()
+    }
+
+    /// Reads how much waits in the outbox, for the status and the metrics (which must not read
+    /// the catalog themselves: they answer on the cooperative pool).
+    private func notePending(on thread: SyncThread) async {
+        guard let summary = try? await thread.run({ [library] in try library.outboxSummary() }) else { return }
+        metrics.update {
+            $0.pending = summary.pending
+            $0.oldestPending = summary.oldest
+        }
     }
 
     /// Waits for `duration`, or until a change is queued.

@@ -17,6 +17,9 @@ public final class SyncMetrics: Sendable {
         public var lastErrorAt: Date?
         /// Seconds added to the booth's clock when signing (from the store's time).
         public var clockCorrection: TimeInterval = 0
+        /// Photos waiting in the outbox, and since when the oldest waits (as of the last look).
+        public var pending = 0
+        public var oldestPending: Date?
     }
 
     private let state = Mutex(Snapshot())

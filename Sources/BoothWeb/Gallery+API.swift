@@ -47,13 +47,19 @@ extension Gallery {
         return .json(
             StatusResource(
                 state: booth.state, cameraConnected: booth.cameraConnected, storageOK: booth.storageProblem == nil,
-                since: booth.since.utcTimestamp, photoCount: count))
+                since: booth.since.utcTimestamp, photoCount: count,
+                sync: booth.sync.map {
+                    SyncResource(
+                        pending: $0.pending, oldestPendingSeconds: $0.oldestPending.map { max(0, Int(Date().timeIntervalSince($0))) },
+                        lastSuccess: $0.lastSuccess?.utcTimestamp, lastError: $0.lastError)
+                }))
     }
 
     /// A photo in the API's words, with absolute URLs from `origin`.
     func resource(for photo: Photo, origin: String) -> PhotoResource {
         PhotoResource(
-            id: photo.id.lowercased, author: settings.boothName, width: photo.width, height: photo.height,
+            id: photo.id.lowercased, author: photo.origin == nil ? settings.boothName : (photo.booth ?? photo.origin ?? ""),
+            width: photo.width, height: photo.height,
             url: origin + GalleryPaths.page(of: photo.id), downloadURL: origin + GalleryPaths.original(of: photo.id),
             caption: photo.caption.text, createdAt: photo.createdAt.utcTimestamp,
             thumbnailURL: origin + GalleryPaths.thumbnail(of: photo.id))
@@ -97,11 +103,37 @@ struct StatusResource: Encodable, Sendable {
     var since: String
     /// Photos guests can see.
     var photoCount: Int
+    /// The event sync; absent when the booth does not sync.
+    var sync: SyncResource?
 
     enum CodingKeys: String, CodingKey {
-        case state, since
+        case state, since, sync
         case cameraConnected = "camera_connected"
         case storageOK = "storage_ok"
         case photoCount = "photo_count"
+    }
+}
+
+/// The event sync in the JSON API (schema `SyncStatus` of `docs/openapi.yaml`).
+struct SyncResource: Encodable, Sendable {
+    var pending: Int
+    var oldestPendingSeconds: Int?
+    var lastSuccess: String?
+    var lastError: String?
+
+    enum CodingKeys: String, CodingKey {
+        case pending
+        case oldestPendingSeconds = "oldest_pending_seconds"
+        case lastSuccess = "last_success"
+        case lastError = "last_error"
+    }
+
+    /// Absent values are left out rather than written as null.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pending, forKey: .pending)
+        try container.encodeIfPresent(oldestPendingSeconds, forKey: .oldestPendingSeconds)
+        try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
+        try container.encodeIfPresent(lastError, forKey: .lastError)
     }
 }

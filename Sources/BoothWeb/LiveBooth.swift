@@ -42,6 +42,8 @@ public struct BoothStatus: Sendable, Hashable, Codable {
     /// Why photos cannot be saved now (the disk is below the reserve, or cannot be written), in
     /// words for the operator; `nil` when they can.
     public var storageProblem: String?
+    /// The event sync, when the booth syncs.
+    public var sync: SyncReport?
 
     /// A status with the given values.
     public init(state: String, cameraConnected: Bool, since: Date, storageProblem: String? = nil) {
@@ -49,5 +51,24 @@ public struct BoothStatus: Sendable, Hashable, Codable {
         self.cameraConnected = cameraConnected
         self.since = since
         self.storageProblem = storageProblem
+    }
+}
+
+/// How far the event sync is, as `/api/status` reports it.
+public struct SyncReport: Sendable, Hashable, Codable {
+    /// Photos waiting to be uploaded.
+    public var pending: Int
+    /// Since when the oldest of them waits.
+    public var oldestPending: Date?
+    /// When the store last confirmed an upload or a listing.
+    public var lastSuccess: Date?
+    /// The last failure, or why the booth does not sync at all; `nil` when all is well.
+    public var lastError: String?
+
+    public init(pending: Int, oldestPending: Date?, lastSuccess: Date?, lastError: String?) {
+        self.pending = pending
+        self.oldestPending = oldestPending
+        self.lastSuccess = lastSuccess
+        self.lastError = lastError
     }
 }

@@ -47,7 +47,8 @@ struct ExportCommand: ParsableCommand {
         let photos = all ? try library.photos().reversed() : try ids.map { try library.photo(matching: $0) }
         // "USB/./" is shown as USB, not "USB/." followed by the sentence's full stop.
         let folder = URL(fileURLWithPath: destination).standardizedFileURL
-        let event = self.library.installedConfiguration?.sync.event ?? ""
+        // The event the library's booth last synced with, else the installed configuration's.
+        let event = try library.syncState("event") ?? self.library.installedConfiguration?.sync.event ?? ""
         let files = try library.export(Array(photos), to: folder, event: event, tagger: JPEGTagger())
         for (photo, file) in zip(photos, files) {
             print("\(photo.id.lowercased.prefix(8))  \(file.path)")

@@ -59,6 +59,20 @@ struct HardwareOptions: ParsableArguments {
     var publicURL: String?
     @Flag(help: ArgumentHelp("Serve no web gallery (http.enabled: false)."))
     var noHttp = false
+    @Option(help: help("The booth's name, on its pages and as its folder in the event's bucket", "booth.name", "name"))
+    var boothName: String?
+    @Option(help: help("The event's S3-compatible store (https://s3.eu-central-1.amazonaws.com)", "sync.endpoint", "url"))
+    var syncEndpoint: String?
+    @Option(help: help("The event's bucket", "sync.bucket", "name"))
+    var syncBucket: String?
+    @Option(help: help("The bucket's region (default us-east-1)", "sync.region", "region"))
+    var syncRegion: String?
+    @Option(help: help("The event's name: its folder in the bucket, shared by all its booths", "sync.event", "name"))
+    var syncEvent: String?
+    @Flag(help: ArgumentHelp("Path-style bucket addresses, as self-hosted stores need (sync.path_style: true)."))
+    var syncPathStyle = false
+    @Option(help: help("The store's credentials, in the AWS credentials format", "sync.credentials_file", "file"))
+    var syncCredentials: String?
 
     private static func help(_ what: String, _ key: String, _ valueName: String) -> ArgumentHelp {
         ArgumentHelp("\(what) (\(key)).", valueName: valueName)
@@ -80,6 +94,10 @@ struct HardwareOptions: ParsableArguments {
             ("--gallery-timeout", "gallery.timeout_seconds", galleryTimeout), ("--storage-reserve", "storage.reserve_mb", storageReserve),
             ("--http-address", "http.address", httpAddress), ("--http-port", "http.port", httpPort),
             ("--public-url", "http.public_url", publicURL), ("--no-http", "http.enabled", noHttp ? "false" : nil),
+            ("--booth-name", "booth.name", boothName), ("--sync-endpoint", "sync.endpoint", syncEndpoint),
+            ("--sync-bucket", "sync.bucket", syncBucket), ("--sync-region", "sync.region", syncRegion),
+            ("--sync-event", "sync.event", syncEvent), ("--sync-path-style", "sync.path_style", syncPathStyle ? "true" : nil),
+            ("--sync-credentials", "sync.credentials_file", syncCredentials),
         ]
     }
 

@@ -38,6 +38,9 @@ struct Photobooth: AsyncParsableCommand {
               XDG_DATA_HOME
                   For users other than root: the library is
                   $XDG_DATA_HOME/photobooth.
+              AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_PROFILE
+                  The event bucket's credentials (sync: in the configuration), before
+                  sync.credentials_file and the systemd credential sync-credentials.
 
             EXIT STATUS
               0  Success.
@@ -55,7 +58,10 @@ struct Photobooth: AsyncParsableCommand {
                 sudo photobooth list               its photos
             """,
         version: Release.version,
-        subcommands: [RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self])
+        subcommands: [
+            RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self,
+            SyncCommand.self,
+        ])
 
     /// Runs the command with the exit codes the booth documents: ArgumentParser's usage errors
     /// (64) become 2, and failures print a message without a stack trace.

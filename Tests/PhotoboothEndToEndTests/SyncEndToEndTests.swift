@@ -1,0 +1,149 @@
+import BoothCore
+import BoothImaging
+import BoothSync
+import Foundation
+import StoreFixture
+import Testing
+
+/// One booth process of an event: `photobooth run --simulate` with its own library and name,
+/// syncing with the test's SeaweedFS, kept running while its standard input is open.
+struct SyncingBooth {
+    let directory = DataDirectory()
+    let name: String
+    let config: URL
+
+    init(_ name: String, event: String, server: SeaweedFS) throws {
+        self.name = name
+        config = directory.url.appendingPathComponent("photobooth.yaml")
+        try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
+        try Data("""
+            booth: {name: "\(name)", countdown_seconds: 0}
+            sync: {endpoint: "\(server.endpoint.absoluteString)", bucket: \(SeaweedFS.bucket), event: "\(event)", path_style: true,
+                   interval_seconds: 1}
+            """.utf8).write(to: config)
+    }
+
+    static let environment = ["AWS_ACCESS_KEY_ID": SeaweedFS.accessKey, "AWS_SECRET_ACCESS_KEY": SeaweedFS.secretKey]
+
+    func start() throws -> BoothProcess {
+        try BoothProcess(
+            ["run", "--simulate", "--no-http", "--config", config.path, "--data-dir", directory.path], environment: Self.environment)
+    }
+
+    /// The library's photos; none while the booth has not made its library yet.
+    func listed() async throws -> [ListedPhoto] {
+        guard FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("photobooth.sqlite").path) else { return [] }
+        return try await PhotoboothEndToEndTests.listed(directory)
+    }
+
+    func syncStatus() async throws -> (status: Int32, pending: Int?) {
+        let result = try await BoothProcess.run(["sync", "status", "--json", "--data-dir", directory.path])
+        let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return (result.status, object?["pending"] as? Int)
+    }
+}
+
+/// Polls `condition` every 200 ms until it holds, for at most `limit`: the booths converge in
+/// their own time (a listing a second), and the test waits for that state, not for a duration.
+func eventually(within limit: Duration = .seconds(60), _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(200))
+    }
+    return try await condition()
+}
+
+@Suite(
+    "Booth processes of one event converge through a real bucket", .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)),
+    .timeLimit(.minutes(3)))
+struct SyncEndToEndTests {
+    @Test("Two booths taking and naming photos end with the same photos and captions; nothing pending; each copy carries its name and time")
+    func twoBooths() async throws {
+        let server = try await SeaweedFS()
+        let event = "Anna & Ben \(UUID().uuidString.prefix(6))"
+        let east = try SyncingBooth("Booth East", event: event, server: server)
+        let west = try SyncingBooth("Booth West", event: event, server: server)
+        let eastProcess = try east.start()
+        let westProcess = try west.start()
+        try eastProcess.type("\nZo\u{00EB} & \u{674E}\n\nAlice\n")
+        try westProcess.type("\nBob\n")
+
+        let converged = try await eventually {
+            let (a, b) = (try await east.listed(), try await west.listed())
+            return a.count == 3 && Set(a.map { "\($0.id) \($0.caption)" }) == Set(b.map { "\($0.id) \($0.caption)" })
+        }
+        let (eastList, westList) = (try await east.listed(), try await west.listed())
+        #expect(converged, "east: \(eastList.map(\.caption)), west: \(westList.map(\.caption))")
+        #expect(Set(try await west.listed().map(\.caption)) == ["Zo\u{00EB} & \u{674E}", "Alice", "Bob"])
+        let settled = try await eventually {
+            let (a, b) = (try await east.syncStatus(), try await west.syncStatus())
+            return a.pending == 0 && b.pending == 0
+        }
+        #expect(settled)
+        #expect(try await east.syncStatus().status == 0)
+
+        // The original in the bucket, and an export of the imported copy at the other booth,
+        // both show the photo's name and time to exiftool.
+        let zoe = try #require(try await east.listed().first { $0.caption == "Zo\u{00EB} & \u{674E}" })
+        let key = BucketLayout(event: event, booth: "Booth East").key(.photo, of: try #require(UUID(uuidString: zoe.id)))
+        let fromBucket = try #require(try await server.store().get(key))
+        let bucketCopy = east.directory.url.appendingPathComponent("from-bucket.jpg")
+        try fromBucket.write(to: bucketCopy)
+        let exported = west.directory.url.appendingPathComponent("usb")
+        let export = try await BoothProcess.run(["export", zoe.id, "--to", exported.path, "--data-dir", west.directory.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        for file in [bucketCopy.path, exported.appendingPathComponent("Zo\u{00EB} & \u{674E}.jpg").path] {
+            let exiftool = try BoothProcess(["-json", "-G", file], executable: URL(fileURLWithPath: "/usr/bin/exiftool"))
+            let result = await exiftool.finished()
+            let tags = try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+            #expect(tags["XMP:Title"] as? String == "Zo\u{00EB} & \u{674E}", "\(file): \(tags)")
+            #expect(tags["EXIF:DateTimeOriginal"] as? String != nil && tags["EXIF:OffsetTimeOriginal"] as? String != nil, "\(tags)")
+            #expect(tags["XMP:Booth"] as? String == "Booth East" && tags["XMP:Event"] as? String == event, "\(tags)")
+        }
+
+        try eastProcess.endInput()
+        try westProcess.endInput()
+        #expect(await eastProcess.finished().status == 0)
+        #expect(await westProcess.finished().status == 0)
+    }
+
+    @Test("A booth killed while it uploads resumes after a restart: everything arrives, nothing twice")
+    func killedDuringUpload() async throws {
+        let server = try await SeaweedFS()
+        let event = "Crash \(UUID().uuidString.prefix(6))"
+        let east = try SyncingBooth("East", event: event, server: server)
+        let first = try east.start()
+        try first.type("\nOne\n\nTwo\n\nThree\n")
+        #expect(await first.stdout.wait { $0.contains("Saved as Three") })
+        first.kill()
+        _ = await first.finished()
+        let saved = try await east.listed()
+        #expect(saved.count == 3)
+
+        let second = try east.start()
+        let uploaded = try await eventually { try await east.syncStatus().pending == 0 }
+        #expect(uploaded)
+        let records = try await server.store().listAll(prefix: BucketLayout(event: event, booth: "East").ownPrefix + "records/")
+        #expect(Set(records.map(\.key)) == Set(saved.map { BucketLayout(event: event, booth: "East").key(.record, of: UUID(uuidString: $0.id)!) }))
+        try second.endInput()
+        #expect(await second.finished().status == 0)
+    }
+
+    @Test("Without credentials the booth still takes photos, says why it does not sync, and keeps them for later")
+    func noCredentials() async throws {
+        let server = try await SeaweedFS()
+        let booth = try SyncingBooth("East", event: "Nokeys", server: server)
+        let process = try BoothProcess(
+            ["run", "--simulate", "--no-http", "--config", booth.config.path, "--data-dir", booth.directory.path],
+            environment: ["AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "CREDENTIALS_DIRECTORY": ""])
+        try process.type("\nKept\n")
+        try process.endInput()
+        let finished = await process.finished()
+        #expect(finished.status == 0)
+        #expect(finished.stderr.contains("does not sync with the event's bucket: no credentials"), "\(finished.stderr)")
+        #expect(try await booth.listed().map(\.caption) == ["Kept"])
+        let status = try await booth.syncStatus()
+        #expect(status.status == 1 && status.pending == 1)
+    }
+}
