@@ -16,9 +16,12 @@ public struct BucketLayout: Sendable, Hashable {
     public let event: String
     public let booth: String
 
-    public init(event: String, booth: String) {
+    /// - Parameter booth: this booth's name; `nil` for a gallery that takes no photos of its own
+    ///   (`photobooth serve`), which owns no folder and imports every booth's photos.
+    public init(event: String, booth: String?) {
         self.event = Self.keyName(event)
-        self.booth = Self.keyName(booth)
+        // No booth's folder is empty: keyName never returns "".
+        self.booth = booth.map(Self.keyName) ?? ""
     }
 
     /// What one kind of object is.

@@ -17,7 +17,6 @@ public final class EventSync: Sendable {
     public let layout: BucketLayout
     public let metrics = SyncMetrics()
     private let event: String
-    private let boothName: String
     private let library: PhotoLibrary
     private let tagger: any PhotoTagger
     private let thumbnailer: any Thumbnailer
@@ -33,16 +32,16 @@ public final class EventSync: Sendable {
     /// The longest wait between two attempts at the same entry.
     static let maximumBackoff: TimeInterval = 300
 
-    /// - Parameter boothName: this booth's name (`booth.name`): its folder in the bucket.
+    /// - Parameter boothName: this booth's name (`booth.name`): its folder in the bucket; `nil`
+    ///   for a gallery without a camera (`photobooth serve`), which only imports.
     public init(
-        settings: SyncSettings, boothName: String, library: PhotoLibrary, tagger: any PhotoTagger, thumbnailer: any Thumbnailer,
+        settings: SyncSettings, boothName: String?, library: PhotoLibrary, tagger: any PhotoTagger, thumbnailer: any Thumbnailer,
         logger: Logger, isBeingNamed: @escaping @Sendable (UUID) -> Bool = { _ in false },
         environment: [String: String] = ProcessInfo.processInfo.environment, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.clock = clock
         self.settings = settings
         self.event = settings.event ?? ""
-        self.boothName = boothName
         self.layout = BucketLayout(event: settings.event ?? "", booth: boothName)
         self.library = library
         self.tagger = tagger

@@ -34,7 +34,7 @@ extension Gallery {
             guard let photo = try library.photo(id: id) else { return nil }
             return (photo, try library.position(of: photo))
         }
-        guard let (photo, position) = found else { throw WebError.unknownPhoto(id) }
+        guard let (photo, position) = found else { throw WebError.photoOnItsWay(id) }
         let back = GalleryPaths.gallery(page: position / Self.pageSize + 1)
         return pages.photo(PhotoView(boothName: settings.boothName, photo: card(for: photo), backPath: back))
     }

@@ -25,6 +25,21 @@ struct WebError: Error, Sendable {
         .notFound("There is no photo \(id.lowercased) in the gallery. It may have been removed; the gallery at / lists every photo.")
     }
 
+    /// A photo page for an id the gallery does not have: the photo may be on its way (taken a
+    /// moment ago at another booth of the event, or on its way to the bucket that feeds a public
+    /// gallery), so the page says so and looks again every 5 seconds (`Refresh`), showing the
+    /// photo once it is there.
+    static func photoOnItsWay(_ id: UUID) -> WebError {
+        WebError(
+            status: .notFound,
+            message: """
+                This photo is not in the gallery yet. A photo just taken arrives within a minute or so: this page \
+                looks again every few seconds and shows it as soon as it is here. (A photo that was removed does not \
+                come back; the gallery at / lists every photo.)
+                """,
+            headers: [HTTPField.Name("Refresh")!: "5"])
+    }
+
     /// The photo library failed. Its own message (file paths, SQLite's words) goes to the log
     /// for the operator, not to guests.
     static let libraryFailed = WebError(

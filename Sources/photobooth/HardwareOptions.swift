@@ -101,6 +101,16 @@ struct HardwareOptions: ParsableArguments {
         ]
     }
 
+    /// The first option that sets up a device, if any (`serve` has none).
+    var deviceOptionGiven: String? {
+        let devices: [(String, String?)] = [
+            ("--camera", camera), ("--camera-size", cameraSize), ("--camera-fps", cameraFps), ("--camera-format", cameraFormat),
+            ("--gpio-chip", gpioChip), ("--shutter-line", shutterLine), ("--led-line", ledLine), ("--keypad", keypad),
+            ("--screen", screen), ("--countdown", countdown), ("--name-timeout", nameTimeout),
+        ]
+        return devices.first { $0.1 != nil }?.0
+    }
+
     /// With `--simulate`, the parts whose device the command line names, which are used for
     /// real; the others are simulated. A setting of a part that stays simulated is refused, so
     /// that no option is silently ignored, except the camera's size and rate, which the

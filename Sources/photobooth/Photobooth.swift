@@ -60,7 +60,7 @@ struct Photobooth: AsyncParsableCommand {
         version: Release.version,
         subcommands: [
             RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self,
-            SyncCommand.self,
+            ServeCommand.self, SyncCommand.self,
         ])
 
     /// Runs the command with the exit codes the booth documents: ArgumentParser's usage errors

@@ -1,6 +1,7 @@
 import BoothCore
 import BoothStore
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
@@ -140,6 +141,8 @@ struct GalleryPageTests {
                 let html = String(buffer: response.body)
                 #expect(html.contains("<main class=\"error\">") && html.contains("Back to the gallery"))
                 #expect(!html.contains("Hidden"))
+                // It may be a photo on its way (from another booth of the event): the page looks again.
+                #expect(html.contains("not in the gallery yet") && response.headers[HTTPField.Name("Refresh")!] == "5")
             }
             let malformed = try await client.execute(uri: "/photos/not-a-photo", method: .get)
             #expect(malformed.status == .badRequest)

@@ -147,3 +147,67 @@ struct SyncEndToEndTests {
         #expect(status.status == 1 && status.pending == 1)
     }
 }
+
+@Suite(
+    "photobooth serve publishes the event from its bucket", .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)),
+    .timeLimit(.minutes(3)))
+struct ServeTests {
+    /// GET `path` on the gallery at `port`: status, body and `Refresh` header; `nil` while nothing listens.
+    static func get(_ path: String, port: Int) async -> (status: Int, body: String, refresh: String?)? {
+        guard SeaweedFS.isListening(port) else { return nil }
+        guard let curl = try? BoothProcess(["-s", "-D", "-", "http://127.0.0.1:\(port)\(path)"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        else { return nil }
+        let text = await curl.finished().stdout
+        guard let head = text.components(separatedBy: "\r\n\r\n").first else { return nil }
+        let lines = head.components(separatedBy: "\r\n")
+        let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        let refresh = lines.first { $0.lowercased().hasPrefix("refresh:") }.map { String($0.dropFirst("refresh:".count)).trimmingCharacters(in: .whitespaces) }
+        return (status, String(text.dropFirst(head.count + 4)), refresh)
+    }
+
+    @Test("With no hardware it shows the photos of both booths; a photo not there yet has a page that says so and fills in")
+    func publishes() async throws {
+        let server = try await SeaweedFS()
+        let event = "Public \(UUID().uuidString.prefix(6))"
+        let east = try SyncingBooth("Booth East", event: event, server: server)
+        let west = try SyncingBooth("Booth West", event: event, server: server)
+        let eastProcess = try east.start()
+        let westProcess = try west.start()
+        try eastProcess.type("\nAnna\n")
+        try westProcess.type("\nBen\n")
+
+        let gallery = DataDirectory()
+        let port = try SeaweedFS.freePorts(1)[0]
+        let serve = try BoothProcess(
+            [
+                "serve", "--config", east.config.path, "--booth-name", "Anna & Ben", "--http-address", "127.0.0.1",
+                "--http-port", "\(port)", "--data-dir", gallery.path,
+            ], environment: SyncingBooth.environment)
+        let both = try await eventually {
+            guard let answer = await Self.get("/api/photos", port: port), answer.status == 200 else { return false }
+            return answer.body.contains("\"Anna\"") && answer.body.contains("\"Ben\"")
+        }
+        let api = await Self.get("/api/photos", port: port)?.body ?? ""
+        #expect(both, "\(api)")
+        #expect(api.contains("\"author\":\"Booth East\"") && api.contains("\"author\":\"Booth West\""), "\(api)")
+
+        // A page for a photo the gallery does not have yet says so and looks again.
+        let waiting = await Self.get("/photos/\(UUID().lowercased)", port: port)
+        #expect(waiting?.status == 404 && waiting?.refresh == "5" && waiting?.body.contains("not in the gallery yet") == true)
+        // A photo taken now fills its page in once it has arrived.
+        try eastProcess.type("\nCarla\n")
+        #expect(await eastProcess.stdout.wait { $0.contains("Saved as Carla") })
+        let carla = try #require(try await east.listed().first { $0.caption == "Carla" })
+        let arrived = try await eventually {
+            await Self.get("/photos/\(carla.id)", port: port)?.status == 200
+        }
+        #expect(arrived)
+
+        serve.terminate()
+        #expect(await serve.finished().status == 0)
+        try eastProcess.endInput()
+        try westProcess.endInput()
+        _ = await eastProcess.finished()
+        _ = await westProcess.finished()
+    }
+}

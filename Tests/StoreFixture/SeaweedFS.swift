@@ -136,7 +136,7 @@ public final class SeaweedFS: Sendable {
         public let description: String
     }
 
-    static func freePorts(_ count: Int) throws -> [Int] {
+    public static func freePorts(_ count: Int) throws -> [Int] {
         var found: [Int] = []
         var candidate = Int.random(in: 20000..<29000)
         while found.count < count {

@@ -1,0 +1,72 @@
+import BoothCore
+import BoothImaging
+import BoothStore
+import BoothSync
+import BoothWeb
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// `photobooth serve`: the event's gallery without a camera, a button, a keypad or a screen,
+/// fed only by the bucket. On any Linux server (a small cloud machine behind HTTPS), it imports
+/// the photos every booth of the event uploads and serves them, so that the QR code on a
+/// booth's "Saved as" screen (with `http.public_url` pointing here) opens the photo from mobile
+/// data.
+public enum PublicGallery {
+    /// Serves until SIGTERM or SIGINT.
+    public static func run(_ configuration: BoothConfiguration, logger: Logger) async throws {
+        guard configuration.sync.isEnabled else {
+            throw BoothError(description: """
+                photobooth serve publishes an event's bucket: set sync.endpoint, sync.bucket and sync.event (or \
+                --sync-endpoint, --sync-bucket and --sync-event).
+                """)
+        }
+        let stops = StopSignal.shared
+        let thumbnailer = JPEGThumbnailer()
+        let (lock, library) = try await onOwnThread {
+            let lock = try LibraryLock(directory: configuration.dataDirectory)
+            let library = try PhotoLibrary(
+                directory: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, create: true,
+                boothName: configuration.web.boothName)
+            for action in try library.reconcile() { logger.notice("Library: \(action)") }
+            return (lock, library)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        logger.info("Publishing the event \"\(configuration.sync.event ?? "")\" from \(library.directory.path)")
+        let sync = EventSync(
+            settings: configuration.sync, boothName: nil, library: library, tagger: JPEGTagger(), thumbnailer: thumbnailer,
+            logger: logger)
+        let since = Date()
+        let live = LiveBooth(
+            screen: LatestValue(),
+            status: {
+                let figures = sync.metrics.snapshot
+                var status = BoothStatus(state: "serving", cameraConnected: false, since: since)
+                status.sync = SyncReport(
+                    pending: figures.pending, oldestPending: figures.oldestPending, lastSuccess: figures.lastSuccess,
+                    lastError: figures.notSyncing ?? figures.lastError?.description)
+                return status
+            },
+            metrics: { "" })
+        let settings = WebSettings(
+            address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
+            adminToken: nil, dateFormat: configuration.web.dateFormat, event: configuration.sync.event ?? "")
+        let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [
+                    .init(service: SyncService(sync: sync), serviceName: "sync"),
+                    .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "web"),
+                ],
+                logger: logger))
+        try await withThrowingDiscardingTaskGroup { tasks in
+            tasks.addTask {
+                if await stops.next() { await group.triggerGracefulShutdown() }
+            }
+            try await group.run()
+            tasks.cancelAll()
+        }
+        live.preview.close()
+        live.photoAdded.close()
+    }
+}
