@@ -1,6 +1,7 @@
 import BoothCore
 import BoothDevices
 import BoothStore
+import BoothSync
 import Foundation
 import Logging
 
@@ -87,6 +88,19 @@ public enum Doctor {
             try checkDataDirectory(configuration.dataDirectory, reserveBytes: configuration.storageReserveBytes)
         }
         return checks
+    }
+
+    /// The event's bucket, with a real request under the booth's own folder: a put, a list and
+    /// a delete of a probe object, signed with the booth's credentials.
+    public static func checkEventBucket(_ configuration: BoothConfiguration) async -> Check {
+        switch await EventSync.probe(configuration.sync, boothName: configuration.web.boothName) {
+        case .success(let detail):
+            return Check(part: "event bucket", passed: true, detail: detail, fix: nil)
+        case .failure(let error):
+            return Check(
+                part: "event bucket", passed: false, detail: error.description,
+                fix: "check sync.endpoint, sync.bucket, sync.region and sync.path_style, and the credentials (README: One event, many booths).")
+        }
     }
 
     /// The library folder exists (or can be made), takes a file, and has more free space than

@@ -54,16 +54,27 @@ public final class EventSync: Sendable {
     /// The store, with the credentials as they are now; `nil` (and the reason in the metrics and
     /// the log) when there are none.
     func connect(through client: HTTPClient) -> ObjectStore? {
-        guard let endpoint = settings.endpoint, let bucket = settings.bucket else { return nil }
-        switch CredentialSource.load(file: settings.credentialsFile, environment: environment) {
-        case .success(let credentials):
+        switch Self.store(settings, environment: environment, client: client, clock: clock) {
+        case .success(let store):
             metrics.update { $0.notSyncing = nil }
-            return ObjectStore(
-                endpoint: endpoint, bucket: bucket, region: settings.region, pathStyle: settings.pathStyle, credentials: credentials,
-                bytesPerSecond: settings.maxBytesPerSecond, client: client, clock: clock)
+            return store
         case .failure(let missing):
             metrics.update { $0.notSyncing = missing.description }
             return nil
+        }
+    }
+
+    /// The store the settings name, with the credentials as they are now.
+    static func store(
+        _ settings: SyncSettings, environment: [String: String], client: HTTPClient, clock: @escaping @Sendable () -> Date
+    ) -> Result<ObjectStore, CredentialSource.Missing> {
+        guard let endpoint = settings.endpoint, let bucket = settings.bucket else {
+            return .failure(CredentialSource.Missing(description: "no sync.endpoint or sync.bucket in the configuration"))
+        }
+        return CredentialSource.load(file: settings.credentialsFile, environment: environment).map { credentials in
+            ObjectStore(
+                endpoint: endpoint, bucket: bucket, region: settings.region, pathStyle: settings.pathStyle, credentials: credentials,
+                bytesPerSecond: settings.maxBytesPerSecond, client: client, clock: clock)
         }
     }
 
@@ -178,6 +189,44 @@ public final class EventSync: Sendable {
         }
     }
 
+    /// `photobooth doctor`'s check: with the credentials as the booth finds them, writes a small
+    /// object under this booth's own folder, lists the folder and deletes the object again: the
+    /// endpoint answers, the credentials are accepted, the bucket exists and the key may write,
+    /// list and delete there. Returns what was found, or the failure with its fix. Needs no
+    /// library: doctor runs before the booth's first start too.
+    public static func probe(
+        _ settings: SyncSettings, boothName: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Result<String, StoreError> {
+        let client = Self.makeClient()
+        defer { _ = client.shutdown() }
+        let store: ObjectStore
+        switch Self.store(settings, environment: environment, client: client, clock: { Date() }) {
+        case .success(let found): store = found
+        case .failure(let missing): return .failure(StoreError(.credentials, "The booth cannot sign its requests: \(missing)."))
+        }
+        let layout = BucketLayout(event: settings.event ?? "", booth: boothName)
+        let key = "\(layout.ownPrefix)doctor/\(UUID().lowercased).txt"
+        do throws(StoreError) {
+            try await store.put(key, Data("photobooth doctor\n".utf8), contentType: "text/plain")
+            let listed: ListPage
+            do throws(StoreError) {
+                listed = try await store.list(prefix: layout.ownPrefix + "doctor/", pageSize: 10)
+            } catch {
+                try? await store.delete(key)
+                throw error
+            }
+            try await store.delete(key)
+            guard listed.objects.contains(where: { $0.key == key }) else {
+                return .failure(StoreError(.protocolError, "The store took \(key) but did not list it."))
+            }
+            let skew = store.clockCorrection
+            let clock = abs(skew) < 60 ? "" : "; the booth's clock is \(Int(abs(skew)) / 60) minutes off the store's (check NTP)"
+            return .success("\(store.endpoint.absoluteString) bucket \(store.bucket): wrote, listed and deleted under \(layout.ownPrefix)\(clock).")
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Waits for `duration`, or until a change is queued.
     private func pause(_ duration: Duration, after seen: inout Int) async {
         let queued = library.queuedForSync
@@ -198,7 +247,7 @@ public final class EventSync: Sendable {
     private func record(_ error: StoreError, store: ObjectStore) {
         metrics.failed(error)
         metrics.update { $0.clockCorrection = store.clockCorrection }
-        logger.warning("Event sync: \(error)")
+        logger.warning("Event sync: \(error) Photos wait in the outbox; the booth tries again.")
         let text = error.description
         try? library.setSyncState(["last_error": text, "last_error_kind": error.kind.rawValue, "last_error_at": Date().utcTimestamp])
     }

@@ -13,7 +13,9 @@ struct DoctorCommand: AsyncParsableCommand {
             are free), the keypad (it opens at its speed), the screen (the framebuffer's mode), \
             the fonts, the web gallery's address and port (a socket binds there: the address is one \
             of this machine's and no other program listens on the port), and the data folder \
-            (writable, with more free space than the booth's reserve, storage.reserve_mb). Prints one \
+            (writable, with more free space than the booth's reserve, storage.reserve_mb), and, when \
+            the booth syncs with an event's bucket, the bucket (a small object written, listed and \
+            deleted under the booth's own folder, with the booth's credentials). Prints one \
             line per check, PASS or FAIL, and for each failure what to do. Uses the same \
             configuration file and options as `run`. Stop the booth first: a running booth holds \
             the devices.
@@ -41,8 +43,11 @@ struct DoctorCommand: AsyncParsableCommand {
             dataDirectory: library.directory, explicitDataDirectory: library.dataDirectory != nil, simulate: false)
         let logger = Logger(label: "photobooth")
         // The checks block on devices: a thread of their own, not the cooperative pool.
-        let checks = await withCheckedContinuation { continuation in
+        var checks = await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: Doctor.checks(configuration, logger: logger)) }.start()
+        }
+        if configuration.sync.isEnabled {
+            checks.append(await Doctor.checkEventBucket(configuration))
         }
         for check in checks { print(check.line) }
         let failed = checks.filter { !$0.passed }.count

@@ -130,6 +130,27 @@ struct SyncEndToEndTests {
         #expect(await second.finished().status == 0)
     }
 
+    @Test("doctor checks the event's bucket for real: PASS with the booth's keys, FAIL and what to fix with a wrong secret, and leaves nothing behind")
+    func doctorChecksTheBucket() async throws {
+        let server = try await SeaweedFS()
+        let booth = try SyncingBooth("East", event: "Doctor", server: server)
+        let arguments = ["doctor", "--config", booth.config.path, "--data-dir", booth.directory.path]
+        func doctor(secret: String) async throws -> String {
+            let process = try BoothProcess(
+                arguments, environment: ["AWS_ACCESS_KEY_ID": SeaweedFS.accessKey, "AWS_SECRET_ACCESS_KEY": secret])
+            try process.endInput()
+            return await process.finished().stdout
+        }
+        let good = try await doctor(secret: SeaweedFS.secretKey)
+        #expect(good.contains("PASS event bucket: \(server.endpoint.absoluteString) bucket \(SeaweedFS.bucket): wrote, listed and deleted under doctor/east/"), "\(good)")
+        let bad = try await doctor(secret: "not-the-secret")
+        let line = bad.split(separator: "\n").first { $0.hasPrefix("FAIL event bucket:") }
+        #expect(line?.contains("Fix: check sync.endpoint") == true, "\(bad)")
+        #expect(try await server.store().listAll(prefix: "doctor/").isEmpty)
+        // Doctor made no library: the booth's own user makes it at its first start.
+        #expect(!FileManager.default.fileExists(atPath: booth.directory.url.appendingPathComponent("photobooth.sqlite").path))
+    }
+
     @Test("Without credentials the booth still takes photos, says why it does not sync, and keeps them for later")
     func noCredentials() async throws {
         let server = try await SeaweedFS()
