@@ -162,7 +162,7 @@ public final class ObjectStore: Sendable {
             response = try await client.execute(request, timeout: timeout)
             data = Data(try await response.body.collect(upTo: limit).readableBytesView)
         } catch {
-            throw transportError(error)
+            throw transportError(error, method: method, key: key)
         }
         let status = Int(response.status.code)
         if expecting.contains(status) { return Answer(status: status, body: data) }
@@ -251,9 +251,9 @@ public final class ObjectStore: Sendable {
         case "NoSuchBucket"?:
             return StoreError(.noBucket, code: code, "The bucket \(bucket) does not exist at \(endpoint.absoluteString). Create it, or correct sync.bucket.")
         case "SlowDown"?, "TooManyRequests"?, "ServiceUnavailable"?:
-            return StoreError(.throttled, code: code, "The store asks the booth to slow down (\(message); \(place)); it tries again later.")
+            return StoreError(.throttled, code: code, "The store asks the booth to slow down (\(message); \(place)).")
         case "BadDigest"?, "InvalidDigest"?, "XAmzContentSHA256Mismatch"?, "IncompleteBody"?:
-            return StoreError(.corrupted, code: code, "The store refused a \(method) whose content was damaged on the way (\(message); \(place)); it is sent again.")
+            return StoreError(.corrupted, code: code, "The store refused a \(method) whose content was damaged on the way (\(message); \(place)).")
         default:
             break
         }
@@ -263,7 +263,7 @@ public final class ObjectStore: Sendable {
         case 429:
             return StoreError(.throttled, code: code, "The store asks the booth to slow down (HTTP 429; \(place)).")
         case 500...599:
-            return StoreError(.unavailable, code: code, "The store failed (\(message); \(place)); it tries again later.")
+            return StoreError(.unavailable, code: code, "The store failed (\(message); \(place)).")
         case _ where [301, 307].contains(status) || code == "AuthorizationHeaderMalformed" || code == "PermanentRedirect":
             return StoreError(.refused, code: code, "The store says the bucket is in another region or at another address (\(message)); set sync.region or sync.endpoint to the bucket's.")
         default:
@@ -272,7 +272,7 @@ public final class ObjectStore: Sendable {
     }
 
     /// What went wrong below HTTP: name resolution, TLS, the connection.
-    private func transportError(_ error: any Error) -> StoreError {
+    private func transportError(_ error: any Error, method: String, key: String?) -> StoreError {
         let type = String(reflecting: Swift.type(of: error))
         let text = "\(error)"
         let host = endpoint.host ?? endpoint.absoluteString
@@ -282,7 +282,12 @@ public final class ObjectStore: Sendable {
         if text.contains("dnsA") || text.localizedCaseInsensitiveContains("resolve") || text.contains("EAI_") || text.contains("NXDOMAIN") {
             return StoreError(.dns, "The store's name \(host) does not resolve (\(text)). Check the network and sync.endpoint.")
         }
-        return StoreError(.unavailable, "The store at \(endpoint.absoluteString) cannot be reached (\(text)); it tries again later.")
+        if text.contains("remoteConnectionClosed") || text.contains("readTimeout") || text.contains("EOF") {
+            // Connected, then cut off: a transfer half done, which the store does not keep.
+            return StoreError(
+                .unavailable, "The connection to \(endpoint.absoluteString) broke off during \(method) \(key ?? "of the bucket") (\(text)).")
+        }
+        return StoreError(.unavailable, "The store at \(endpoint.absoluteString) cannot be reached (\(text)).")
     }
 }
 

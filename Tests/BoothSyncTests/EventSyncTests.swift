@@ -15,13 +15,18 @@ final class TestBooth: Sendable {
     let library: PhotoLibrary
     let sync: EventSync
 
-    init(_ name: String, event: String, server: SeaweedFS, credentials: StoreCredentials? = nil, directory: URL? = nil) throws {
+    /// - Parameter endpoint: where the booth sends its requests: the store's own address, or a
+    ///   ``FaultyLink`` in front of it.
+    init(
+        _ name: String, event: String, server: SeaweedFS, credentials: StoreCredentials? = nil, directory: URL? = nil,
+        endpoint: URL? = nil
+    ) throws {
         self.name = name
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-sync-\(UUID().lowercased)")
         library = try PhotoLibrary(
             directory: self.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true, boothName: name)
         var settings = SyncSettings()
-        settings.endpoint = server.endpoint
+        settings.endpoint = endpoint ?? server.endpoint
         settings.bucket = SeaweedFS.bucket
         settings.event = event
         settings.pathStyle = true
@@ -173,6 +178,42 @@ struct EventSyncTests {
         let fixed = try TestBooth(reopening: wrong, event: event, server: server)
         try await fixed.sync.catchUp()
         #expect(try fixed.library.outboxSummary().pending == 0)
+    }
+
+    @Test("A store that throttles, then an upload cut half way: each says so, nothing half-stored, and the photo arrives once, whole")
+    func throttledAndCut() async throws {
+        let server = try await SeaweedFS()
+        let event = "Venue \(UUID().uuidString.prefix(6))"
+        let link = try FaultyLink(toPort: server.s3Port, rules: [FaultyLink.Rule("PUT", .slowDown), FaultyLink.Rule("PUT", .cutHalfway)])
+        let booth = try TestBooth("East", event: event, server: server, endpoint: link.endpoint)
+        let photo = try booth.take("Through the storm")
+        let layout = BucketLayout(event: event, booth: "East")
+
+        await #expect(throws: StoreError.self) { try await booth.sync.catchUp() }
+        let throttled = try #require(booth.sync.metrics.snapshot.lastError)
+        #expect(throttled.kind == .throttled && throttled.description.contains("slow down"), "\(throttled)")
+        #expect(try booth.library.syncState("last_error")?.contains("slow down") == true)
+
+        try booth.library.retryNow()
+        await #expect(throws: StoreError.self) { try await booth.sync.catchUp() }
+        let cut = try #require(booth.sync.metrics.snapshot.lastError)
+        #expect(cut.kind == .unavailable && cut.description.contains("broke off during PUT \(layout.key(.photo, of: photo.id))"), "\(cut)")
+        #expect(link.faultsApplied == ["PUT slowDown", "PUT cutHalfway"])
+        // The store kept nothing of the cut upload, and the photo still waits.
+        #expect(try await server.store().listAll(prefix: layout.ownPrefix).isEmpty)
+        #expect(try booth.library.outboxSummary().pending == 1)
+
+        try booth.library.retryNow()
+        try await booth.sync.catchUp()
+        #expect(try booth.library.outboxSummary().pending == 0)
+        let keys = try await server.store().listAll(prefix: layout.ownPrefix).map(\.key)
+        #expect(Set(keys) == Set(BucketLayout.Kind.allCases.map { layout.key($0, of: photo.id) }))
+        let original = try #require(try await server.store().get(layout.key(.photo, of: photo.id)))
+        let recordData = try #require(try await server.store().get(layout.key(.record, of: photo.id)))
+        let record = try #require(PhotoSidecar(xmp: recordData))
+        #expect(record.sha256 == SignatureV4.hash(original))
+        #expect(try JPEGSegments(original).imageData == JPEGSegments(Data(contentsOf: booth.library.url(of: photo))).imageData)
+        #expect(booth.sync.metrics.snapshot.failures == [.throttled: 1, .unavailable: 1])
     }
 
     @Test("A booth whose clock is an hour behind still uploads: the store's time corrects it")

@@ -130,12 +130,12 @@ public final class SeaweedFS: Sendable {
         weed.waitUntilExit()
     }
 
-    /// Ports `p` free on loopback with `p + 10000` free too (SeaweedFS puts gRPC there).
     /// The fixture could not give a store, and why.
     public struct FixtureError: Error, CustomStringConvertible {
         public let description: String
     }
 
+    /// Ports `p` free on loopback with `p + 10000` free too (SeaweedFS puts gRPC there).
     public static func freePorts(_ count: Int) throws -> [Int] {
         var found: [Int] = []
         var candidate = Int.random(in: 20000..<29000)
@@ -157,7 +157,7 @@ public final class SeaweedFS: Sendable {
         }
     }
 
-    private static func loopback(_ port: Int) -> sockaddr_in {
+    static func loopback(_ port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
