@@ -42,20 +42,28 @@ enum Benchmark {
             let thumbnailing = median(options.runs) { _ = try thumbnailer.thumbnail(forJPEG: photo) }
             var writes: [Duration] = []
             var commits: [Duration] = []
+            var saved: [Photo] = []
             for _ in 0..<options.runs {
                 let number = library.reservePhotoNumber()
-                let (_, timings) = try library.add(
+                let (added, timings) = try library.add(
                     photo, thumbnail: thumbnail, id: UUID(), number: number, caption: .placeholder(number: number),
                     createdAt: Date())
                 writes.append(timings.write)
                 commits.append(timings.commit)
+                saved.append(added)
             }
             let totals = zip(writes, commits).map { $0 + $1 }
+            // What every copy that leaves the booth costs: the name and time spliced into the
+            // camera's bytes, alone and with reading the original from the library.
+            let metadata = try library.metadata(of: saved[0], event: "Benchmark")
+            let tagging = median(options.runs) { _ = try JPEGSegments.tagged(photo, with: metadata) }
+            let copying = median(options.runs) { _ = try library.outgoingCopy(of: saved[0], event: "Benchmark", tagger: JPEGTagger()) }
             print("  repair (insert Huffman tables)   \(format(repair))")
             print("  thumbnail (320 px, q80)          \(format(thumbnailing))")
             print("  save: files (original + sidecar) \(format(middle(writes)))")
             print("        catalog commit             \(format(middle(commits)))")
             print("        total                      \(format(middle(totals)))")
+            print("  copy out: name and time spliced  \(format(tagging)) (\(format(copying)) with reading the original)")
             var rates: [String] = []
             for scale in [ScalingFactor.half, .quarter, .eighth] {
                 let decoder = try JPEGDecoder()
