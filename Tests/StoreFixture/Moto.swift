@@ -23,36 +23,30 @@ public final class Moto: StoreServer {
 
     public let endpoint: URL
     public var credentials: StoreCredentials { StoreCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: SeaweedFS.secretKey) }
-    private let process: Process
+    private let process: TiedProcess
+    private let log: URL
 
     public init() async throws {
         guard let executable = Self.executable else { throw SeaweedFS.FixtureError(description: Self.missing) }
         let port = try SeaweedFS.freePorts(1)[0]
         endpoint = URL(string: "http://127.0.0.1:\(port)")!
-        process = Process()
-        // setpriv has the kernel stop moto when the tests end, however they end.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--pdeathsig", "KILL", executable, "-H", "127.0.0.1", "-p", "\(port)"]
-        process.standardOutput = FileHandle.nullDevice
-        let log = Pipe()
-        process.standardError = log
-        try process.run()
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("moto-\(UUID().lowercased).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process = try await TiedProcess(executable, ["-H", "127.0.0.1", "-p", "\(port)"], output: try FileHandle(forWritingTo: log))
         let deadline = ContinuousClock.now + .seconds(60)
         while !SeaweedFS.isListening(port) {
             guard process.isRunning, ContinuousClock.now < deadline else {
-                process.terminate()
-                let output = String(decoding: log.fileHandleForReading.availableData, as: UTF8.self)
+                process.stop(SIGKILL)
+                let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 throw SeaweedFS.FixtureError(description: "moto's server did not start within a minute: \(output.suffix(2000))")
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        // Its log is not read after the start: it must not fill the pipe and stop the server.
-        log.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
         try await store().createBucket()
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.stop(SIGKILL)
+        try? FileManager.default.removeItem(at: log)
     }
 }

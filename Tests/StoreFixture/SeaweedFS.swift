@@ -59,7 +59,7 @@ public final class SeaweedFS: StoreServer {
     public let folder: URL
     public let s3Port: Int
     private let ports: [Int]
-    private let process = Mutex<Process?>(nil)
+    private let process = Mutex<TiedProcess?>(nil)
     private let log: URL
 
     public var endpoint: URL { URL(string: "http://127.0.0.1:\(s3Port)")! }
@@ -89,22 +89,17 @@ public final class SeaweedFS: StoreServer {
 
     /// Starts `weed server` and waits until its S3 gateway answers (a minute at most).
     public func start() async throws {
-        // Under setpriv, which has the kernel kill weed when this process ends, however it ends:
-        // no store is left running after the tests.
-        let weed = Process()
-        weed.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        weed.arguments = [
-            "--pdeathsig", "KILL", Self.executable!, "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(folder.appendingPathComponent("data").path)",
-            "-master.port=\(ports[0])", "-volume.port=\(ports[1])", "-filer.port=\(ports[2])", "-s3", "-s3.port=\(ports[3])",
-            "-s3.config=\(folder.appendingPathComponent("s3.json").path)", "-s3.port.iceberg=0", "-s3.port.lance=0",
-            "-master.volumeSizeLimitMB=32", "-volume.max=8",
-        ]
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         output.seekToEndOfFile()
-        weed.standardOutput = output
-        weed.standardError = output
-        try weed.run()
+        let weed = try await TiedProcess(
+            Self.executable!,
+            [
+                "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(folder.appendingPathComponent("data").path)",
+                "-master.port=\(ports[0])", "-volume.port=\(ports[1])", "-filer.port=\(ports[2])", "-s3", "-s3.port=\(ports[3])",
+                "-s3.config=\(folder.appendingPathComponent("s3.json").path)", "-s3.port.iceberg=0", "-s3.port.lance=0",
+                "-master.volumeSizeLimitMB=32", "-volume.max=8",
+            ], output: output)
         process.withLock { $0 = weed }
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
@@ -139,8 +134,7 @@ public final class SeaweedFS: StoreServer {
     /// its data, at once (SIGKILL) at the end of a test.
     private func end(gracefully: Bool) {
         guard let weed = process.withLock({ process in defer { process = nil }; return process }) else { return }
-        kill(weed.processIdentifier, gracefully ? SIGTERM : SIGKILL)
-        weed.waitUntilExit()
+        weed.stop(gracefully ? SIGTERM : SIGKILL)
     }
 
     /// The fixture could not give a store, and why.
