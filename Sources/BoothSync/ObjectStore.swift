@@ -279,7 +279,8 @@ public final class ObjectStore: Sendable {
         if type.contains("NIOSSL") || text.localizedCaseInsensitiveContains("certificate") || text.contains("handshake") {
             return StoreError(.tls, "The TLS handshake with \(host) failed (\(text)). Check the endpoint's certificate, and the booth's clock: a certificate is refused by a clock outside its validity.")
         }
-        if text.contains("dnsA") || text.localizedCaseInsensitiveContains("resolve") || text.contains("EAI_") || text.contains("NXDOMAIN") {
+        let lookupFailures = ["dnsA", "DNS error", "UnknownHost", "not known", "name resolution", "resolve", "EAI_", "NXDOMAIN"]
+        if lookupFailures.contains(where: { text.localizedCaseInsensitiveContains($0) }) {
             return StoreError(.dns, "The store's name \(host) does not resolve (\(text)). Check the network and sync.endpoint.")
         }
         if text.contains("remoteConnectionClosed") || text.contains("readTimeout") || text.contains("EOF") {

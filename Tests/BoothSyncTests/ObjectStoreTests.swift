@@ -36,7 +36,7 @@ struct ObjectStoreTests {
         #expect(try await store.get("gala/booth-1/photos/x.jpg") == nil)
     }
 
-    @Test("Wrong credentials, a missing bucket and a store that is down each say so")
+    @Test("Wrong credentials, a missing bucket, a name that does not resolve, a failed TLS handshake and a store that is down each say so")
     func failures() async throws {
         let server = try await SeaweedFS()
         let wrong = server.store(credentials: StoreCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: "not-the-secret"))
@@ -54,6 +54,31 @@ struct ObjectStoreTests {
             Issue.record("a missing bucket was listed")
         } catch {
             #expect(error.kind == .noBucket && error.description.contains("no-such-bucket"), "\(error)")
+        }
+        // The booth's own HTTP client, which does not try a failed connection again until the
+        // request's deadline. .invalid never resolves (RFC 6761).
+        let client = EventSync.makeClient()
+        defer { _ = client.shutdown() }
+        let unresolved = ObjectStore(
+            endpoint: URL(string: "http://photobooth-store.invalid:9000")!, bucket: SeaweedFS.bucket, region: "us-east-1",
+            pathStyle: true, credentials: server.credentials, timeout: .seconds(20), client: client)
+        do {
+            try await unresolved.check(prefix: "gala/")
+            Issue.record("a store whose name does not resolve answered")
+        } catch {
+            #expect(error.kind == .dns && error.description.contains("photobooth-store.invalid does not resolve"), "\(error)")
+        }
+        // HTTPS to the store's plain HTTP port: the handshake fails.
+        var secure = URLComponents(url: server.endpoint, resolvingAgainstBaseURL: false)!
+        secure.scheme = "https"
+        let handshake = ObjectStore(
+            endpoint: secure.url!, bucket: SeaweedFS.bucket, region: "us-east-1", pathStyle: true, credentials: server.credentials,
+            timeout: .seconds(20), client: client)
+        do {
+            try await handshake.check(prefix: "gala/")
+            Issue.record("a TLS handshake with a plain HTTP server succeeded")
+        } catch {
+            #expect(error.kind == .tls && error.description.contains("TLS handshake with 127.0.0.1 failed"), "\(error)")
         }
         server.stop()
         do {
