@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import BoothService
+@testable import BoothSync
 
 @Suite("What the operator sees: status, metrics and the web's live preview")
 struct BoothMonitorTests {
@@ -34,6 +35,45 @@ struct BoothMonitorTests {
         #expect(monitor.status.state == "idle" && monitor.status.cameraConnected)
         monitor.cameraReported(.cameraLost)
         #expect(!monitor.status.cameraConnected)
+    }
+
+    @Test("With the event sync attached, metrics and status carry its outbox, traffic, failures by kind and clock correction")
+    func syncFigures() throws {
+        let monitor = BoothMonitor(dataDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
+        #expect(!monitor.exposition().contains("photobooth_sync_"), "no sync, no sync figures")
+        #expect(monitor.status.sync == nil)
+        let figures = SyncMetrics()
+        figures.update {
+            $0.pending = 3
+            $0.oldestPending = Date() - 125
+            $0.objectsUploaded = 9
+            $0.bytesUploaded = 1234
+            $0.objectsImported = 6
+            $0.bytesImported = 999
+            $0.clockCorrection = 3600
+        }
+        figures.failed(StoreError(.throttled, "The store asks the booth to slow down."))
+        figures.failed(StoreError(.throttled, "The store asks the booth to slow down."))
+        figures.failed(StoreError(.credentials, "The store refused the key."))
+        monitor.attach(figures)
+        let lines = monitor.exposition().split(separator: "\n")
+        for line in [
+            "photobooth_sync_outbox_photos 3",
+            "photobooth_sync_objects_total{direction=\"uploaded\"} 9",
+            "photobooth_sync_objects_total{direction=\"imported\"} 6",
+            "photobooth_sync_bytes_total{direction=\"uploaded\"} 1234",
+            "photobooth_sync_bytes_total{direction=\"imported\"} 999",
+            "photobooth_sync_failures_total{kind=\"throttled\"} 2",
+            "photobooth_sync_failures_total{kind=\"credentials\"} 1",
+            "photobooth_sync_failures_total{kind=\"dns\"} 0",
+            "photobooth_sync_clock_correction_seconds 3600",
+        ] {
+            #expect(lines.contains(Substring(line)), "missing \(line) in\n\(lines.joined(separator: "\n"))")
+        }
+        let age = lines.first { $0.hasPrefix("photobooth_sync_oldest_pending_seconds ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        #expect(age.map { (125..<185).contains($0) } == true, "oldest pending age \(String(describing: age))")
+        let status = try #require(monitor.status.sync)
+        #expect(status.pending == 3 && status.lastError?.contains("The store refused the key.") == true, "\(status)")
     }
 
     @Test("The web's preview gets JPEGs only while watched, the camera's MJPEG made standard")
