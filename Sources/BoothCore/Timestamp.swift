@@ -37,9 +37,10 @@ extension Date {
             (fields[0]!, fields[1]!, fields[2]!, fields[3]!, fields[4]!, fields[5]!, fields[6]!)
         // A month past December is one of a later year.
         let monthsSinceYearZero = year * 12 + month - 1
-        let days = CivilDate.daysSince1970(
-            year: monthsSinceYearZero.floorDivided(by: 12), month: monthsSinceYearZero - monthsSinceYearZero.floorDivided(by: 12) * 12 + 1,
-            day: 1) + day - 1
+        let days =
+            CivilDate.daysSince1970(
+                year: monthsSinceYearZero.floorDivided(by: 12), month: monthsSinceYearZero - monthsSinceYearZero.floorDivided(by: 12) * 12 + 1,
+                day: 1) + day - 1
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
         self.init(timeIntervalSince1970: Double(seconds * 1000 + millisecond) / 1000)
     }

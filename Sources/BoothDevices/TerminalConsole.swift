@@ -138,7 +138,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         if !patient {
             switch roles {
             case [.button, .keypad]:
-                write("""
+                write(
+                    """
                     Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
                     v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
                     p and Enter takes a photo); Ctrl-D stops.
@@ -257,7 +258,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             } else if roles.contains(.button) {
                 pressSink.yield(MonotonicClock().now)
             } else {
-                logger.info("\(line.debugDescription) means nothing here: the button is real, and the terminal types names and opens the gallery (v).")
+                logger.info(
+                    "\(line.debugDescription) means nothing here: the button is real, and the terminal types names and opens the gallery (v).")
                 return 0
             }
             return 1
@@ -398,14 +400,15 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         let span = -QRCode.quietZone..<(code.size + QRCode.quietZone)
         let light = { (x: Int, y: Int) in span.contains(y) && !code[x, y] }
         return stride(from: span.lowerBound, to: span.upperBound, by: 2).map { y in
-            String(span.map { x -> Character in
-                switch (light(x, y), light(x, y + 1)) {
-                case (true, true): "\u{2588}"
-                case (true, false): "\u{2580}"
-                case (false, true): "\u{2584}"
-                case (false, false): " "
-                }
-            })
+            String(
+                span.map { x -> Character in
+                    switch (light(x, y), light(x, y + 1)) {
+                    case (true, true): "\u{2588}"
+                    case (true, false): "\u{2580}"
+                    case (false, true): "\u{2584}"
+                    case (false, false): " "
+                    }
+                })
         }
     }
 

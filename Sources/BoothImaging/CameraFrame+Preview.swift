@@ -44,7 +44,8 @@ extension CameraFrame {
             let v = Int(source[pair + 3]) - 128
             return (
                 UInt8(clamping: (luma + 516 * u) >> 8), UInt8(clamping: (luma - 100 * u - 208 * v) >> 8),
-                UInt8(clamping: (luma + 409 * v) >> 8))
+                UInt8(clamping: (luma + 409 * v) >> 8)
+            )
         }
     }
 

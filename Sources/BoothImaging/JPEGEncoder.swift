@@ -58,9 +58,10 @@ public struct JPEGEncoder: ~Copyable {
             tjFree(buffer)
             throw ImageError.unencodable.detailed("cannot encode JPEG: \(String(cString: tjGetErrorStr2(handle)))")
         }
-        return Data(bytesNoCopy: buffer, count: Int(size), deallocator: .custom { pointer, _ in
-            tjFree(pointer.assumingMemoryBound(to: UInt8.self))
-        })
+        return Data(
+            bytesNoCopy: buffer, count: Int(size),
+            deallocator: .custom { pointer, _ in
+                tjFree(pointer.assumingMemoryBound(to: UInt8.self))
+            })
     }
 }
-

@@ -61,7 +61,11 @@ extension JPEGSegments {
 /// second and its offset from UTC.
 struct ExifBlock {
     private enum FieldType: UInt16 {
-        case ascii = 2, short = 3, long = 4, rational = 5, undefined = 7
+        case ascii = 2
+        case short = 3
+        case long = 4
+        case rational = 5
+        case undefined = 7
     }
 
     private struct Entry {

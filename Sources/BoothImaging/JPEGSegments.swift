@@ -29,8 +29,10 @@ public struct JPEGSegments: Sendable {
         while segments.last?.marker != Marker.endOfImage {
             // Markers may be preceded by any number of 0xFF fill bytes.
             guard position < bytes.count, bytes[position] == 0xFF else {
-                throw position >= bytes.count ? .truncated : ImageError.malformed.detailed(
-                    "expected a JPEG marker at byte \(position)")
+                throw position >= bytes.count
+                    ? .truncated
+                    : ImageError.malformed.detailed(
+                        "expected a JPEG marker at byte \(position)")
             }
             while position < bytes.count && bytes[position] == 0xFF { position += 1 }
             guard position < bytes.count else { throw .truncated }

@@ -151,7 +151,9 @@ final class BoothRuntime: Service {
             let before = machine.state
             let effects = machine.handle(event, at: now)
             if before.name != machine.state.name {
-                logger.info("\(before.name) -> \(machine.state.name) (\(before.name) lasted \(String(format: "%.3f", stateEnteredAt.duration(to: now).inSeconds)) s)")
+                logger.info(
+                    "\(before.name) -> \(machine.state.name) (\(before.name) lasted \(String(format: "%.3f", stateEnteredAt.duration(to: now).inSeconds)) s)"
+                )
                 stateEnteredAt = now
                 observer.stateChanged(machine.state)
             }

@@ -37,7 +37,8 @@ public enum Doctor {
             }
         }
 
-        let cameraFix = "plug the camera in and check `ls -l /dev/photobooth/ /dev/video*` (the booth's udev rules name a UVC webcam /dev/photobooth/camera; hardware.md says how to pick another); set camera.device (--camera) to its capture node; the user needs the video group."
+        let cameraFix =
+            "plug the camera in and check `ls -l /dev/photobooth/ /dev/video*` (the booth's udev rules name a UVC webcam /dev/photobooth/camera; hardware.md says how to pick another); set camera.device (--camera) to its capture node; the user needs the video group."
         var formats: String?
         run("camera", fix: cameraFix) {
             let inspection = try V4L2Camera.inspect(hardware.camera)
@@ -47,7 +48,10 @@ public enum Doctor {
         }
         if let formats {
             checks.append(Check(part: "camera formats", passed: true, detail: formats, fix: nil))
-            run("camera frames", fix: "another program may hold the camera (`fuser \(hardware.camera.device)`), or choose another camera.size/camera.format.") {
+            run(
+                "camera frames",
+                fix: "another program may hold the camera (`fuser \(hardware.camera.device)`), or choose another camera.size/camera.format."
+            ) {
                 let camera = V4L2Camera(settings: hardware.camera, logger: logger)
                 guard let frame = try camera.captureOneFrame(timeout: .seconds(10)) else {
                     throw DoctorFailure("no frame within 10 s in the chosen mode.")
@@ -56,7 +60,11 @@ public enum Doctor {
                 return "delivered a \(frame.width)x\(frame.height) frame (\(image.count / 1024) KiB as a photo)."
             }
         }
-        run("shutter button", fix: "check `gpioinfo`; set shutter.chip (--gpio-chip) and shutter.line (--shutter-line) to the line the button is wired to, and stop any program that holds it.") {
+        run(
+            "shutter button",
+            fix:
+                "check `gpioinfo`; set shutter.chip (--gpio-chip) and shutter.line (--shutter-line) to the line the button is wired to, and stop any program that holds it."
+        ) {
             "\(try GPIOButton.check(hardware.shutter)) exists and is free."
         }
         if let light = hardware.light {
@@ -64,11 +72,16 @@ public enum Doctor {
                 "\(try StatusLight.check(light)) exists and is free."
             }
         }
-        run("keypad", fix: "plug the keypad in and check `ls -l /dev/photobooth/ /dev/ttyUSB* /dev/ttyACM* /dev/serial0` (the booth's udev rules name a USB keypad /dev/photobooth/keypad); set keypad.device (--keypad) and keypad.baud (--keypad-baud); the user needs the dialout group.") {
+        run(
+            "keypad",
+            fix:
+                "plug the keypad in and check `ls -l /dev/photobooth/ /dev/ttyUSB* /dev/ttyACM* /dev/serial0` (the booth's udev rules name a USB keypad /dev/photobooth/keypad); set keypad.device (--keypad) and keypad.baud (--keypad-baud); the user needs the dialout group."
+        ) {
             try SerialKeypad.check(hardware.keypad)
             return "\(hardware.keypad.device) opens at \(hardware.keypad.baud) baud, 8N1."
         }
-        run("screen", fix: "connect the screen before boot and check `ls -l /dev/fb*`; set screen.device (--screen); the user needs the video group.") {
+        run("screen", fix: "connect the screen before boot and check `ls -l /dev/fb*`; set screen.device (--screen); the user needs the video group.")
+        {
             try FramebufferScreen.check(device: hardware.screen.device)
         }
         run("font", fix: "install fonts-dejavu-core, or set screen.font to a TrueType file.") {
@@ -80,11 +93,19 @@ public enum Doctor {
         }
         if configuration.web.enabled {
             let web = configuration.web
-            run("web address", fix: "set http.address (--http-address) to 0.0.0.0 or an address `ip -brief address` lists, and http.port (--http-port) to a port no other program listens on (`ss -ltnp` lists them), or turn the gallery off (http.enabled: false).") {
+            run(
+                "web address",
+                fix:
+                    "set http.address (--http-address) to 0.0.0.0 or an address `ip -brief address` lists, and http.port (--http-port) to a port no other program listens on (`ss -ltnp` lists them), or turn the gallery off (http.enabled: false)."
+            ) {
                 try checkWebAddress(web.address, port: web.port)
             }
         }
-        run("data dir", fix: "create the folder and give the booth's user write access (set data_dir or --data-dir), or free some space (see above), or lower storage.reserve_mb.") {
+        run(
+            "data dir",
+            fix:
+                "create the folder and give the booth's user write access (set data_dir or --data-dir), or free some space (see above), or lower storage.reserve_mb."
+        ) {
             try checkDataDirectory(configuration.dataDirectory, reserveBytes: configuration.storageReserveBytes)
         }
         return checks

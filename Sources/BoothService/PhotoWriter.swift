@@ -101,7 +101,8 @@ final class PhotoWriter: Sendable {
             } catch {
                 // The photo is safe under its placeholder, and the name is kept: the screen says
                 // it follows, and it does once the disk can take it.
-                logger.error("""
+                logger.error(
+                    """
                     Photo \(photo.id.lowercased) keeps its caption "\(photo.placeholder)" for now: \(error) \
                     The name "\(caption)" is kept and written once the library can take it.
                     """)
@@ -141,7 +142,7 @@ final class PhotoWriter: Sendable {
                 try library.setCaption(name, of: id)
                 logger.notice("named \(id.lowercased) \"\(name)\" (the name waited for the disk)")
                 observer.photoNamed(id)
-            } catch where error == .unknownPhoto {
+            } catch  where error == .unknownPhoto {
                 logger.notice("The name \"\(name)\" waited for photo \(id.lowercased), which was deleted meanwhile; it is dropped.")
             } catch {
                 if finally {
@@ -167,7 +168,8 @@ final class PhotoWriter: Sendable {
                 jpeg = try frame.photoJPEG()
                 thumbnail = try thumbnailer.thumbnail(forJPEG: jpeg)
             } catch {
-                logger.warning("Frame #\(frame.sequence) for photo \(shot.photo.id.lowercased) is unusable (\(error)); trying the next nearest frame.")
+                logger.warning(
+                    "Frame #\(frame.sequence) for photo \(shot.photo.id.lowercased) is unusable (\(error)); trying the next nearest frame.")
                 continue
             }
             let prepared = clock.now
@@ -176,7 +178,8 @@ final class PhotoWriter: Sendable {
                     jpeg, thumbnail: thumbnail, id: shot.photo.id, number: shot.number,
                     caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp), camera: frame.source)
                 let offset = Double(shot.shutterAt.duration(to: frame.timestamp).inNanoseconds) / 1e6
-                logger.info("""
+                logger.info(
+                    """
                     saved \(photo.id.lowercased) "\(photo.caption)" \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \
                     frame #\(frame.sequence) \(String(format: "%+.1f", offset)) ms from the shutter; \
                     thumbnail \((prepared - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds), \

@@ -54,10 +54,12 @@ final class PreviewPublisher: Sendable {
     private func publishFrames() -> Never {
         while true {
             frameWaiting.wait()
-            guard let frame = state.withLock({ state -> CameraFrame? in
-                defer { state.pending = nil }
-                return state.pending
-            }) else { continue }
+            guard
+                let frame = state.withLock({ state -> CameraFrame? in
+                    defer { state.pending = nil }
+                    return state.pending
+                })
+            else { continue }
             // A damaged frame is simply not shown; the next one will be.
             if let jpeg = try? frame.photoJPEG() { feed.publish(jpeg) }
         }

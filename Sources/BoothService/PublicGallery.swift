@@ -16,10 +16,11 @@ public enum PublicGallery {
     /// Serves until SIGTERM or SIGINT.
     public static func run(_ configuration: BoothConfiguration, logger: Logger) async throws {
         guard configuration.sync.isEnabled else {
-            throw BoothError(description: """
-                photobooth serve publishes an event's bucket: set sync.endpoint, sync.bucket and sync.event (or \
-                --sync-endpoint, --sync-bucket and --sync-event).
-                """)
+            throw BoothError(
+                description: """
+                    photobooth serve publishes an event's bucket: set sync.endpoint, sync.bucket and sync.event (or \
+                    --sync-endpoint, --sync-bucket and --sync-event).
+                    """)
         }
         let stops = StopSignal.shared
         let thumbnailer = JPEGThumbnailer()
@@ -56,7 +57,9 @@ public enum PublicGallery {
             configuration: .init(
                 services: [
                     .init(service: SyncService(sync: sync), serviceName: "sync"),
-                    .init(service: server, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "web"),
+                    .init(
+                        service: server, successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup,
+                        serviceName: "web"),
                 ],
                 logger: logger))
         try await withThrowingDiscardingTaskGroup { tasks in

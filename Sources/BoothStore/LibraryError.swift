@@ -31,7 +31,9 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
     public static let notOurs = LibraryError(.notOurs, "the photo belongs to another booth of the event")
 
     static func noLibrary(at directory: URL) -> LibraryError {
-        LibraryError(.noLibrary, """
+        LibraryError(
+            .noLibrary,
+            """
             There is no photo library in \(directory.path) (no photobooth.sqlite). \
             Take a photo with `photobooth run` first, or pass the right --data-dir.
             """)
@@ -44,15 +46,17 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         while access(existing.path, F_OK) != 0 && existing.path != "/" { existing.deleteLastPathComponent() }
         let path = existing.path
         return """
-        Free some space on the disk that holds \(path): empty the library's recycle/ folder (photos \
-        deleted over the web) once it is copied elsewhere, delete files you do not need on that disk, \
-        or shrink the system's logs (`sudo journalctl --vacuum-size=50M`); `df -h \(path)` shows what is left.
-        """
+            Free some space on the disk that holds \(path): empty the library's recycle/ folder (photos \
+            deleted over the web) once it is copied elsewhere, delete files you do not need on that disk, \
+            or shrink the system's logs (`sudo journalctl --vacuum-size=50M`); `df -h \(path)` shows what is left.
+            """
     }
 
     /// A photo imported from another booth of the event can only be changed there.
     static func notOurs(_ operation: String, _ id: String, booth: String, origin: String) -> LibraryError {
-        LibraryError(.notOurs, """
+        LibraryError(
+            .notOurs,
+            """
             Cannot \(operation) \(id): it was taken by the booth "\(booth)" of the event (\(origin) in the bucket), and only \
             that booth changes it; do it there, and the change reaches every booth.
             """)
@@ -78,7 +82,9 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         case .SQLITE_FULL?:
             return storageFull(operation, path)
         case .SQLITE_CORRUPT?, .SQLITE_NOTADB?:
-            return LibraryError(.damagedCatalog, """
+            return LibraryError(
+                .damagedCatalog,
+                """
                 Cannot \(operation) in \(path): the catalog is damaged (\(error)). `photobooth check --repair` sets it \
                 aside and rebuilds it from the photos and their sidecars; the booth does so by itself at start.
                 """)
@@ -99,7 +105,9 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
 
     /// A write to a catalog opened read-only because its disk was full or could not be written.
     static func readOnlyCatalog(_ operation: String, _ path: String) -> LibraryError {
-        LibraryError(.storageFull, """
+        LibraryError(
+            .storageFull,
+            """
             Cannot \(operation) in \(path): the catalog is open for reading only, since its disk was full or \
             could not be written when it was opened (the booth opens it for writing again once it can). \
             \(freeSpaceAdvice(for: path))
@@ -115,7 +123,9 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
     }
 
     static func inUse(_ directory: URL) -> LibraryError {
-        LibraryError(.inUse, """
+        LibraryError(
+            .inUse,
+            """
             Another photobooth process is using the library in \(directory.path). \
             Stop it first (systemctl stop photobooth) and try again.
             """)

@@ -38,9 +38,12 @@ extension PhotoLibrary {
                 case .adopted(let photo):
                     let source = sidecar == nil ? "" : ", from its sidecar"
                     actions.append(
-                        "adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))\(source): the booth stopped before recording it, or the catalog lost it")
+                        "adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))\(source): the booth stopped before recording it, or the catalog lost it"
+                    )
                 case .unreadable(let reason):
-                    logger.warning("\(file) has no catalog row and does not decode (\(reason)); `photobooth check --repair` moves it to \(Self.quarantineFolder)/")
+                    logger.warning(
+                        "\(file) has no catalog row and does not decode (\(reason)); `photobooth check --repair` moves it to \(Self.quarantineFolder)/"
+                    )
                 }
                 continue
             }
@@ -60,7 +63,8 @@ extension PhotoLibrary {
             }
             DurableFile.syncEverything()
             let count = missingSidecars.count
-            actions.append("wrote the sidecar\(count == 1 ? "" : "s") of \(count) photo\(count == 1 ? "" : "s") that had none (<uuid>.xmp beside each original)")
+            actions.append(
+                "wrote the sidecar\(count == 1 ? "" : "s") of \(count) photo\(count == 1 ? "" : "s") that had none (<uuid>.xmp beside each original)")
         }
         return actions
     }
@@ -135,7 +139,8 @@ extension PhotoLibrary {
                 let destination = try quarantine(file)
                 if let photo {
                     try markLost(photo, reason: "original unreadable (\(reason)), moved to \(destination)")
-                    actions.append("moved \(file) to \(destination) and recorded photo \(photo.id.lowercased) \"\(photo.caption)\" as lost: it does not decode")
+                    actions.append(
+                        "moved \(file) to \(destination) and recorded photo \(photo.id.lowercased) \"\(photo.caption)\" as lost: it does not decode")
                 } else {
                     actions.append("moved \(file) to \(destination): it does not decode")
                 }
@@ -382,7 +387,9 @@ extension PhotoLibrary {
             let code = errno
             throw LibraryError.file("set aside the unreadable sidecar as", destination.path, errno: code)
         }
-        logger.warning("The sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\" does not read; it is kept as \(destination.path) and a new one is written from the catalog.")
+        logger.warning(
+            "The sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\" does not read; it is kept as \(destination.path) and a new one is written from the catalog."
+        )
     }
 
     /// Why `file` does not decode, or `nil` when it does.

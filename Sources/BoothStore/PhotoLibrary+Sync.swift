@@ -195,10 +195,13 @@ extension PhotoLibrary {
     public func applyImported(_ record: PhotoSidecar) throws(LibraryError) -> Bool {
         guard let (photo, _, hidden) = try row(of: record.id), photo.origin != nil else { return false }
         guard photo.caption != record.caption || hidden != record.hidden else { return false }
-        try change(record.id, "update an imported photo", imported: true, sidecar: { sidecar in
-            sidecar.caption = record.caption
-            sidecar.hidden = record.hidden
-        }) { db in
+        try change(
+            record.id, "update an imported photo", imported: true,
+            sidecar: { sidecar in
+                sidecar.caption = record.caption
+                sidecar.hidden = record.hidden
+            }
+        ) { db in
             try db.execute(
                 sql: "UPDATE photo SET caption = ?, hidden = ? WHERE id = ?",
                 arguments: [record.caption.text, record.hidden, record.id.lowercased])

@@ -1,8 +1,8 @@
 import BoothCore
 import Foundation
 import GRDB
-import Logging
 import Glibc
+import Logging
 import Synchronization
 
 /// The photo library: originals as files under `photos/`, each with an XMP sidecar that says
@@ -102,7 +102,8 @@ public final class PhotoLibrary: Sendable {
                     : LibraryError.database(error, while: "open the catalog", at: catalog)
             }
             let advice = reason == .full ? LibraryError.freeSpaceAdvice(for: self.directory.path) : reason.description
-            logger.warning("""
+            logger.warning(
+                """
                 The catalog \(catalog) is open for reading only: photos can be looked at but not saved. \(advice)
                 """)
         } catch {
@@ -251,7 +252,8 @@ public final class PhotoLibrary: Sendable {
                 try DurableFile.remove(sidecar)
                 try DurableFile.syncFolder(original.deletingLastPathComponent())
             } catch let removal {
-                logger.error("The original of photo \(id.lowercased), which was not saved, could not be removed (\(removal)); the next start adopts it.")
+                logger.error(
+                    "The original of photo \(id.lowercased), which was not saved, could not be removed (\(removal)); the next start adopts it.")
             }
             throw error
         }
@@ -297,7 +299,9 @@ public final class PhotoLibrary: Sendable {
                 do {
                     try DurableFile.replace(sidecarURL(of: photo), with: before.xmp, temporaryName: temporaryName)
                 } catch let restoring {
-                    logger.error("The sidecar of photo \(id.lowercased) could not be put back after a failed change (\(restoring)); the next start applies the change from it.")
+                    logger.error(
+                        "The sidecar of photo \(id.lowercased) could not be put back after a failed change (\(restoring)); the next start applies the change from it."
+                    )
                 }
                 throw error
             }
@@ -445,10 +449,11 @@ public final class PhotoLibrary: Sendable {
 
     /// Wakes the sync worker after a commit that queued a photo.
     func noteQueuedForSync() {
-        queuedForSync.publish(queuedCount.withLock { count in
-            count += 1
-            return count
-        })
+        queuedForSync.publish(
+            queuedCount.withLock { count in
+                count += 1
+                return count
+            })
     }
 
     func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(LibraryError) -> T {

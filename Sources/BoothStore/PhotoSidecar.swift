@@ -2,7 +2,7 @@ import BoothCore
 import Foundation
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// What the library knows of one photo, kept beside its original as a standard XMP sidecar

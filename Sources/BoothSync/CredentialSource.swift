@@ -34,11 +34,13 @@ public enum CredentialSource {
         {
             path = directory + "/" + systemdCredential
         } else {
-            return .failure(Missing(description: """
-                no credentials for the store: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or sync.credentials_file \
-                (a file in the AWS credentials format, readable by the booth only), or the systemd credential \
-                \(systemdCredential) (LoadCredential=\(systemdCredential):/etc/photobooth/sync-credentials)
-                """))
+            return .failure(
+                Missing(
+                    description: """
+                        no credentials for the store: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or sync.credentials_file \
+                        (a file in the AWS credentials format, readable by the booth only), or the systemd credential \
+                        \(systemdCredential) (LoadCredential=\(systemdCredential):/etc/photobooth/sync-credentials)
+                        """))
         }
         let text: String
         do {
@@ -48,9 +50,11 @@ public enum CredentialSource {
             return .failure(Missing(description: "cannot read the credentials file \(path) (\(reason)); it must be readable by the booth's user"))
         }
         guard let credentials = parse(text, profile: profile) else {
-            return .failure(Missing(description: """
-                the credentials file \(path) has no profile [\(profile)] with aws_access_key_id and aws_secret_access_key
-                """))
+            return .failure(
+                Missing(
+                    description: """
+                        the credentials file \(path) has no profile [\(profile)] with aws_access_key_id and aws_secret_access_key
+                        """))
         }
         return .success(credentials)
     }

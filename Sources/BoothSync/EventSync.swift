@@ -311,7 +311,9 @@ public final class EventSync: Sendable {
             metrics.succeeded(uploadedObjects: objects, uploadedBytes: bytes)
             metrics.update { $0.clockCorrection = store.clockCorrection }
             try? await thread.run { [library] in try library.setSyncState(["last_success_at": Date().utcTimestamp, "last_error": nil]) }
-            logger.info("uploaded \(id.lowercased) \(upload.original == nil ? "(deleted: tombstone)" : "\"\(upload.record.caption)\"") to \(layout.ownPrefix)")
+            logger.info(
+                "uploaded \(id.lowercased) \(upload.original == nil ? "(deleted: tombstone)" : "\"\(upload.record.caption)\"") to \(layout.ownPrefix)"
+            )
             return true
         } catch {
             let attempts = upload.entry.attempts + 1

@@ -90,7 +90,9 @@ public final class ObjectStore: Sendable {
         if let token { query.append(("continuation-token", token)) }
         let answer = try await send("GET", key: nil, query: query, expecting: [200], limit: 16 << 20)
         guard let page = StoreAnswer.listing(answer.body) else {
-            throw StoreError(.protocolError, "\(endpoint.absoluteString) answered a listing of \(bucket) with something that is not one; is sync.endpoint an S3-compatible store?")
+            throw StoreError(
+                .protocolError,
+                "\(endpoint.absoluteString) answered a listing of \(bucket) with something that is not one; is sync.endpoint an S3-compatible store?")
         }
         return page
     }
@@ -133,7 +135,7 @@ public final class ObjectStore: Sendable {
     ) async throws(StoreError) -> Answer {
         do {
             return try await sendOnce(method, key: key, query: query, body: body, headers: headers, expecting: expecting, limit: limit)
-        } catch where error.kind == .clockSkew {
+        } catch  where error.kind == .clockSkew {
             return try await sendOnce(method, key: key, query: query, body: body, headers: headers, expecting: expecting, limit: limit)
         }
     }
@@ -187,7 +189,9 @@ public final class ObjectStore: Sendable {
         }
         var url = "\(scheme)://\(host)\(SignatureV4.encoded(path.isEmpty ? "/" : path, keepingSlash: true))"
         if !query.isEmpty {
-            url += "?" + query.map { "\(SignatureV4.encoded($0.0, keepingSlash: false))=\(SignatureV4.encoded($0.1, keepingSlash: false))" }
+            url +=
+                "?"
+                + query.map { "\(SignatureV4.encoded($0.0, keepingSlash: false))=\(SignatureV4.encoded($0.1, keepingSlash: false))" }
                 .joined(separator: "&")
         }
         return (url, host, path.isEmpty ? "/" : path)
@@ -219,7 +223,7 @@ public final class ObjectStore: Sendable {
 
     // MARK: Failures
 
-    private func where_(_ key: String?) -> String {
+    private func location(of key: String?) -> String {
         "\(endpoint.absoluteString), bucket \(bucket)\(key.map { ", key \($0)" } ?? "")"
     }
 
@@ -228,28 +232,36 @@ public final class ObjectStore: Sendable {
         let parsed = StoreAnswer.error(body)
         let code = parsed?.code
         let message = parsed.map { $0.message.isEmpty ? $0.code : "\($0.code): \($0.message)" } ?? "HTTP \(status)"
-        let place = where_(key)
+        let place = location(of: key)
         switch code {
         case "RequestTimeTooSkewed"?:
-            let storeTime = parsed?.serverTime.flatMap { try? Date($0, strategy: .iso8601) }
+            let storeTime =
+                parsed?.serverTime.flatMap { try? Date($0, strategy: .iso8601) }
                 ?? headers.first(name: "Date").flatMap(HTTPDateParser.date(from:))
             if let storeTime {
                 let correction = storeTime.timeIntervalSince(clock())
                 skew.withLock { $0 = correction }
-                return StoreError(.clockSkew, code: code, """
+                return StoreError(
+                    .clockSkew, code: code,
+                    """
                     The booth's clock is \(Int(abs(correction)) / 60) minutes \(correction > 0 ? "behind" : "ahead of") the store's \
                     (\(place)); signing with the store's time from now on. Check NTP (timedatectl).
                     """)
             }
-            return StoreError(.clockSkew, code: code, "The store refuses the booth's clock as too far off (\(place)) and did not say its own time. Check NTP (timedatectl).")
+            return StoreError(
+                .clockSkew, code: code,
+                "The store refuses the booth's clock as too far off (\(place)) and did not say its own time. Check NTP (timedatectl).")
         case "InvalidAccessKeyId"?, "SignatureDoesNotMatch"?, "AccessDenied"?, "InvalidToken"?, "ExpiredToken"?, "InvalidSecurity"?:
-            return StoreError(.credentials, code: code, """
+            return StoreError(
+                .credentials, code: code,
+                """
                 The store refuses the booth's credentials (\(message); \(place)). Check the key and secret \
                 (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or sync.credentials_file) and that the key may read, \
                 write and delete under the event's folder.
                 """)
         case "NoSuchBucket"?:
-            return StoreError(.noBucket, code: code, "The bucket \(bucket) does not exist at \(endpoint.absoluteString). Create it, or correct sync.bucket.")
+            return StoreError(
+                .noBucket, code: code, "The bucket \(bucket) does not exist at \(endpoint.absoluteString). Create it, or correct sync.bucket.")
         case "SlowDown"?, "TooManyRequests"?, "ServiceUnavailable"?:
             return StoreError(.throttled, code: code, "The store asks the booth to slow down (\(message); \(place)).")
         case "BadDigest"?, "InvalidDigest"?, "XAmzContentSHA256Mismatch"?, "IncompleteBody"?:
@@ -259,13 +271,18 @@ public final class ObjectStore: Sendable {
         }
         switch status {
         case 401, 403:
-            return StoreError(.credentials, code: code, "The store refuses the booth's credentials (\(message); \(place)). Check the key, the secret and the key's permissions.")
+            return StoreError(
+                .credentials, code: code,
+                "The store refuses the booth's credentials (\(message); \(place)). Check the key, the secret and the key's permissions.")
         case 429:
             return StoreError(.throttled, code: code, "The store asks the booth to slow down (HTTP 429; \(place)).")
         case 500...599:
             return StoreError(.unavailable, code: code, "The store failed (\(message); \(place)).")
         case _ where [301, 307].contains(status) || code == "AuthorizationHeaderMalformed" || code == "PermanentRedirect":
-            return StoreError(.refused, code: code, "The store says the bucket is in another region or at another address (\(message)); set sync.region or sync.endpoint to the bucket's.")
+            return StoreError(
+                .refused, code: code,
+                "The store says the bucket is in another region or at another address (\(message)); set sync.region or sync.endpoint to the bucket's."
+            )
         default:
             return StoreError(.refused, code: code, "The store refused a \(method) (\(message); \(place)).")
         }
@@ -277,7 +294,10 @@ public final class ObjectStore: Sendable {
         let text = "\(error)"
         let host = endpoint.host ?? endpoint.absoluteString
         if type.contains("NIOSSL") || text.localizedCaseInsensitiveContains("certificate") || text.contains("handshake") {
-            return StoreError(.tls, "The TLS handshake with \(host) failed (\(text)). Check the endpoint's certificate, and the booth's clock: a certificate is refused by a clock outside its validity.")
+            return StoreError(
+                .tls,
+                "The TLS handshake with \(host) failed (\(text)). Check the endpoint's certificate, and the booth's clock: a certificate is refused by a clock outside its validity."
+            )
         }
         let lookupFailures = ["dnsA", "DNS error", "UnknownHost", "not known", "name resolution", "resolve", "EAI_", "NXDOMAIN"]
         if lookupFailures.contains(where: { text.localizedCaseInsensitiveContains($0) }) {

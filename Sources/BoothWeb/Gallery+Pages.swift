@@ -20,7 +20,8 @@ extension Gallery {
         let (photos, count) = try await visiblePage(page, size: pageSize)
         let pageCount = Self.pageCount(photos: count, pageSize: pageSize)
         guard page <= pageCount else {
-            throw WebError.notFound("The gallery has \(pageCount) page\(pageCount == 1 ? "" : "s"); there is no page \(page). The newest photos are at /.")
+            throw WebError.notFound(
+                "The gallery has \(pageCount) page\(pageCount == 1 ? "" : "s"); there is no page \(page). The newest photos are at /.")
         }
         return pages.gallery(
             GalleryView(

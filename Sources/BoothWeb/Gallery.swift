@@ -34,7 +34,9 @@ struct Gallery: Sendable {
     /// The visible photo with this id, or a 404 that does not tell a hidden photo from a
     /// missing one.
     func visiblePhoto(_ id: UUID) async throws -> Photo {
-        guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.photo(id: id) }) else { throw WebError.unknownPhoto(id) }
+        guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.photo(id: id) }) else {
+            throw WebError.unknownPhoto(id)
+        }
         return photo
     }
 

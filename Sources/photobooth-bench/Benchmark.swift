@@ -16,7 +16,7 @@ enum Benchmark {
     static func main() throws {
         let options = try Options(CommandLine.arguments.dropFirst())
         #if DEBUG
-        print("warning: this is a debug build; run `swift run -c release photobooth-bench` for real figures.\n")
+            print("warning: this is a debug build; run `swift run -c release photobooth-bench` for real figures.\n")
         #endif
         let folder = options.directory.appendingPathComponent("photobooth-bench-\(UUID().lowercased)")
         defer { try? FileManager.default.removeItem(at: folder) }

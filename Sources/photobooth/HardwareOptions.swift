@@ -5,10 +5,12 @@ import Foundation
 /// The configuration file and the command-line overrides `run` and `doctor` share. Each option
 /// sets one key of the file (the help names it), and is checked the same way.
 struct HardwareOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The configuration file (YAML).",
-        discussion: "Default: \(BoothConfiguration.defaultFile) when it exists, which documents every key (deploy/photobooth.yaml in the source).",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The configuration file (YAML).",
+            discussion:
+                "Default: \(BoothConfiguration.defaultFile) when it exists, which documents every key (deploy/photobooth.yaml in the source).",
+            valueName: "file"))
     var config: String?
 
     @Option(help: help("The camera's device", "camera.device", "path"))
@@ -130,7 +132,8 @@ struct HardwareOptions: ParsableArguments {
             ("--preview-fps", previewFps, .screen, "--screen"),
         ]
         for setting in settings where setting.value != nil && !real.contains(setting.part) {
-            throw ValidationError("""
+            throw ValidationError(
+                """
                 \(setting.option) sets up a real device, and with --simulate that part is simulated: name the device with \
                 \(setting.device) to use it for real, or leave \(setting.option) out.
                 """)

@@ -2,6 +2,8 @@ import BoothCore
 import BoothStore
 import Foundation
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The properties are the JSON keys, snake_case as scripts read them.
 /// A photo as the command line prints it in JSON. The keys are part of the interface; scripts
 /// rely on them.
 struct PhotoJSON: Encodable {

@@ -77,8 +77,9 @@ struct BoothMachineTests {
         session.reachNaming(photo, at: 0)
         session.send(.key(.character("A")), at: 4)
         session.send(.key(.enter), at: 5)
-        #expect(session.send(.photoSaved(id: photo.id, caption: photo.placeholder), at: 5.1)
-            == [.show(.saved(photo.placeholder, photo: photo.id))])
+        #expect(
+            session.send(.photoSaved(id: photo.id, caption: photo.placeholder), at: 5.1)
+                == [.show(.saved(photo.placeholder, photo: photo.id))])
     }
 
     @Test("A press on the main screen starts the countdown and shows its first number")
@@ -572,7 +573,9 @@ struct BoothMachineTests {
     func strayResults() {
         let session = Session()
         let shutterAt = session.instant(0)
-        for event in [BoothEvent.shotTaken(photo, shutterAt: shutterAt), .shotFailed(shutterAt: shutterAt), .photoSaved(id: photo.id, caption: alice)] {
+        for event in [
+            BoothEvent.shotTaken(photo, shutterAt: shutterAt), .shotFailed(shutterAt: shutterAt), .photoSaved(id: photo.id, caption: alice),
+        ] {
             #expect(session.send(event, at: 0) == [.ignored(event)])
             #expect(session.machine.state == .idle)
         }
@@ -615,8 +618,9 @@ struct BoothMachineTests {
         naming.reachNaming(photo, at: 0)
         #expect(naming.send(.storageChecked(.storageFull), at: 4) == [])
         naming.send(.key(.enter), at: 5)
-        #expect(naming.send(.photoSaved(id: photo.id, caption: photo.placeholder, pendingName: alice), at: 5.1)
-            == [.show(.saved(photo.placeholder, photo: photo.id, pendingName: alice))])
+        #expect(
+            naming.send(.photoSaved(id: photo.id, caption: photo.placeholder, pendingName: alice), at: 5.1)
+                == [.show(.saved(photo.placeholder, photo: photo.id, pendingName: alice))])
         #expect(naming.tick(at: 10.1) == [.show(.fault(.storageFull))], "back to the fault, not the main screen")
     }
 

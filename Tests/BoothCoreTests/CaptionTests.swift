@@ -5,14 +5,16 @@ import Testing
 
 @Suite("Captions")
 struct CaptionTests {
-    @Test("Names are trimmed and otherwise kept as typed", arguments: [
-        ("  Alice ", "Alice"),
-        ("Zoë & Léa", "Zoë & Léa"),
-        ("Zoe\u{308}", "Zoe\u{308}"),
-        ("李小龍", "李小龍"),
-        ("👩‍👩‍👧 family", "👩‍👩‍👧 family"),
-        ("שלום", "שלום"),
-    ])
+    @Test(
+        "Names are trimmed and otherwise kept as typed",
+        arguments: [
+            ("  Alice ", "Alice"),
+            ("Zoë & Léa", "Zoë & Léa"),
+            ("Zoe\u{308}", "Zoe\u{308}"),
+            ("李小龍", "李小龍"),
+            ("👩‍👩‍👧 family", "👩‍👩‍👧 family"),
+            ("שלום", "שלום"),
+        ])
     func keptAsTyped(raw: String, expected: String) throws {
         let caption = try #require(Caption(sanitizing: raw))
         #expect(caption.text.unicodeScalars.elementsEqual(expected.unicodeScalars))

@@ -199,6 +199,7 @@ struct GalleryScreenTests {
         try ScreenPainter(viewKeyLabel: "0", galleryKeys: GalleryKeys(for: .phone)).paint(.gallery(list), preview: nil, into: &phone)
         let hint = PixelRect(x: 0, y: 800 * 88 / 100, width: 1280, height: 800 * 12 / 100)
         #expect(keyboard.pixels(in: hint) != phone.pixels(in: hint))
-        #expect(keyboard.pixels(in: PixelRect(x: 0, y: 0, width: 1280, height: 700)) == phone.pixels(in: PixelRect(x: 0, y: 0, width: 1280, height: 700)))
+        #expect(
+            keyboard.pixels(in: PixelRect(x: 0, y: 0, width: 1280, height: 700)) == phone.pixels(in: PixelRect(x: 0, y: 0, width: 1280, height: 700)))
     }
 }

@@ -23,7 +23,9 @@ struct KeypadEchoTests {
     @Test("A keypad's display says why the booth takes no photos, and that a name waits for the disk")
     func storage() {
         var echo = KeypadEcho(ansi: false)
-        #expect(echo.text(for: .fault(.storageFull)) == "\r\nStorage full: This booth cannot save photos until space is freed. Please tell the staff.\r\n")
+        #expect(
+            echo.text(for: .fault(.storageFull)) == "\r\nStorage full: This booth cannot save photos until space is freed. Please tell the staff.\r\n"
+        )
         #expect(echo.text(for: .fault(.storageFailing)).hasPrefix("\r\nCannot save photos: "))
         let saved = echo.text(for: .saved(placeholder, photo: UUID(), pendingName: Caption(sanitizing: "Anna")!))
         #expect(saved == "\r\nSaved as Photo 7\r\nYour name \u{201C}Anna\u{201D} will be added as soon as the booth can write it.\r\n")
@@ -51,7 +53,8 @@ struct KeypadEchoTests {
         _ = echo.text(for: .ready)
         #expect(echo.text(for: .gallery(list(index: 1, count: 120, captions: captions))) == "\r\n2/120 Anna")
         #expect(echo.text(for: .gallery(list(index: 2, count: 120, captions: captions))) == "\r3/120 Bob \r3/120 Bob")
-        let photo = GalleryPhoto(position: GalleryPosition(index: 2, count: 120), entry: GalleryEntry(id: UUID(), caption: Caption(sanitizing: "Bob")!, takenOn: "today"))
+        let photo = GalleryPhoto(
+            position: GalleryPosition(index: 2, count: 120), entry: GalleryEntry(id: UUID(), caption: Caption(sanitizing: "Bob")!, takenOn: "today"))
         #expect(echo.text(for: .photo(photo)) == "\rView 3/120 Bob\rView 3/120 Bob")
         #expect(echo.text(for: .ready) == "\r\nReady! Press the button for a photo.\r\n")
         #expect(echo.text(for: .gallery(GalleryList(position: GalleryPosition(index: 0, count: 0)))) == "\r\nNo photos yet")

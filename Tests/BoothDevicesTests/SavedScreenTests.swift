@@ -73,7 +73,8 @@ struct SavedScreenTests {
         #expect(decoded == expected)
     }
 
-    @Test("The caption, \"Saved as\" and \"Scan to download\" stay left of and under the code, inside the margins", arguments: ScreenPainterTests.sizes)
+    @Test(
+        "The caption, \"Saved as\" and \"Scan to download\" stay left of and under the code, inside the margins", arguments: ScreenPainterTests.sizes)
     func textBesideTheCode(width: Int, height: Int) throws {
         let long = try #require(Caption(sanitizing: String(repeating: "W", count: 64)))
         let canvas = try ScreenFixtures.paint(.saved(long, photo: UUID(), link: link), width: width, height: height)

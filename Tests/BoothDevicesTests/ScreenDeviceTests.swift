@@ -17,14 +17,26 @@ struct ScreenScheduleTests {
     @Test("The first screen and every content change are drawn at once")
     func contentAtOnce() {
         var schedule = RenderSchedule(previewInterval: interval)
-        guard case .render(.starting, nil) = schedule.next(at: start) else { Issue.record("draws the first screen"); return }
-        guard case .sleep = schedule.next(at: start) else { Issue.record("nothing new: sleeps"); return }
+        guard case .render(.starting, nil) = schedule.next(at: start) else {
+            Issue.record("draws the first screen")
+            return
+        }
+        guard case .sleep = schedule.next(at: start) else {
+            Issue.record("nothing new: sleeps")
+            return
+        }
         let again = schedule.show(.starting)
         #expect(!again, "the same content again is nothing new")
-        guard case .sleep = schedule.next(at: start) else { Issue.record("nothing new: sleeps"); return }
+        guard case .sleep = schedule.next(at: start) else {
+            Issue.record("nothing new: sleeps")
+            return
+        }
         let changed = schedule.show(.naming(typed: "A", placeholder: .placeholder(number: 1)))
         #expect(changed, "new content wakes the thread")
-        guard case .render(.naming, nil) = schedule.next(at: start) else { Issue.record("new content at once"); return }
+        guard case .render(.naming, nil) = schedule.next(at: start) else {
+            Issue.record("new content at once")
+            return
+        }
     }
 
     @Test("Preview frames are drawn at most once per interval, the latest one")
@@ -33,18 +45,30 @@ struct ScreenScheduleTests {
         schedule.show(.ready)
         let firstWakes = schedule.receive(frame(1))
         #expect(firstWakes, "a frame for a sleeping thread wakes it")
-        guard case .render(.ready, frame: let first?) = schedule.next(at: start) else { Issue.record("draws"); return }
+        guard case .render(.ready, frame: let first?) = schedule.next(at: start) else {
+            Issue.record("draws")
+            return
+        }
         #expect(first.sequence == 1)
         let secondWakes = schedule.receive(frame(2))
         let thirdWakes = schedule.receive(frame(3))
         #expect(secondWakes)
         #expect(!thirdWakes, "the thread already has a frame to wait for")
         let soon = start + .milliseconds(10)
-        guard case .wait(until: let deadline) = schedule.next(at: soon) else { Issue.record("waits for the rate limit"); return }
+        guard case .wait(until: let deadline) = schedule.next(at: soon) else {
+            Issue.record("waits for the rate limit")
+            return
+        }
         #expect(deadline == start + interval)
-        guard case .render(_, frame: let latest?) = schedule.next(at: deadline) else { Issue.record("draws"); return }
+        guard case .render(_, frame: let latest?) = schedule.next(at: deadline) else {
+            Issue.record("draws")
+            return
+        }
         #expect(latest.sequence == 3, "frame 2 was replaced before it was drawn")
-        guard case .sleep = schedule.next(at: deadline + interval) else { Issue.record("no frame: sleeps"); return }
+        guard case .sleep = schedule.next(at: deadline + interval) else {
+            Issue.record("no frame: sleeps")
+            return
+        }
     }
 
     @Test("A content change draws at once, even within the preview interval, with the latest frame")
@@ -68,11 +92,20 @@ struct ScreenScheduleTests {
         schedule.show(.saving)
         let wakes = schedule.receive(frame(1))
         #expect(!wakes, "no preview to draw it on: the thread sleeps on")
-        guard case .render(.saving, nil) = schedule.next(at: start) else { Issue.record("draws saving"); return }
-        guard case .sleep = schedule.next(at: start + .seconds(1)) else { Issue.record("ignores the frame"); return }
+        guard case .render(.saving, nil) = schedule.next(at: start) else {
+            Issue.record("draws saving")
+            return
+        }
+        guard case .sleep = schedule.next(at: start + .seconds(1)) else {
+            Issue.record("ignores the frame")
+            return
+        }
         // Back on the main screen, the frame kept is drawn at once.
         schedule.show(.ready)
-        guard case .render(.ready, frame: _?) = schedule.next(at: start + .seconds(1)) else { Issue.record("draws it"); return }
+        guard case .render(.ready, frame: _?) = schedule.next(at: start + .seconds(1)) else {
+            Issue.record("draws it")
+            return
+        }
     }
 
     @Test("Stopping wins over anything left to draw")
@@ -80,7 +113,10 @@ struct ScreenScheduleTests {
         var schedule = RenderSchedule(previewInterval: interval)
         schedule.show(.ready)
         schedule.stop()
-        guard case .finish = schedule.next(at: start) else { Issue.record("finishes"); return }
+        guard case .finish = schedule.next(at: start) else {
+            Issue.record("finishes")
+            return
+        }
     }
 }
 
@@ -101,9 +137,11 @@ struct ScreenFramebufferTests {
         #expect(FramebufferPixelFormat.rgb565(color.xrgb) == packed)
     }
 
-    @Test("A canvas is copied row by row, honouring the driver's row length", arguments: [
-        FramebufferPixelFormat.xrgb8888, .rgb565,
-    ])
+    @Test(
+        "A canvas is copied row by row, honouring the driver's row length",
+        arguments: [
+            FramebufferPixelFormat.xrgb8888, .rgb565,
+        ])
     func copy(format: FramebufferPixelFormat) {
         var canvas = Canvas(width: 3, height: 2, color: .white)
         canvas.fill(PixelRect(x: 1, y: 1, width: 2, height: 1), with: PixelColor(red: 255, green: 0, blue: 0))

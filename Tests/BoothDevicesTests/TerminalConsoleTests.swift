@@ -102,10 +102,11 @@ struct TerminalConsoleTests {
         // Input has ended and the booth waits: both streams end.
         #expect(await keys.next() == nil)
         #expect(await presses.next() == nil)
-        #expect(await harness.printed() == [
-            "Ready. Press Enter to take a photo.", "1", "Smile!", "Name your photo:", "Saving...", "Saved as Alice",
-            "Smile!", "Name your photo:", "Saving...", "Saved as Bob",
-        ])
+        #expect(
+            await harness.printed() == [
+                "Ready. Press Enter to take a photo.", "1", "Smile!", "Name your photo:", "Saving...", "Saved as Alice",
+                "Smile!", "Name your photo:", "Saving...", "Saved as Bob",
+            ])
     }
 
     @Test("Escape cancels, Delete and Backspace erase, CR and invalid UTF-8 are dropped")
@@ -209,11 +210,12 @@ struct TerminalConsoleTests {
         harness.console.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
         let printed = await harness.printed()
         #expect(printed.first?.hasPrefix("Photos, 7 of 12") == true)
-        #expect(Array(printed[1...5]) == [
-            "  6. Photo 7 \u{00B7} Taken on 22/11/2026 at 14h05", "> 7. Photo 6 \u{00B7} Taken on 22/11/2026 at 14h05",
-            "  8. Photo 5 \u{00B7} Taken on 22/11/2026 at 14h05", "  9. Photo 4 \u{00B7} Taken on 22/11/2026 at 14h05",
-            "  10. Photo 3 \u{00B7} Taken on 22/11/2026 at 14h05",
-        ])
+        #expect(
+            Array(printed[1...5]) == [
+                "  6. Photo 7 \u{00B7} Taken on 22/11/2026 at 14h05", "> 7. Photo 6 \u{00B7} Taken on 22/11/2026 at 14h05",
+                "  8. Photo 5 \u{00B7} Taken on 22/11/2026 at 14h05", "  9. Photo 4 \u{00B7} Taken on 22/11/2026 at 14h05",
+                "  10. Photo 3 \u{00B7} Taken on 22/11/2026 at 14h05",
+            ])
         #expect(printed[6] == "Photo 7 of 12: Anna \u{00B7} Taken on 22/11/2026 at 14h05")
         #expect(printed[7] == "  /srv/booth/photos/2026/11/22/anna.jpg")
         #expect(printed.contains("Photo 8 of 12 cannot be shown."))

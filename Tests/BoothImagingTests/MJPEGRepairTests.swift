@@ -77,9 +77,10 @@ struct TestPatternTests {
         let pattern = TestPattern(width: 320, height: 180)
         let early = pattern.render(frame: 7, at: Date(timeIntervalSince1970: 1_700_000_000))
         let later = pattern.render(frame: 7, at: Date(timeIntervalSince1970: 1_700_000_001.5))
-        let differingRows = Set(zip(early.pixels, later.pixels).enumerated().compactMap { index, pair in
-            pair.0 == pair.1 ? nil : index / early.bytesPerRow
-        })
+        let differingRows = Set(
+            zip(early.pixels, later.pixels).enumerated().compactMap { index, pair in
+                pair.0 == pair.1 ? nil : index / early.bytesPerRow
+            })
         #expect(!differingRows.isEmpty)
         #expect(differingRows.allSatisfy { $0 >= 180 * 3 / 4 }, "only the bottom band holds the clock")
     }

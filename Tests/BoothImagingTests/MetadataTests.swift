@@ -72,7 +72,9 @@ struct MetadataTests {
         #expect(twice == (try JPEGSegments.tagged(original, with: renamed)))
     }
 
-    @Test("A west-of-UTC booth writes a negative offset and its own date", arguments: [(-5 * 3600 - 1800, "2026:11:22 02:03:05", "-05:30"), (0, "2026:11:22 07:33:05", "+00:00")])
+    @Test(
+        "A west-of-UTC booth writes a negative offset and its own date",
+        arguments: [(-5 * 3600 - 1800, "2026:11:22 02:03:05", "-05:30"), (0, "2026:11:22 07:33:05", "+00:00")])
     func offsets(offset: Int, local: String, written: String) throws {
         var metadata = Self.metadata
         metadata.utcOffsetSeconds = offset

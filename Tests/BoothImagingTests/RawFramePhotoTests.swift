@@ -28,7 +28,9 @@ struct RawFramePhotoTests {
 
     @Test("An RGB frame with row padding is encoded without the padding")
     func rgb() throws {
-        let width = 32, height = 16, stride = width * 3 + 8
+        let width = 32
+        let height = 16
+        let stride = width * 3 + 8
         var bytes = [UInt8](repeating: 0xFF, count: stride * height)  // padding is white
         for row in 0..<height {
             for column in 0..<width { bytes.replaceSubrange((row * stride + column * 3)..<(row * stride + column * 3 + 3), with: [0, 0, 200]) }

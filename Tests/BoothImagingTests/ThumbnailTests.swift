@@ -4,10 +4,12 @@ import Testing
 
 @Suite("Thumbnails")
 struct ThumbnailTests {
-    @Test("Thumbnails fit in 320 pixels and keep the aspect ratio", arguments: [
-        (1920, 1080, 320, 180), (3840, 2160, 320, 180), (640, 480, 320, 240), (480, 640, 240, 320),
-        (200, 100, 200, 100),
-    ])
+    @Test(
+        "Thumbnails fit in 320 pixels and keep the aspect ratio",
+        arguments: [
+            (1920, 1080, 320, 180), (3840, 2160, 320, 180), (640, 480, 320, 240), (480, 640, 240, 320),
+            (200, 100, 200, 100),
+        ])
     func sizes(width: Int, height: Int, expectedWidth: Int, expectedHeight: Int) throws {
         let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: try Fixtures.jpeg(width: width, height: height))
         #expect(thumbnail.width == expectedWidth && thumbnail.height == expectedHeight)

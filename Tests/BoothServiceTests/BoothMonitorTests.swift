@@ -99,10 +99,12 @@ struct PhotoLinksTests {
     @Test("A public address wins; else the address the gallery listens on; never the loopback")
     func links() {
         let page = "/photos/3f2c9a4e-0b1d-4c6e-9f8a-2d4b6c8e0a1f"
-        #expect(PhotoLinks(publicURL: "http://booth.local", address: "0.0.0.0", port: 8080, enabled: true).link(to: id)
-            == "http://booth.local" + page)
-        #expect(PhotoLinks(publicURL: nil, address: "192.168.4.1", port: 8181, enabled: true).link(to: id)
-            == "http://192.168.4.1:8181" + page)
+        #expect(
+            PhotoLinks(publicURL: "http://booth.local", address: "0.0.0.0", port: 8080, enabled: true).link(to: id)
+                == "http://booth.local" + page)
+        #expect(
+            PhotoLinks(publicURL: nil, address: "192.168.4.1", port: 8181, enabled: true).link(to: id)
+                == "http://192.168.4.1:8181" + page)
         #expect(PhotoLinks(publicURL: nil, address: "fd00::1", port: 80, enabled: true).link(to: id) == "http://[fd00::1]:80" + page)
         #expect(PhotoLinks(publicURL: nil, address: "127.0.0.1", port: 8080, enabled: true).link(to: id) == nil)
         #expect(PhotoLinks(publicURL: "http://booth.local", address: "0.0.0.0", port: 8080, enabled: false).link(to: id) == nil)

@@ -190,7 +190,9 @@ struct BoothRuntimeTests {
 
     // MARK: Gallery
 
-    @Test("The view key opens the list from the library: newest first, thumbnails, names, times in the booth's format; Enter shows the original; Back twice returns")
+    @Test(
+        "The view key opens the list from the library: newest first, thumbnails, names, times in the booth's format; Enter shows the original; Back twice returns"
+    )
     func gallery() async throws {
         let format = PhotoDateFormat(pattern: "'Taken' yyyy-MM-dd HH:mm")
         let rig = try Rig(dateFormat: format)
@@ -216,10 +218,13 @@ struct BoothRuntimeTests {
 
             rig.controls.send(.enter)
             let shown = await rig.screen.next { if case .photo = $0 { true } else { false } }
-            #expect(shown == .photo(GalleryPhoto(
-                position: GalleryPosition(index: 5, count: 7),
-                entry: GalleryEntry(id: photos[5].id, caption: photos[5].caption, takenOn: format.string(from: photos[5].createdAt)),
-                original: rig.library.url(of: photos[5]))))
+            #expect(
+                shown
+                    == .photo(
+                        GalleryPhoto(
+                            position: GalleryPosition(index: 5, count: 7),
+                            entry: GalleryEntry(id: photos[5].id, caption: photos[5].caption, takenOn: format.string(from: photos[5].createdAt)),
+                            original: rig.library.url(of: photos[5]))))
             rig.controls.send(.cancel)
             await rig.screen.next { if case .gallery(let list) = $0 { list.position.index == 5 } else { false } }
             rig.controls.send(.cancel)

@@ -44,7 +44,8 @@ struct ConfigurationTests {
 
     @Test("The sync keys set the event's bucket; a wrong endpoint or bucket name is refused with what is allowed")
     func syncKeys() throws {
-        let configuration = try load("""
+        let configuration = try load(
+            """
             sync: {endpoint: "http://127.0.0.1:8333", bucket: anna-photos, region: eu-central-1, event: "Anna & Ben",
                    path_style: true, credentials_file: /etc/photobooth/sync-credentials, max_bytes_per_second: 250000,
                    interval_seconds: 10}
@@ -66,7 +67,8 @@ struct ConfigurationTests {
 
     @Test("Every key sets what it names")
     func keys() throws {
-        let configuration = try load("""
+        let configuration = try load(
+            """
             data_dir: /srv/photos
             camera: {device: /dev/video2, size: 640x480, fps: 25, format: yuyv}
             shutter: {chip: "1", line: 4, polarity: active-high, bias: pull-down, debounce_ms: 50}
@@ -88,7 +90,8 @@ struct ConfigurationTests {
 
     @Test("The web gallery's keys: address, port, public address, admin token, name and date format")
     func webKeys() throws {
-        let configuration = try load(#"""
+        let configuration = try load(
+            #"""
             booth: {name: Anna & Ben}
             gallery: {date_format: "dd.MM.yyyy HH:mm", timeout_seconds: 20}
             http: {enabled: false, address: 127.0.0.1, port: 8181, public_url: "http://booth.local:8181/", admin_token: 0123456789abcdef}

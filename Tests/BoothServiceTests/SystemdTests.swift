@@ -1,8 +1,9 @@
-@testable import BoothService
 import Foundation
 import Logging
 import Synchronization
 import Testing
+
+@testable import BoothService
 
 /// Receives datagrams on a Unix socket bound at `address` (a path, or `@name` in the abstract
 /// namespace).
@@ -91,22 +92,24 @@ struct JournalLogHandlerTests {
         logger.warning("Keypad sent 3 bytes that are no key")
         logger.error("No frame\nfrom the camera", metadata: ["device": "/dev/video0"])
         logger.critical("Could not start again")
-        #expect(lines.all == [
-            "<7>frame\n", "<6>idle -> countdown\n", "<5>Stopping\n", "<4>Keypad sent 3 bytes that are no key\n",
-            "<3>No frame from the camera device=/dev/video0\n", "<2>Could not start again\n",
-        ])
+        #expect(
+            lines.all == [
+                "<7>frame\n", "<6>idle -> countdown\n", "<5>Stopping\n", "<4>Keypad sent 3 bytes that are no key\n",
+                "<3>No frame from the camera device=/dev/video0\n", "<2>Could not start again\n",
+            ])
     }
 
     @Test("Standard error is the journal only when JOURNAL_STREAM names its device and inode")
     func detection() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
-        defer { ends.forEach { close($0) } }
+        defer { for end in ends { close(end) } }
         var status = stat()
         try #require(fstat(ends[1], &status) == 0)
         let stream = "\(status.st_dev):\(status.st_ino)"
         #expect(JournalLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": stream], descriptor: ends[1]))
-        #expect(!JournalLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino + 1)"], descriptor: ends[1]))
+        #expect(
+            !JournalLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino + 1)"], descriptor: ends[1]))
         #expect(!JournalLogHandler.standardErrorIsJournal(environment: ["JOURNAL_STREAM": "journal"], descriptor: ends[1]))
         #expect(!JournalLogHandler.standardErrorIsJournal(environment: [:], descriptor: ends[1]))
     }

@@ -109,8 +109,9 @@ struct ConsistencyTests {
         #expect(fixture.files().filter { $0.hasSuffix(".jpg") }.count == originalsBefore)
         #expect(try Data(contentsOf: fixture.url("quarantine/" + damaged.file)) == half)
         #expect(FileManager.default.fileExists(atPath: fixture.url("quarantine/" + unreadableStray).path))
-        #expect(try fixture.library.photos().map(\.id).sorted { $0.uuidString < $1.uuidString }
-            == [fine.id, strayID].sorted { $0.uuidString < $1.uuidString })
+        #expect(
+            try fixture.library.photos().map(\.id).sorted { $0.uuidString < $1.uuidString }
+                == [fine.id, strayID].sorted { $0.uuidString < $1.uuidString })
         let lost = try fixture.library.database.read { db in try String.fetchAll(db, sql: "SELECT caption FROM lost_photo ORDER BY caption") }
         #expect(lost == ["damaged", "gone"])
         // Numbers of lost photos are not handed out again.

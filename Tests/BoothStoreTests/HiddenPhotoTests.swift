@@ -52,7 +52,8 @@ struct HiddenPhotoTests {
         let fixture = try LibraryFixture()
         let page = try plan(
             fixture,
-            "SELECT \(PhotoLibrary.photoColumns) FROM photo WHERE \(PhotoLibrary.shown(false)) ORDER BY \(PhotoLibrary.newestFirst) LIMIT 30 OFFSET 9000")
+            "SELECT \(PhotoLibrary.photoColumns) FROM photo WHERE \(PhotoLibrary.shown(false)) ORDER BY \(PhotoLibrary.newestFirst) LIMIT 30 OFFSET 9000"
+        )
         #expect(page.contains { $0.contains("photo_visible_newest_first") }, "plan: \(page)")
         #expect(!page.contains { $0.contains("TEMP B-TREE") }, "plan: \(page)")
 

@@ -48,9 +48,10 @@ final class LibraryFixture {
     /// Every file under the library folder, relative to it.
     func files() -> Set<String> {
         let walker = FileManager.default.enumerator(atPath: directory.path)
-        return Set((walker?.allObjects as? [String] ?? []).filter { path in
-            let values = try? directory.appendingPathComponent(path).resourceValues(forKeys: [.isRegularFileKey])
-            return values?.isRegularFile == true
-        })
+        return Set(
+            (walker?.allObjects as? [String] ?? []).filter { path in
+                let values = try? directory.appendingPathComponent(path).resourceValues(forKeys: [.isRegularFileKey])
+                return values?.isRegularFile == true
+            })
     }
 }

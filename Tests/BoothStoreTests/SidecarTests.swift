@@ -26,7 +26,8 @@ struct SidecarTests {
     @Test("A booth name holding what XML cannot (a control character, U+FFFE) still gives a sidecar that reads")
     func unwritableCharacters() throws {
         let sidecar = PhotoSidecar(
-            id: UUID(), number: 7, caption: Self.zoe, createdAt: Date(timeIntervalSince1970: 1_795_000_000), booth: "Hall\u{1}" + String(Unicode.Scalar(0xFFFE)!) + " A", hidden: false)
+            id: UUID(), number: 7, caption: Self.zoe, createdAt: Date(timeIntervalSince1970: 1_795_000_000),
+            booth: "Hall\u{1}" + String(Unicode.Scalar(0xFFFE)!) + " A", hidden: false)
         let read = try #require(PhotoSidecar(xmp: sidecar.xmp))
         #expect(read.booth == "Hall A" && read.caption == Self.zoe)
     }
@@ -190,10 +191,11 @@ struct SidecarTests {
         let actions = try PhotoLibrary.rebuildCatalog(
             in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), boothName: "Booth 2")
         #expect(actions.first?.hasPrefix("set the damaged catalog aside as photobooth.damaged-") == true)
-        #expect(actions.last == """
-            rebuilt the catalog from 2 originals: 1 named from their sidecars, 1 from the damaged catalog, 0 given a default name; \
-            1 salvaged row without an original kept as lost
-            """, "\(actions)")
+        #expect(
+            actions.last == """
+                rebuilt the catalog from 2 originals: 1 named from their sidecars, 1 from the damaged catalog, 0 given a default name; \
+                1 salvaged row without an original kept as lost
+                """, "\(actions)")
         #expect(fixture.files().contains { $0.hasPrefix("photobooth.damaged-") && $0.hasSuffix(".sqlite") })
         let library = try LibraryFixture.open(fixture.directory)
         #expect(try library.photo(id: anna.id) == anna)

@@ -58,9 +58,13 @@ final class TestBooth: Sendable {
     }
 }
 
-@Suite("Booths of one event converge through a real bucket (SeaweedFS on loopback)", .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)))
+@Suite(
+    "Booths of one event converge through a real bucket (SeaweedFS on loopback)",
+    .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)))
 struct EventSyncTests {
-    @Test("Two booths taking photos end with the same photos and captions; the bucket holds each photo's original, thumbnail and record under its booth")
+    @Test(
+        "Two booths taking photos end with the same photos and captions; the bucket holds each photo's original, thumbnail and record under its booth"
+    )
     func converge() async throws {
         let server = try await SeaweedFS()
         let event = "Anna & Ben \(UUID().uuidString.prefix(6))"
@@ -85,7 +89,10 @@ struct EventSyncTests {
             #expect(keys.contains(layout.key(kind, of: zoe.id)), "\(kind) of \(zoe.id)")
         }
         #expect(keys.count == 9, "\(keys)")
-        #expect(keys.allSatisfy { $0.hasPrefix(BucketLayout.keyName(event) + "/booth-east/") || $0.hasPrefix(BucketLayout.keyName(event) + "/booth-west/") })
+        #expect(
+            keys.allSatisfy {
+                $0.hasPrefix(BucketLayout.keyName(event) + "/booth-east/") || $0.hasPrefix(BucketLayout.keyName(event) + "/booth-west/")
+            })
 
         // The original in the bucket is the camera's image with the name and time spliced in,
         // and matches the SHA-256 its record gives.

@@ -93,9 +93,11 @@ struct SignatureV4Tests {
         if pathPart.count > 1 {
             for item in pathPart[1].split(separator: "&") {
                 let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                query.append((
-                    String(pair[0]).removingPercentEncoding ?? String(pair[0]),
-                    pair.count > 1 ? (String(pair[1]).removingPercentEncoding ?? String(pair[1])) : ""))
+                query.append(
+                    (
+                        String(pair[0]).removingPercentEncoding ?? String(pair[0]),
+                        pair.count > 1 ? (String(pair[1]).removingPercentEncoding ?? String(pair[1])) : ""
+                    ))
             }
         }
         return SignatureV4.Request(method: method, path: path, query: query, headers: headers, payloadHash: SignatureV4.hash(Data(body.utf8)))

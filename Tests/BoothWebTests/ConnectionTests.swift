@@ -61,8 +61,10 @@ struct ConnectionTests {
         let settings = WebSettings(address: "127.0.0.1", port: 8080)
         try await fixture.application(settings).test(.live) { client in
             let port = try #require(client.port)
-            for (host, origin) in [("booth.local:8080", "http://booth.local:8080"), ("192.168.4.1", "http://192.168.4.1"),
-                ("[fe80::1]:80", "http://[fe80::1]:80"), ("evil.example/x?", "http://127.0.0.1:8080")] {
+            for (host, origin) in [
+                ("booth.local:8080", "http://booth.local:8080"), ("192.168.4.1", "http://192.168.4.1"),
+                ("[fe80::1]:80", "http://[fe80::1]:80"), ("evil.example/x?", "http://127.0.0.1:8080"),
+            ] {
                 try await RawConnection.with(port: port) { session in
                     try await session.send("GET /api/photos/\(photo.id.lowercased) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
                     try await session.read { $0.response?.isComplete == true }
@@ -111,7 +113,8 @@ struct ConnectionTests {
             try await tasks.next()
         }
         #expect(!feed.isWatched)
-        #expect(GalleryServer.pagePath(of: UUID(uuidString: "3F2C9A4E-0B1D-4C6E-9F8A-2D4B6C8E0A1F")!) == "/photos/3f2c9a4e-0b1d-4c6e-9f8a-2d4b6c8e0a1f")
+        #expect(
+            GalleryServer.pagePath(of: UUID(uuidString: "3F2C9A4E-0B1D-4C6E-9F8A-2D4B6C8E0A1F")!) == "/photos/3f2c9a4e-0b1d-4c6e-9f8a-2d4b6c8e0a1f")
     }
 }
 

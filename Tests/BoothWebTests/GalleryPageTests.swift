@@ -41,7 +41,10 @@ struct GalleryPageTests {
                 let id = photo.id.lowercased
                 let time = PhotoDateFormat.standard.string(from: photo.createdAt)
                 #expect(html.contains("<img src=\"/thumbnails/\(id).jpg\" alt=\"\(photo.caption.text)\""))
-                #expect(html.contains("<figcaption><span class=\"caption\">\(photo.caption.text)</span><time datetime=\"\(photo.createdAt.utcTimestamp)\">\(time)</time></figcaption>"))
+                #expect(
+                    html.contains(
+                        "<figcaption><span class=\"caption\">\(photo.caption.text)</span><time datetime=\"\(photo.createdAt.utcTimestamp)\">\(time)</time></figcaption>"
+                    ))
                 #expect(time.hasPrefix("Taken on "))
             }
             #expect(!html.contains("class=\"empty\""))
@@ -110,7 +113,8 @@ struct GalleryPageTests {
             #expect(html.contains("<a class=\"download\" download href=\"/photos/\(id).jpg?download=1\">"))
             #expect(html.contains("<a class=\"back\" href=\"/\">"))
             #expect(html.contains("<span class=\"caption\">Alice</span>"))
-            #expect(html.contains("<time datetime=\"\(photo.createdAt.utcTimestamp)\">\(PhotoDateFormat.standard.string(from: photo.createdAt))</time>"))
+            #expect(
+                html.contains("<time datetime=\"\(photo.createdAt.utcTimestamp)\">\(PhotoDateFormat.standard.string(from: photo.createdAt))</time>"))
             #expect(html.contains("<meta name=\"viewport\""))
             #expect(html.contains("img { display: block; max-width: 100%; height: auto; }"), "no image overflows a phone's screen")
         }

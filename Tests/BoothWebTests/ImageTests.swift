@@ -130,9 +130,10 @@ struct ImageTests {
         let photo = try fixture.add()
         let id = photo.id.lowercased
         try await fixture.application().test(.router) { client in
-            for uri in ["/", "/photos/\(id)", "/thumbnails/\(id).jpg", "/photos/\(id).jpg", "/api/photos", "/api/photos/\(id)",
-                "/api/status", "/healthz", "/metrics", "/preview.mjpg", "/screen.mjpg", "/api/events"]
-            {
+            for uri in [
+                "/", "/photos/\(id)", "/thumbnails/\(id).jpg", "/photos/\(id).jpg", "/api/photos", "/api/photos/\(id)",
+                "/api/status", "/healthz", "/metrics", "/preview.mjpg", "/screen.mjpg", "/api/events",
+            ] {
                 let head = try await client.execute(uri: uri, method: .head)
                 #expect(head.status == .ok, "\(uri)")
                 #expect(head.body.readableBytes == 0, "\(uri)")

@@ -77,7 +77,9 @@ struct OpenAPITests {
                 if operation["security"] != nil {
                     #expect(responses.isSuperset(of: ["401", "403"]), "\(method) \(path) documents the token's errors")
                 }
-                if (operation["parameters"] as? [Any])?.map(Self.resolve).contains(where: { $0["in"] as? String == "query" && $0["name"] as? String != "download" }) == true {
+                if (operation["parameters"] as? [Any])?.map(Self.resolve).contains(where: {
+                    $0["in"] as? String == "query" && $0["name"] as? String != "download"
+                }) == true {
                     #expect(responses.contains("400"), "\(method) \(path) documents bad query values")
                 }
             }
@@ -120,6 +122,8 @@ struct OpenAPITests {
         // only while the booth syncs with an event's bucket).
         #expect(required.isSubset(of: Set(object.keys)), "\(schemaName): emitted \(object.keys.sorted())", sourceLocation: sourceLocation)
         #expect(Set(object.keys).isSubset(of: properties), "\(schemaName): emitted \(object.keys.sorted())", sourceLocation: sourceLocation)
-        #expect(properties.subtracting(required).isSubset(of: Self.optionalProperties), "\(schemaName): \(properties.subtracting(required))", sourceLocation: sourceLocation)
+        #expect(
+            properties.subtracting(required).isSubset(of: Self.optionalProperties), "\(schemaName): \(properties.subtracting(required))",
+            sourceLocation: sourceLocation)
     }
 }

@@ -70,7 +70,8 @@ struct RawSession {
     /// Whether the server closed (or reset) the connection.
     private(set) var isClosed = false
 
-    init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, timedOut: TimeoutFlag) {
+    init(iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, timedOut: TimeoutFlag)
+    {
         self.iterator = iterator
         self.outbound = outbound
         self.timedOut = timedOut

@@ -191,7 +191,7 @@ final class BoothProcess: Sendable {
         environment.merge(added) { $1 }
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, command[0], &actions, nil, argv, envp)
         for descriptor in [standardInput.read, standardOutput.write, standardError.write] { close(descriptor) }

@@ -8,7 +8,7 @@ let canMountTmpfs: Bool = {
     var child: pid_t = 0
     let command = ["/usr/bin/unshare", "-rm", "/bin/sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"]
     let argv = command.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     guard posix_spawn(&child, command[0], nil, nil, argv, environ) == 0 else { return false }
     var status: Int32 = 0
     while waitpid(child, &status, 0) < 0 && errno == EINTR {}
@@ -125,8 +125,9 @@ struct DiskTests {
         #expect(doctor.status == 1)
     }
 
-    @Test("0 bytes free: list, show, check and export work, and the booth starts, says \"Storage full\" and serves its gallery",
-          .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
+    @Test(
+        "0 bytes free: list, show, check and export work, and the booth starts, says \"Storage full\" and serves its gallery",
+        .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
     func zeroBytesFree() async throws {
         let source = DataDirectory()
         try await session("\nAnna\n\nBen\n", in: source)
@@ -164,8 +165,9 @@ struct DiskTests {
         #expect(result.stderr.contains("open for reading only") && result.stderr.contains("Free some space"))
     }
 
-    @Test("A disk out of inodes is full whatever its free space: doctor says so",
-          .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
+    @Test(
+        "A disk out of inodes is full whatever its free space: doctor says so",
+        .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
     func outOfInodes() async throws {
         let source = DataDirectory()
         try await session("\nAnna\n", in: source)
@@ -175,8 +177,9 @@ struct DiskTests {
         #expect(line.contains("Storage full: ") && line.contains("more files (inodes)"), "\(line)")
     }
 
-    @Test("A full disk at start: the start-up check waits for room and touches nothing, and the booth starts",
-          .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
+    @Test(
+        "A full disk at start: the start-up check waits for room and touches nothing, and the booth starts",
+        .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
     func startUpCheckWaitsForRoom() async throws {
         let source = DataDirectory()
         try await session("\nAnna\n", in: source)
@@ -199,8 +202,9 @@ struct DiskTests {
         #expect(try await listed(source).count == 2)
     }
 
-    @Test("Space freed while the fault shows: the booth takes photos again by itself",
-          .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
+    @Test(
+        "Space freed while the fault shows: the booth takes photos again by itself",
+        .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
     func takesPhotosAgainOnceFreed() async throws {
         let source = DataDirectory()
         try await session("\nAnna\n", in: source)
@@ -220,8 +224,9 @@ struct DiskTests {
         #expect(await booth.finished().status == 0)
     }
 
-    @Test("A read-only photos folder is known before a guest poses, and said so",
-          .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
+    @Test(
+        "A read-only photos folder is known before a guest poses, and said so",
+        .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
     func readOnlyPhotos() async throws {
         let source = DataDirectory()
         try await session("\nAnna\n", in: source)
@@ -237,8 +242,9 @@ struct DiskTests {
         #expect(result.stderr.contains("the booth cannot write to \(disk.path)/photos: Read-only file system"), "\(result.stderr)")
     }
 
-    @Test("A name typed while the disk filled up is kept, promised on the screen, and written once there is room",
-          .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
+    @Test(
+        "A name typed while the disk filled up is kept, promised on the screen, and written once there is room",
+        .enabled(if: canMountTmpfs, Comment(rawValue: needsNamespaces)))
     func nameWaitsForTheDisk() async throws {
         let source = DataDirectory()
         try await session("\nAnna\n\nBen\n", in: source)

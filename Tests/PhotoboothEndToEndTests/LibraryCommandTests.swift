@@ -107,15 +107,19 @@ struct LibraryCommandTests {
         #expect(tags["EXIF:Model"] as? String == "simulated camera", "\(tags)")
     }
 
-    @Test("Bad usage exits 2; a failed operation exits 1 with a message and no stack trace", arguments: [
-        (["list", "--limit", "0"], Int32(2), "--limit"),
-        (["frobnicate"], 2, "frobnicate"),
-        (["export", "--to", "/tmp/x"], 2, "--all"),
-        (["run", "--countdown", "-1"], 2, "--countdown"),
-        (["list", "--data-dir", "/nonexistent/photobooth"], 1, "no photo library in /nonexistent/photobooth"),
-        (["run", "--data-dir", "/tmp/photobooth-not-simulated", "--gpio-chip", "/dev/no-such-gpiochip"], 1,
-         "/dev/no-such-gpiochip: opening the GPIO chip failed: No such file or directory. `photobooth doctor` checks every part"),
-    ])
+    @Test(
+        "Bad usage exits 2; a failed operation exits 1 with a message and no stack trace",
+        arguments: [
+            (["list", "--limit", "0"], Int32(2), "--limit"),
+            (["frobnicate"], 2, "frobnicate"),
+            (["export", "--to", "/tmp/x"], 2, "--all"),
+            (["run", "--countdown", "-1"], 2, "--countdown"),
+            (["list", "--data-dir", "/nonexistent/photobooth"], 1, "no photo library in /nonexistent/photobooth"),
+            (
+                ["run", "--data-dir", "/tmp/photobooth-not-simulated", "--gpio-chip", "/dev/no-such-gpiochip"], 1,
+                "/dev/no-such-gpiochip: opening the GPIO chip failed: No such file or directory. `photobooth doctor` checks every part"
+            ),
+        ])
     func exitCodes(arguments: [String], status: Int32, message: String) async throws {
         let result = try await BoothProcess.run(arguments)
         #expect(result.status == status)

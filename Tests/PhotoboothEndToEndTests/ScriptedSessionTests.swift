@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 import Testing
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The properties are the JSON keys of `list --json`.
 /// A photo as `photobooth list --json` prints it.
 struct ListedPhoto: Decodable, Equatable {
     let id: String

@@ -145,7 +145,9 @@ struct ServiceManagerTests {
         try booth.endInput()
         let finished = await booth.finished()
         #expect(finished.status == 0 && !finished.signaled, "\(finished.stderr)")
-        #expect(finished.stderr.contains("Restarting with the new configuration once no photo is in flight") && finished.stderr.contains("] Starting again."))
+        #expect(
+            finished.stderr.contains("Restarting with the new configuration once no photo is in flight")
+                && finished.stderr.contains("] Starting again."))
         #expect(finished.stdout.contains("Saved as Ann"))
         #expect(try await listed(run.directory).map(\.caption) == ["Ann"])
     }

@@ -65,14 +65,21 @@ struct SimulatedDevicesTests {
 
     @Test("A device's setting without the device is refused with --simulate; the camera's size and rate go to the simulated camera")
     func settingsWithoutTheirDevice() async throws {
-        for (option, value, device) in [("--keypad-baud", "19200", "--keypad"), ("--debounce-ms", "20", "--shutter-line"),
-                                        ("--camera-format", "yuyv", "--camera"), ("--preview-fps", "10", "--screen")] {
+        for (option, value, device) in [
+            ("--keypad-baud", "19200", "--keypad"), ("--debounce-ms", "20", "--shutter-line"),
+            ("--camera-format", "yuyv", "--camera"), ("--preview-fps", "10", "--screen"),
+        ] {
             let result = try await BoothProcess.run(["run", "--simulate", option, value, "--data-dir", DataDirectory().path])
             #expect(result.status == 2, "\(option)")
-            #expect(result.stderr.contains("\(option) sets up a real device") && result.stderr.contains("name the device with \(device)"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("\(option) sets up a real device") && result.stderr.contains("name the device with \(device)"),
+                "\(result.stderr)")
         }
         let small = try await BoothProcess.run(
-            ["run", "--simulate", "--no-http", "--countdown", "0", "--camera-size", "320x240", "--camera-fps", "10", "--data-dir", DataDirectory().path],
+            [
+                "run", "--simulate", "--no-http", "--countdown", "0", "--camera-size", "320x240", "--camera-fps", "10", "--data-dir",
+                DataDirectory().path,
+            ],
             input: "\nTiny\n")
         #expect(small.stderr.contains("simulated camera (320x240 MJPEG, 10 fps) delivers frames"))
         #expect(small.stderr.contains(#""Photo 1" 320x240"#), "the photo has the simulated camera's size: \(small.stderr)")

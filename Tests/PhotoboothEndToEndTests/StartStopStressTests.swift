@@ -60,10 +60,11 @@ struct StartStopStressTests {
     func failingWebService() async throws {
         let taken = try TakenPort()
         let outcomes = await Self.runMany(200) { library in
-            let booth = try BoothProcess([
-                "run", "--simulate", "--countdown", "0", "--http-address", "127.0.0.1", "--http-port", String(taken.port),
-                "--data-dir", library.path,
-            ] + Self.lightCamera)
+            let booth = try BoothProcess(
+                [
+                    "run", "--simulate", "--countdown", "0", "--http-address", "127.0.0.1", "--http-port", String(taken.port),
+                    "--data-dir", library.path,
+                ] + Self.lightCamera)
             try booth.endInput()
             return booth
         }
@@ -88,10 +89,11 @@ struct StartStopStressTests {
     @Test("200 runs stopped by SIGTERM, or reloaded by SIGHUP then stopped, at random instants: none hangs")
     func stopOrReloadAtRandomInstants() async throws {
         let outcomes = await Self.runMany(200) { library in
-            let booth = try BoothProcess([
-                "run", "--simulate", "--countdown", "0", "--http-address", "127.0.0.1", "--http-port", String(try TakenPort.free()),
-                "--data-dir", library.path,
-            ] + Self.lightCamera)
+            let booth = try BoothProcess(
+                [
+                    "run", "--simulate", "--countdown", "0", "--http-address", "127.0.0.1", "--http-port", String(try TakenPort.free()),
+                    "--data-dir", library.path,
+                ] + Self.lightCamera)
             if Bool.random() {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 0...1500)))
                 booth.send(SIGHUP)

@@ -16,11 +16,13 @@ struct SyncingBooth {
         self.name = name
         config = directory.url.appendingPathComponent("photobooth.yaml")
         try FileManager.default.createDirectory(at: directory.url, withIntermediateDirectories: true)
-        try Data("""
+        try Data(
+            """
             booth: {name: "\(name)", countdown_seconds: 0}
             sync: {endpoint: "\(server.endpoint.absoluteString)", bucket: \(SeaweedFS.bucket), event: "\(event)", path_style: true,
                    interval_seconds: 1}
-            """.utf8).write(to: config)
+            """.utf8
+        ).write(to: config)
     }
 
     static let environment = ["AWS_ACCESS_KEY_ID": SeaweedFS.accessKey, "AWS_SECRET_ACCESS_KEY": SeaweedFS.secretKey]
@@ -130,7 +132,8 @@ struct SyncEndToEndTests {
         #expect(await second.finished().status == 0)
     }
 
-    @Test("doctor checks the event's bucket for real: PASS with the booth's keys, FAIL and what to fix with a wrong secret, and leaves nothing behind")
+    @Test(
+        "doctor checks the event's bucket for real: PASS with the booth's keys, FAIL and what to fix with a wrong secret, and leaves nothing behind")
     func doctorChecksTheBucket() async throws {
         let server = try await SeaweedFS()
         let booth = try SyncingBooth("East", event: "Doctor", server: server)
@@ -142,7 +145,10 @@ struct SyncEndToEndTests {
             return await process.finished().stdout
         }
         let good = try await doctor(secret: SeaweedFS.secretKey)
-        #expect(good.contains("PASS event bucket: \(server.endpoint.absoluteString) bucket \(SeaweedFS.bucket): wrote, listed and deleted under doctor/east/"), "\(good)")
+        #expect(
+            good.contains(
+                "PASS event bucket: \(server.endpoint.absoluteString) bucket \(SeaweedFS.bucket): wrote, listed and deleted under doctor/east/"),
+            "\(good)")
         let bad = try await doctor(secret: "not-the-secret")
         let line = bad.split(separator: "\n").first { $0.hasPrefix("FAIL event bucket:") }
         #expect(line?.contains("Fix: check sync.endpoint") == true, "\(bad)")
@@ -182,7 +188,9 @@ struct ServeTests {
         guard let head = text.components(separatedBy: "\r\n\r\n").first else { return nil }
         let lines = head.components(separatedBy: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        let refresh = lines.first { $0.lowercased().hasPrefix("refresh:") }.map { String($0.dropFirst("refresh:".count)).trimmingCharacters(in: .whitespaces) }
+        let refresh = lines.first { $0.lowercased().hasPrefix("refresh:") }.map {
+            String($0.dropFirst("refresh:".count)).trimmingCharacters(in: .whitespaces)
+        }
         return (status, String(text.dropFirst(head.count + 4)), refresh)
     }
 

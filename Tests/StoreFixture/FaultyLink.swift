@@ -141,7 +141,9 @@ private final class Relay: Sendable {
                     """
                 Self.writeAll(
                     client,
-                    Array("HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\nContent-Length: \(answer.utf8.count)\r\nConnection: close\r\n\r\n\(answer)".utf8))
+                    Array(
+                        "HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\nContent-Length: \(answer.utf8.count)\r\nConnection: close\r\n\r\n\(answer)"
+                            .utf8))
             case .cutHalfway?:
                 applied.withLock { $0.append("\(method) cutHalfway") }
                 Self.writeAll(server, head + body.prefix(bodyLength / 2))

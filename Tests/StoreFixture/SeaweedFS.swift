@@ -113,7 +113,7 @@ public final class SeaweedFS: StoreServer {
             do {
                 try await store().check(prefix: "ready/")
                 return
-            } catch where error.kind == .noBucket {
+            } catch  where error.kind == .noBucket {
                 return
             } catch {
                 guard weed.isRunning else { break }
@@ -133,7 +133,12 @@ public final class SeaweedFS: StoreServer {
     /// Stops weed: gracefully (SIGTERM, some 25 seconds) when the store is to come back with
     /// its data, at once (SIGKILL) at the end of a test.
     private func end(gracefully: Bool) {
-        guard let weed = process.withLock({ process in defer { process = nil }; return process }) else { return }
+        guard
+            let weed = process.withLock({ process in
+                defer { process = nil }
+                return process
+            })
+        else { return }
         weed.stop(gracefully ? SIGTERM : SIGKILL)
     }
 

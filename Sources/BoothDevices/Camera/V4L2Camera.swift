@@ -142,7 +142,8 @@ final class CameraSession {
         let mode = try device.setFormat(fourCC, width: settings.width, height: settings.height)
         guard mode.fourCC == fourCC, mode.width > 0, mode.height > 0 else {
             throw DeviceError.unsupported.detailed(
-                "\(settings.device) would not deliver \(fourCC) at \(settings.width)x\(settings.height) (it chose \(mode.fourCC) \(mode.width)x\(mode.height)).")
+                "\(settings.device) would not deliver \(fourCC) at \(settings.width)x\(settings.height) (it chose \(mode.fourCC) \(mode.width)x\(mode.height))."
+            )
         }
         self.device = device
         self.capabilities = capabilities
@@ -152,7 +153,9 @@ final class CameraSession {
         self.framesPerSecond = try device.setFrameRate(settings.framesPerSecond)
         self.stream = try CaptureStream(device: device)
         let rate = framesPerSecond.map { String(format: "%.1f fps", $0) } ?? "driver's frame rate"
-        logger.info("Camera \(settings.device) (\(capabilities.card), \(capabilities.driver)): \(mode.fourCC) \(mode.width)x\(mode.height) at \(rate)\(plan == .converted ? " through libv4l2" : "").")
+        logger.info(
+            "Camera \(settings.device) (\(capabilities.card), \(capabilities.driver)): \(mode.fourCC) \(mode.width)x\(mode.height) at \(rate)\(plan == .converted ? " through libv4l2" : "")."
+        )
     }
 
     /// The manufacturer string of the USB device behind the video node `path` (through udev's
@@ -234,9 +237,10 @@ final class CameraSession {
                     }
                     continue
                 }
-                deliver(CameraFrame(
-                    bytes: buffer.bytes, encoding: encoding, width: mode.width, height: mode.height,
-                    timestamp: buffer.timestamp ?? clock.now, sequence: UInt64(buffer.sequence), source: model))
+                deliver(
+                    CameraFrame(
+                        bytes: buffer.bytes, encoding: encoding, width: mode.width, height: mode.height,
+                        timestamp: buffer.timestamp ?? clock.now, sequence: UInt64(buffer.sequence), source: model))
             }
         }
     }
@@ -304,20 +308,23 @@ extension V4L2Camera {
             lines.append("\(format.fourCC) \(format.name)\(sizes)")
         }
         let chosen = try CameraSession.plan(for: offered, preference: settings.format, device: settings.device)
-        var plan = switch chosen {
-        case .passThrough(let format): "\(format) passed through"
-        case .yuyv: "YUYV, encoded for the shot"
-        case .converted: "converted to RGB by libv4l2"
-        }
-        let native: FourCC? = switch chosen {
-        case .passThrough(let format): format
-        case .yuyv: .yuyv
-        case .converted: nil
-        }
+        var plan =
+            switch chosen {
+            case .passThrough(let format): "\(format) passed through"
+            case .yuyv: "YUYV, encoded for the shot"
+            case .converted: "converted to RGB by libv4l2"
+            }
+        let native: FourCC? =
+            switch chosen {
+            case .passThrough(let format): format
+            case .yuyv: .yuyv
+            case .converted: nil
+            }
         if let native {
             let rates = try device.frameRates(for: native, width: settings.width, height: settings.height)
             if !rates.isEmpty {
-                plan += "; at \(settings.width)x\(settings.height) it offers " + rates.map { String(format: "%g", $0) }.joined(separator: ", ") + " fps"
+                plan +=
+                    "; at \(settings.width)x\(settings.height) it offers " + rates.map { String(format: "%g", $0) }.joined(separator: ", ") + " fps"
             }
         }
         return Inspection(identity: "\(capabilities.card) (\(capabilities.driver))", formats: lines, plan: plan)

@@ -69,10 +69,11 @@ final class VideoDevice {
     }
 
     func map(length: Int, offset: UInt32) throws(DeviceError) -> UnsafeMutableRawPointer {
-        let address: UnsafeMutableRawPointer? = switch access {
-        case .direct: mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(offset))
-        case .converting: cv4l2_libv4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, Int64(offset))
-        }
+        let address: UnsafeMutableRawPointer? =
+            switch access {
+            case .direct: mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(offset))
+            case .converting: cv4l2_libv4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, Int64(offset))
+            }
         guard let address, address != MAP_FAILED else { throw .systemCall("mmap", on: path, errno: errno) }
         return address
     }
@@ -141,7 +142,8 @@ extension VideoDevice {
         var capability = v4l2_capability()
         try control(cv4l2_VIDIOC_QUERYCAP, "VIDIOC_QUERYCAP", &capability)
         // device_caps describes this node; capabilities the whole physical device.
-        let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0
+        let caps =
+            capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0
             ? capability.device_caps : capability.capabilities
         return Capabilities(
             driver: Self.string(capability.driver), card: Self.string(capability.card),
@@ -158,9 +160,10 @@ extension VideoDevice {
             description.index = UInt32(index)
             description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             guard try enumerate(cv4l2_VIDIOC_ENUM_FMT, "VIDIOC_ENUM_FMT", &description) else { break }
-            formats.append(OfferedFormat(
-                fourCC: FourCC(rawValue: description.pixelformat), name: Self.string(description.description),
-                emulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0))
+            formats.append(
+                OfferedFormat(
+                    fourCC: FourCC(rawValue: description.pixelformat), name: Self.string(description.description),
+                    emulated: description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0))
         }
         return formats
     }

@@ -40,7 +40,9 @@ public final class GPIOButton: ShutterButton {
         let (presses, sink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         self.presses = presses
         let first = try Self.open(settings)
-        logger.info("Shutter button on \(first.label) (\(settings.activeLow ? "active-low" : "active-high"), \(settings.bias.rawValue), debounce \(settings.debounce)).")
+        logger.info(
+            "Shutter button on \(first.label) (\(settings.activeLow ? "active-low" : "active-high"), \(settings.bias.rawValue), debounce \(settings.debounce))."
+        )
         // The line opened here is handed to the thread, which owns it from then on.
         let firstLine = Mutex<GPIOLine?>(first)
         thread = try DeviceThread(name: "shutter button", logger: logger) { wakeup, worked in

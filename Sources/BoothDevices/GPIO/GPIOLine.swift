@@ -56,10 +56,11 @@ final class GPIOLine {
         guard let chip = gpiod_chip_open_lookup(chipName) else {
             throw .systemCall("opening the GPIO chip", on: "GPIO \(chipName)", errno: errno)
         }
-        let line: OpaquePointer? = switch selector {
-        case .offset(let offset): offset < Int(gpiod_chip_num_lines(chip)) ? gpiod_chip_get_line(chip, UInt32(offset)) : nil
-        case .name(let name): gpiod_chip_find_line(chip, name)
-        }
+        let line: OpaquePointer? =
+            switch selector {
+            case .offset(let offset): offset < Int(gpiod_chip_num_lines(chip)) ? gpiod_chip_get_line(chip, UInt32(offset)) : nil
+            case .name(let name): gpiod_chip_find_line(chip, name)
+            }
         guard let line else {
             let count = gpiod_chip_num_lines(chip)
             gpiod_chip_close(chip)

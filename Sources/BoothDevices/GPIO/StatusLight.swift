@@ -106,11 +106,12 @@ public final class StatusLight: Screen {
             let now = Date()
             let toggle = now >= nextToggle
             if pattern == .blinking, toggle { nextToggle = now + Self.blinkPhase.inSeconds }
-            let wanted = switch pattern {
-            case .off: false
-            case .on: true
-            case .blinking: toggle ? !lit : lit
-            }
+            let wanted =
+                switch pattern {
+                case .off: false
+                case .on: true
+                case .blinking: toggle ? !lit : lit
+                }
             if wanted != lit {
                 do {
                     try line.set(wanted)

@@ -33,17 +33,18 @@ public struct KeypadEcho: Sendable {
         }
         lastLine = ""
         lastKind = nil
-        let message = switch content {
-        case .starting: "Starting..."
-        case .ready: "Ready! Press the button for a photo."
-        case .countdown(let seconds): "\(seconds)..."
-        case .smile: "Smile!"
-        case .saving: "Saving..."
-        case .saved(let caption, _, _, nil): "Saved as \(caption)"
-        case .saved(let caption, _, _, let pendingName?): "Saved as \(caption)\r\n\(ScreenContent.pendingNameNote(pendingName))"
-        case .fault(let fault): fault.sentence
-        case .naming, .gallery, .photo: ""
-        }
+        let message =
+            switch content {
+            case .starting: "Starting..."
+            case .ready: "Ready! Press the button for a photo."
+            case .countdown(let seconds): "\(seconds)..."
+            case .smile: "Smile!"
+            case .saving: "Saving..."
+            case .saved(let caption, _, _, nil): "Saved as \(caption)"
+            case .saved(let caption, _, _, let pendingName?): "Saved as \(caption)\r\n\(ScreenContent.pendingNameNote(pendingName))"
+            case .fault(let fault): fault.sentence
+            case .naming, .gallery, .photo: ""
+            }
         return ansi && content == .ready ? "\u{1B}[2J\u{1B}[H\(message)\r\n" : "\r\n\(message)\r\n"
     }
 }

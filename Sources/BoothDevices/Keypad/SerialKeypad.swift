@@ -55,7 +55,7 @@ public final class SerialKeypad: Keypad, Screen {
         var first: SerialPort?
         do {
             first = try SerialPort(path: settings.device, baud: settings.baud)
-        } catch where error == .disconnected {
+        } catch  where error == .disconnected {
             logger.error("Keypad: \(error) Waiting for it.")
         }
         let port = Port(settings: settings, logger: logger, open: first)
@@ -101,7 +101,9 @@ private final class Port: Sendable {
             return port!.descriptor
         }
         worked = true
-        logger.info("Keypad \(settings.device) is listening (\(settings.baud) baud, \(settings.layout.rawValue) layout, view key \(settings.viewKey.debugDescription)).")
+        logger.info(
+            "Keypad \(settings.device) is listening (\(settings.baud) baud, \(settings.layout.rawValue) layout, view key \(settings.viewKey.debugDescription))."
+        )
         var decoder = KeypadDecoder(layout: settings.layout, viewKey: settings.viewKey, multiTapTimeout: settings.multiTapTimeout)
         let clock = MonotonicClock()
         do {
@@ -121,7 +123,9 @@ private final class Port: Sendable {
                     let garbageBefore = decoder.garbage
                     for byte in bytes { decoder.feed(byte, at: now).forEach(deliver) }
                     if decoder.garbage > garbageBefore {
-                        logger.warning("Keypad \(settings.device) sent \(decoder.garbage - garbageBefore) bytes that are no key; ignored (\(decoder.garbage) so far).")
+                        logger.warning(
+                            "Keypad \(settings.device) sent \(decoder.garbage - garbageBefore) bytes that are no key; ignored (\(decoder.garbage) so far)."
+                        )
                     }
                 }
             }

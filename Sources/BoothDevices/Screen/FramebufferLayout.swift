@@ -25,7 +25,8 @@ enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
             self = .rgb565
         } else {
             func describe(_ field: fb_bitfield) -> String { "\(field.length) bits at \(field.offset)" }
-            throw DeviceError.unsupported.detailed("""
+            throw DeviceError.unsupported.detailed(
+                """
                 \(device) uses a pixel format the booth does not draw: \(variable.bits_per_pixel) bits per pixel, \
                 red \(describe(variable.red)), green \(describe(variable.green)), blue \(describe(variable.blue)) \
                 (type \(fixed.type), visual \(fixed.visual)). The booth draws XRGB8888 (32 bits, red at 16, green at 8, \

@@ -118,7 +118,7 @@ public final class FramebufferScreen: Screen {
         while true {
             do {
                 return try Framebuffer(device: device, logger: logger)
-            } catch where error == .disconnected {
+            } catch  where error == .disconnected {
                 if startup.withLock({ $0 == nil }) {
                     logger.error("Screen: \(error) Waiting for a display.")
                     startup.withLock { $0 = .success(()) }
