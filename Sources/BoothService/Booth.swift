@@ -76,23 +76,7 @@ public enum Booth {
         reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: HangupSignal)?, stops: StopSignal, logger: Logger
     ) async throws -> Outcome {
         let thumbnailer = JPEGThumbnailer()
-        // Locking, opening, migrating and reconciling the library block (fsync, decoding
-        // orphans): done on a thread of their own, not on the cooperative pool.
-        let (lock, library) = try await onOwnThread {
-            let lock = try LibraryLock(directory: configuration.dataDirectory)
-            do {
-                return (lock, try openLibrary(configuration, thumbnailer: thumbnailer, logger: logger))
-            } catch let error as LibraryError where error == .damagedCatalog {
-                logger.error("\(error)")
-                logger.notice("Setting the damaged catalog aside and rebuilding it from the photos and their sidecars.")
-                for action in try PhotoLibrary.rebuildCatalog(
-                    in: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, boothName: configuration.web.boothName)
-                {
-                    logger.notice("Library: \(action)")
-                }
-                return (lock, try openLibrary(configuration, thumbnailer: thumbnailer, logger: logger))
-            }
-        }
+        let (lock, library) = try await lockAndOpenLibrary(configuration, thumbnailer: thumbnailer, logger: logger)
         defer { withExtendedLifetime(lock) {} }
         logger.info("Photo library in \(library.directory.path)")
 
@@ -181,17 +165,44 @@ public enum Booth {
         }
         services.append(.init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"))
         // SIGTERM and SIGINT come through StopSignal, which hears them for the whole run.
-        let group = ServiceGroup(configuration: .init(services: services, logger: logger))
-        try await withThrowingDiscardingTaskGroup { tasks in
-            tasks.addTask {
-                if await stops.next() { await group.triggerGracefulShutdown() }
-            }
-            try await group.run()
-            tasks.cancelAll()
-        }
+        try await runUntilStopped(ServiceGroup(configuration: .init(services: services, logger: logger)), stops: stops)
         live.preview.close()
         live.photoAdded.close()
         return runtime.isRestarting ? .reload : .stopped
+    }
+}
+
+/// Locks, opens, migrates and reconciles the library, rebuilding a catalog SQLite cannot read.
+/// All of it blocks (fsync, decoding orphans): done on a thread of its own, not on the
+/// cooperative pool. The library is the booth's while the lock lives.
+func lockAndOpenLibrary(
+    _ configuration: BoothConfiguration, thumbnailer: any Thumbnailer, logger: Logger
+) async throws -> (LibraryLock, PhotoLibrary) {
+    try await onOwnThread {
+        let lock = try LibraryLock(directory: configuration.dataDirectory)
+        do {
+            return (lock, try openLibrary(configuration, thumbnailer: thumbnailer, logger: logger))
+        } catch let error as LibraryError where error == .damagedCatalog {
+            logger.error("\(error)")
+            logger.notice("Setting the damaged catalog aside and rebuilding it from the photos and their sidecars.")
+            for action in try PhotoLibrary.rebuildCatalog(
+                in: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, boothName: configuration.web.boothName)
+            {
+                logger.notice("Library: \(action)")
+            }
+            return (lock, try openLibrary(configuration, thumbnailer: thumbnailer, logger: logger))
+        }
+    }
+}
+
+/// Runs `group` until its services end or SIGTERM or SIGINT (`stops`) asks it to stop.
+func runUntilStopped(_ group: ServiceGroup, stops: StopSignal) async throws {
+    try await withThrowingDiscardingTaskGroup { tasks in
+        tasks.addTask {
+            if await stops.next() { await group.triggerGracefulShutdown() }
+        }
+        try await group.run()
+        tasks.cancelAll()
     }
 }
 

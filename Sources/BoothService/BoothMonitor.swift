@@ -93,9 +93,7 @@ final class BoothMonitor: Sendable {
                 storageProblem: counts.storage.flatMap { $0.problem == nil ? nil : $0.description })
         }
         if let figures = sync.withLock({ $0 })?.snapshot {
-            status.sync = SyncReport(
-                pending: figures.pending, oldestPending: figures.oldestPending, lastSuccess: figures.lastSuccess,
-                lastError: figures.notSyncing ?? figures.lastError?.description)
+            status.sync = SyncReport(figures)
         }
         return status
     }
@@ -159,5 +157,15 @@ final class BoothMonitor: Sendable {
                 [("", String(format: "%.0f", figures.clockCorrection))])
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension SyncReport {
+    /// What the status says of the event sync's figures: the last failure, or why the booth
+    /// does not sync at all.
+    init(_ figures: SyncMetrics.Snapshot) {
+        self.init(
+            pending: figures.pending, oldestPending: figures.oldestPending, lastSuccess: figures.lastSuccess,
+            lastError: figures.notSyncing ?? figures.lastError?.description)
     }
 }

@@ -24,14 +24,7 @@ public enum PublicGallery {
         }
         let stops = StopSignal.shared
         let thumbnailer = JPEGThumbnailer()
-        let (lock, library) = try await onOwnThread {
-            let lock = try LibraryLock(directory: configuration.dataDirectory)
-            let library = try PhotoLibrary(
-                directory: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, create: true,
-                boothName: configuration.web.boothName)
-            for action in try library.reconcile() { logger.notice("Library: \(action)") }
-            return (lock, library)
-        }
+        let (lock, library) = try await lockAndOpenLibrary(configuration, thumbnailer: thumbnailer, logger: logger)
         defer { withExtendedLifetime(lock) {} }
         logger.info("Publishing the event \"\(configuration.sync.event ?? "")\" from \(library.directory.path)")
         let sync = EventSync(
@@ -41,11 +34,8 @@ public enum PublicGallery {
         let live = LiveBooth(
             screen: LatestValue(),
             status: {
-                let figures = sync.metrics.snapshot
                 var status = BoothStatus(state: "serving", cameraConnected: false, since: since)
-                status.sync = SyncReport(
-                    pending: figures.pending, oldestPending: figures.oldestPending, lastSuccess: figures.lastSuccess,
-                    lastError: figures.notSyncing ?? figures.lastError?.description)
+                status.sync = SyncReport(sync.metrics.snapshot)
                 return status
             },
             metrics: { "" })
@@ -62,13 +52,7 @@ public enum PublicGallery {
                         serviceName: "web"),
                 ],
                 logger: logger))
-        try await withThrowingDiscardingTaskGroup { tasks in
-            tasks.addTask {
-                if await stops.next() { await group.triggerGracefulShutdown() }
-            }
-            try await group.run()
-            tasks.cancelAll()
-        }
+        try await runUntilStopped(group, stops: stops)
         live.preview.close()
         live.photoAdded.close()
     }

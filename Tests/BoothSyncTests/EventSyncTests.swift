@@ -67,18 +67,7 @@ struct EventSyncTests {
     )
     func converge() async throws {
         let server = try await SeaweedFS()
-        let event = "Anna & Ben \(UUID().uuidString.prefix(6))"
-        let east = try TestBooth("Booth East", event: event, server: server)
-        let west = try TestBooth("Booth West", event: event, server: server)
-        let zoe = try east.take("Zo\u{00EB} & \u{674E}")
-        try east.take("Alice")
-        try west.take("Bob")
-        try await east.sync.catchUp()
-        try await west.sync.catchUp()
-        try await east.sync.catchUp()
-        #expect(try east.gallery().count == 3)
-        #expect(try east.gallery() == west.gallery())
-        #expect(try east.library.outboxSummary().pending == 0 && west.library.outboxSummary().pending == 0)
+        let (event, east, west, zoe) = try await TestBooth.twoConverging(through: server)
         // Imported photos say where they came from; the author is the booth that took them.
         let imported = try #require(try west.library.photo(id: zoe.id))
         #expect(imported.origin == "booth-east")
@@ -241,6 +230,28 @@ struct EventSyncTests {
 }
 
 extension TestBooth {
+    /// Two booths of one event through `server`: East takes "Zoë & 李" and "Alice", West takes
+    /// "Bob", then East, West and East again catch up. Both must end with the same three photos
+    /// and nothing waiting.
+    static func twoConverging(
+        through server: any StoreServer, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (event: String, east: TestBooth, west: TestBooth, zoe: Photo) {
+        let event = "Anna & Ben \(UUID().uuidString.prefix(6))"
+        let east = try TestBooth("Booth East", event: event, server: server)
+        let west = try TestBooth("Booth West", event: event, server: server)
+        let zoe = try east.take("Zo\u{00EB} & \u{674E}")
+        try east.take("Alice")
+        try west.take("Bob")
+        try await east.sync.catchUp()
+        try await west.sync.catchUp()
+        try await east.sync.catchUp()
+        #expect(try east.gallery().count == 3, sourceLocation: sourceLocation)
+        #expect(try east.gallery() == west.gallery(), sourceLocation: sourceLocation)
+        #expect(
+            try east.library.outboxSummary().pending == 0 && west.library.outboxSummary().pending == 0, sourceLocation: sourceLocation)
+        return (event, east, west, zoe)
+    }
+
     /// The booth of `other`'s folder, opened again with the right credentials.
     convenience init(reopening other: TestBooth, event: String, server: any StoreServer) throws {
         try self.init(other.name, event: event, server: server, directory: other.directory)
@@ -252,18 +263,7 @@ struct SecondStoreTests {
     @Test("Two booths converge through moto's bucket, page by page; every object is where SeaweedFS has it, whole")
     func converge() async throws {
         let server = try await Moto()
-        let event = "Anna & Ben \(UUID().uuidString.prefix(6))"
-        let east = try TestBooth("Booth East", event: event, server: server)
-        let west = try TestBooth("Booth West", event: event, server: server)
-        let zoe = try east.take("Zo\u{00EB} & \u{674E}")
-        try east.take("Alice")
-        try west.take("Bob")
-        try await east.sync.catchUp()
-        try await west.sync.catchUp()
-        try await east.sync.catchUp()
-        #expect(try east.gallery().count == 3)
-        #expect(try east.gallery() == west.gallery())
-        #expect(try east.library.outboxSummary().pending == 0 && west.library.outboxSummary().pending == 0)
+        let (event, _, _, zoe) = try await TestBooth.twoConverging(through: server)
 
         let layout = BucketLayout(event: event, booth: "Booth East")
         // Listed two keys a page: moto's continuation tokens are followed to the end.
