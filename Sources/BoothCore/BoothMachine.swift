@@ -13,6 +13,9 @@ public struct BoothMachine: Sendable {
     /// `nil` when it can. A press then shows the fault at once instead of a countdown: no guest
     /// poses for a photo that cannot be saved.
     public private(set) var storageFault: BoothFault?
+    /// The phone key being tapped while a name is typed; `nil` when the next tap types a new
+    /// letter. It ends at its own deadline, or with any other key.
+    public private(set) var tap: MultiTap?
 
     /// A booth waiting for its camera.
     public init(settings: BoothSettings = BoothSettings()) {
@@ -124,7 +127,9 @@ public struct BoothMachine: Sendable {
             return secondsLeft <= 1 ? shutterAt : shutterAt - .seconds(secondsLeft - 1)
         case .capturing(_, let giveUpAt), .saving(_, _, let giveUpAt):
             return giveUpAt
-        case .naming(_, _, let until), .saved(_, _, _, let until), .browsing(_, let until), .viewing(_, let until):
+        case .naming(_, _, let until):
+            return tap.map { min($0.until, until) } ?? until
+        case .saved(_, _, _, let until), .browsing(_, let until), .viewing(_, let until):
             return until
         case .fault(_, let retryAt):
             return retryAt
@@ -148,34 +153,35 @@ public struct BoothMachine: Sendable {
 
     /// Applies a key in the current state; `nil` when it does nothing here.
     private mutating func press(_ key: KeypadKey, now: MonotonicInstant) -> [BoothEffect]? {
+        let bindings = settings.keys
         switch state {
-        case .naming: type(key, now: now)
-        case .browsing, .viewing: browse(key, now: now)
-        case .idle, .saved, .fault: key == .view ? [.countPhotos] : nil
-        case .starting, .countdown, .capturing, .saving: nil
+        case .naming: return KeyAction.naming(key, bindings: bindings).flatMap { type($0, now: now) }
+        case .browsing, .viewing: return KeyAction.browsing(key, bindings: bindings).flatMap { browse($0, now: now) }
+        case .idle, .saved, .fault: return KeyAction.atRest(key, bindings: bindings) == .openGallery ? [.countPhotos] : nil
+        case .starting, .countdown, .capturing, .saving: return nil
         }
     }
 
     /// Applies a key in the gallery. Every key that does something shows exactly one screen,
     /// even when the selection cannot move (the top of the list), and restarts the timeout.
-    private mutating func browse(_ key: KeypadKey, now: MonotonicInstant) -> [BoothEffect]? {
+    private mutating func browse(_ action: KeyAction, now: MonotonicInstant) -> [BoothEffect]? {
         let until = now + settings.galleryTimeout
-        switch (state, key) {
+        switch (state, action) {
         case (.browsing(let position, _), .up):
             return enter(.browsing(position.previous, until: until), now: now)
         case (.browsing(let position, _), .down):
             return enter(.browsing(position.next, until: until), now: now)
-        case (.browsing(let position, _), .enter):
+        case (.browsing(let position, _), .confirm):
             // An empty library has no photo to open: the list (its friendly message) stays.
             return enter(position.count > 0 ? .viewing(position, until: until) : .browsing(position, until: until), now: now)
-        case (.browsing, .cancel):
+        case (.browsing, .back):
             return backToMainScreen(now: now)
         case (.viewing(let position, _), .up):
             return enter(.viewing(position.previous, until: until), now: now)
         case (.viewing(let position, _), .down):
             return enter(.viewing(position.next, until: until), now: now)
         // Enter toggles, like Back: on a phone keypad 5 opens a photo and 5 closes it.
-        case (.viewing(let position, _), .enter), (.viewing(let position, _), .cancel):
+        case (.viewing(let position, _), .confirm), (.viewing(let position, _), .back):
             return enter(.browsing(position, until: until), now: now)
         default:
             return nil
@@ -183,24 +189,41 @@ public struct BoothMachine: Sendable {
     }
 
     /// Applies a key while a name is being typed; `nil` when the key does nothing here.
-    private mutating func type(_ key: KeypadKey, now: MonotonicInstant) -> [BoothEffect]? {
+    private mutating func type(_ action: KeyAction, now: MonotonicInstant) -> [BoothEffect]? {
         guard case .naming(let photo, var draft, _) = state else { return nil }
-        switch key {
-        case .character(let character):
+        switch action {
+        case .type(let character):
+            tap = nil
             guard draft.type(character) else { return nil }
-        case .retype(let character):
-            guard draft.retype(character) else { return nil }
-        case .backspace:
+        case .tap(let key):
+            guard multiTap(key, on: &draft, now: now) else { return nil }
+        case .erase:
+            tap = nil
             guard draft.erase() else { return nil }
-        case .enter:
+        case .confirm:
             return finish(photo, caption: draft.caption ?? photo.placeholder, now: now)
-        case .cancel:
+        case .back:
             return finish(photo, caption: photo.placeholder, now: now)
-        case .view, .up, .down:
+        case .up, .down, .openGallery:
             return nil
         }
         // Every key restarts the timeout: a slow typist is still typing.
         return enter(.naming(photo, draft: draft, until: now + settings.nameTimeout), now: now)
+    }
+
+    /// A phone key's tap: its first letter, or, when the same key was tapped before its
+    /// deadline, the next of its letters in place of the last one ("2" "2" is b). Returns
+    /// whether the draft changed.
+    private mutating func multiTap(_ key: Character, on draft: inout CaptionDraft, now: MonotonicInstant) -> Bool {
+        guard let letters = KeyBindings.phoneLetters[key] else { return false }
+        let until = now + settings.keys.multiTapTimeout
+        if let tap, tap.key == key, now < tap.until {
+            let index = (tap.index + 1) % letters.count
+            self.tap = MultiTap(key: key, index: index, until: until)
+            return draft.retype(letters[index])
+        }
+        tap = MultiTap(key: key, index: 0, until: until)
+        return draft.type(letters[0])
     }
 
     private mutating func finish(_ photo: TakenPhoto, caption: Caption, now: MonotonicInstant) -> [BoothEffect] {
@@ -219,6 +242,8 @@ public struct BoothMachine: Sendable {
             guard now >= giveUpAt else { return [] }
             return enter(.fault(.shotFailed, retryAt: now + settings.faultRetry), now: now)
         case .naming(let photo, _, let until):
+            // The tapped letter stays: the next tap of the same key types a new one.
+            if let tap, now >= tap.until { self.tap = nil }
             guard now >= until else { return [] }
             return finish(photo, caption: photo.placeholder, now: now)
         case .saving(_, _, let giveUpAt):
@@ -241,6 +266,7 @@ public struct BoothMachine: Sendable {
     }
 
     private mutating func enter(_ next: BoothState, now: MonotonicInstant) -> [BoothEffect] {
+        if case .naming = next {} else { tap = nil }
         state = next
         return [.show(screen(now: now))]
     }

@@ -1,4 +1,4 @@
-/// How long each part of the booth's cycle lasts.
+/// How long each part of the booth's cycle lasts, and what its keys mean.
 public struct BoothSettings: Sendable, Hashable {
     /// From the press to the shot.
     public var countdown: Duration
@@ -15,6 +15,8 @@ public struct BoothSettings: Sendable, Hashable {
     /// How long the gallery stays open without a key before the booth goes back to the main
     /// screen, so a guest who walks away does not leave it there.
     public var galleryTimeout: Duration
+    /// What the keypad's keys mean.
+    public var keys: KeyBindings
 
     public init(
         countdown: Duration = .seconds(3),
@@ -23,7 +25,8 @@ public struct BoothSettings: Sendable, Hashable {
         captureTimeout: Duration = .seconds(3),
         saveTimeout: Duration = .seconds(30),
         faultRetry: Duration = .seconds(5),
-        galleryTimeout: Duration = .seconds(60)
+        galleryTimeout: Duration = .seconds(60),
+        keys: KeyBindings = KeyBindings()
     ) {
         self.countdown = countdown
         self.nameTimeout = nameTimeout
@@ -32,5 +35,6 @@ public struct BoothSettings: Sendable, Hashable {
         self.saveTimeout = saveTimeout
         self.faultRetry = faultRetry
         self.galleryTimeout = galleryTimeout
+        self.keys = keys
     }
 }

@@ -38,8 +38,9 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         public static let keypad = Roles(rawValue: 2)
     }
 
-    /// The line that opens the gallery from the main screen, which the screen names.
-    public static let viewKey = "v"
+    /// The key that opens the gallery from the main screen, a line of its own, which the screen
+    /// names (the booth's ``KeyBindings`` must say so).
+    public static let viewKey: Character = "v"
     /// The lines that move through the gallery, which the screen names.
     public static let galleryKeys = GalleryKeys(up: "u", down: "d", open: "Enter", back: "b")
 
@@ -253,8 +254,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private func deliver(_ line: String, to prompt: Prompt) -> Int {
         switch prompt {
         case .shutter, .fault:
-            if roles.contains(.keypad) && line.lowercased() == Self.viewKey {
-                keySink.yield(.view)
+            if roles.contains(.keypad) && line.lowercased() == String(Self.viewKey) {
+                keySink.yield(.character(Self.viewKey))
             } else if roles.contains(.button) {
                 pressSink.yield(MonotonicClock().now)
             } else {
@@ -267,7 +268,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             for character in line {
                 switch character {
                 case "\u{1B}":
-                    keySink.yield(.cancel)
+                    keySink.yield(.escape)
                     return 1
                 case "\u{7F}", "\u{08}":
                     keySink.yield(.backspace)
@@ -301,7 +302,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             switch scalar {
             case "u", "U": keys.append(.up)
             case "d", "D": keys.append(.down)
-            case "b", "B": keys.append(.cancel)
+            case "b", "B": keys.append(.escape)
             case "\u{1B}":
                 // ESC [ A and ESC O A are the up arrow, B the down arrow; a lone Escape is Back.
                 let sequence = Array(scalars.prefix(2))
@@ -309,7 +310,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
                     keys.append(sequence[1] == "A" ? .up : .down)
                     scalars = scalars.dropFirst(2)
                 } else {
-                    keys.append(.cancel)
+                    keys.append(.escape)
                 }
             default:
                 break

@@ -39,7 +39,7 @@ public enum Booth {
             let real = configuration.simulate ? configuration.realParts : .all
             let devices: DeviceSet
             do {
-                devices = try DeviceSet.open(configuration.hardware, real: real, logger: logger)
+                devices = try DeviceSet.open(configuration.hardware, keys: configuration.settings.keys, real: real, logger: logger)
             } catch let error where !real.isEmpty {
                 let alternative =
                     configuration.simulate
@@ -99,8 +99,10 @@ public enum Booth {
             photoNamed: { live.photoAdded.publish($0) },
             stopping: { reporter.stopping() },
             libraryWritten: { failed in storage.checkNow(probing: failed) })
+        var settings = configuration.settings
+        settings.keys = devices.keys
         let runtime = BoothRuntime(
-            settings: configuration.settings, frames: frames, button: devices.button, keypad: devices.keypad,
+            settings: settings, frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,
             photoLink: links.link(to:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, logger: logger)
@@ -274,9 +276,12 @@ struct DeviceSet: Sendable {
     var button: any ShutterButton
     var keypad: any Keypad
     var screen: any Screen
-    /// What the screen calls the key that opens the gallery, and the keys that move in it.
-    var viewKeyLabel: String
+    /// What the keys mean: the real keypad's bindings, or the terminal's.
+    var keys: KeyBindings
+    /// What the screen calls the keys that move in the gallery.
     var galleryKeys: GalleryKeys
+    /// What the screen calls the key that opens the gallery.
+    var viewKeyLabel: String { String(keys.viewKey) }
     /// Receives the camera's frames for a live preview, when the screen shows one.
     var preview: (@Sendable (CameraFrame) -> Void)?
     /// The screen drawn off-screen for the web (`/screen.mjpg`); `nil` without one.
@@ -291,7 +296,7 @@ struct DeviceSet: Sendable {
     /// test-pattern camera, and the terminal as button, keypad and screen. A camera, keypad or
     /// display that is not plugged in yet is waited for; a button line, a screen or fonts that
     /// cannot be used stop the booth here, with a message saying why.
-    static func open(_ hardware: HardwareConfiguration, real: DeviceParts, logger: Logger) throws -> DeviceSet {
+    static func open(_ hardware: HardwareConfiguration, keys: KeyBindings, real: DeviceParts, logger: Logger) throws -> DeviceSet {
         let camera: any Camera =
             real.contains(.camera)
             ? V4L2Camera(settings: hardware.camera, logger: logger)
@@ -305,8 +310,10 @@ struct DeviceSet: Sendable {
         if keypad == nil { roles.insert(.keypad) }
         // A booth with anything simulated prints its screen on the terminal too.
         let console = real == .all ? nil : try TerminalConsole(roles: roles, logger: logger)
-        let viewKeyLabel = keypad == nil ? TerminalConsole.viewKey : String(hardware.keypad.viewKey)
-        let galleryKeys = keypad == nil ? TerminalConsole.galleryKeys : GalleryKeys(for: hardware.keypad.layout)
+        // The terminal's lines are a keyboard's keys, with its own key for the gallery.
+        let keys = keypad == nil ? KeyBindings(layout: .keyboard, viewKey: TerminalConsole.viewKey) : keys
+        let viewKeyLabel = String(keys.viewKey)
+        let galleryKeys = keypad == nil ? TerminalConsole.galleryKeys : GalleryKeys(for: keys.layout)
         // The screen last: once open it holds the console in graphics mode until stopped.
         let framebuffer: FramebufferScreen?
         do {
@@ -323,12 +330,12 @@ struct DeviceSet: Sendable {
         }
         let screens: [(any Screen)?] = [framebuffer, console, keypad, light]
         let shutter: any ShutterButton = button ?? console!
-        let keys: any Keypad = keypad ?? console!
+        let keyboard: any Keypad = keypad ?? console!
         var preview: (@Sendable (CameraFrame) -> Void)?
         if let framebuffer { preview = { framebuffer.showPreview($0) } }
         return DeviceSet(
-            camera: camera, button: shutter, keypad: keys, screen: ScreenGroup(screens.compactMap { $0 }),
-            viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, preview: preview,
+            camera: camera, button: shutter, keypad: keyboard, screen: ScreenGroup(screens.compactMap { $0 }),
+            keys: keys, galleryKeys: galleryKeys, preview: preview,
             start: { console?.start() },
             finish: {
                 // The terminal prints its last lines; the console gets its text mode back; the light goes off.

@@ -185,7 +185,7 @@ final class BoothRuntime: Service {
             if inputEnded || restartRequested {
                 switch machine.state {
                 case .naming where inputEnded:
-                    apply(.key(.cancel), group: &group)
+                    apply(.key(.escape), group: &group)
                 case .starting, .idle, .saved, .fault, .browsing, .viewing:
                     if restartRequested && !inputEnded {
                         logger.notice("No photo in flight: restarting.")

@@ -9,11 +9,8 @@ import Synchronization
 /// gallery's rows and photos from the library, and the photo page's link on the saved screen.
 ///
 /// Catalog reads block, so they run on a serial queue of their own, never on Swift's cooperative
-/// thread pool. Screen updates pass through that queue behind them, so screens are shown in the
-/// order the machine asked for them and a slow read never shows after a newer screen. A screen
-/// that reads nothing while nothing is queued is shown at once, in the booth's own step, as
-/// before there was a gallery: the keypad learns from the screen that a name is asked for,
-/// and a guest who types at once must not have the first key read as a gallery key.
+/// thread pool. Every screen passes through that queue, so screens are shown in the order the
+/// machine asked for them and a slow read never shows after a newer screen.
 ///
 /// The list is paged from SQLite: one page (``GalleryList/rowsPerPage`` photos) is read when
 /// the selection reaches it, and moves within the page read nothing.
@@ -24,12 +21,9 @@ final class ScreenFiller: Screen {
     private let photoLink: @Sendable (UUID) -> String?
     private let logger: Logger
     private let queue = DispatchQueue(label: "photobooth.screen-filler", qos: .userInitiated)
-    /// The page last read, while the gallery is open. Touched on `queue`, or by a screen shown
-    /// at once while nothing is queued, never by both at a time; the mutex makes that safe to
-    /// state to the compiler.
+    /// The page last read, while the gallery is open. Touched on `queue` only; the mutex makes
+    /// that safe to state to the compiler.
     private let page = Mutex<Page?>(nil)
-    /// Screens handed to `queue` and not shown yet.
-    private let queued = Mutex(0)
 
     /// One page of the library as read: its photos and their thumbnails, for the library's
     /// count at the time (a different count is a different library, read afresh).
@@ -55,18 +49,9 @@ final class ScreenFiller: Screen {
         self.logger = logger
     }
 
-    /// Shows `content` once filled in. The booth's loop is the only caller, one screen at a
-    /// time, so a queue found empty stays empty while a screen is shown at once.
+    /// Shows `content` once filled in, after every screen asked for before it.
     func show(_ content: ScreenContent) {
-        if !content.readsLibrary, queued.withLock({ $0 == 0 }) {
-            screen.show(filled(content))
-            return
-        }
-        queued.withLock { $0 += 1 }
-        queue.async { [self] in
-            screen.show(filled(content))
-            queued.withLock { $0 -= 1 }
-        }
+        queue.async { [self] in screen.show(filled(content)) }
     }
 
     /// Counts the library's photos on the queue and hands the count to `report` (`nil` when the
@@ -136,15 +121,5 @@ final class ScreenFiller: Screen {
 
     private func entry(for photo: Photo) -> GalleryEntry {
         GalleryEntry(id: photo.id, caption: photo.caption, takenOn: dateFormat.string(from: photo.createdAt))
-    }
-}
-
-extension ScreenContent {
-    /// Whether filling the screen in reads the catalog: the gallery's screens.
-    fileprivate var readsLibrary: Bool {
-        switch self {
-        case .gallery, .photo: true
-        case .starting, .ready, .countdown, .smile, .naming, .saving, .saved, .fault: false
-        }
     }
 }

@@ -49,7 +49,7 @@ struct SerialKeypadTests {
     func typingAndEcho() async throws {
         let terminal = try PseudoTerminal()
         let keypad = try SerialKeypad(
-            settings: .init(device: terminal.devicePath, baud: 9600, layout: .keyboard), logger: Logger(label: "test"))
+            settings: .init(device: terminal.devicePath, baud: 9600), logger: Logger(label: "test"))
         keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 3)))
         #expect(terminal.read(until: "Name: ").contains("Name your photo"))
         terminal.type([0x00, 0xFF] + Array("Jo\r".utf8))

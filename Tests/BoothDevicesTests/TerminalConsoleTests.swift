@@ -67,7 +67,7 @@ private func nameKeys(from keys: inout AsyncStream<KeypadKey>.Iterator) async ->
     var typed: [KeypadKey] = []
     while let key = await keys.next() {
         typed.append(key)
-        if key == .enter || key == .cancel { break }
+        if key == .enter || key == .escape { break }
     }
     return typed
 }
@@ -123,7 +123,7 @@ struct TerminalConsoleTests {
         let expected: [KeypadKey] = [
             .character("A"), .character("b"), .backspace, .character("c"), .backspace, .character("d"), .enter,
             .character("E"), .character("v"), .enter,
-            .character("Z"), .character("e"), .character("d"), .cancel,
+            .character("Z"), .character("e"), .character("d"), .escape,
         ]
         #expect(received == expected)
     }
@@ -230,12 +230,12 @@ struct TerminalConsoleTests {
         var keys = harness.console.keys.makeAsyncIterator()
         var presses = harness.console.presses.makeAsyncIterator()
         harness.console.show(.ready)
-        #expect(await keys.next() == .view)
+        #expect(await keys.next() == .character("v"))
         // The booth counts the photos and opens the list; each key then shows one screen.
         let steps: [(shown: ScreenContent, key: KeypadKey)] = [
             (gallery(0, of: 3), .down), (gallery(1, of: 3), .down), (gallery(2, of: 3), .enter),
             (.photo(GalleryPhoto(position: GalleryPosition(index: 2, count: 3))), .enter), (gallery(2, of: 3), .up),
-            (.photo(GalleryPhoto(position: GalleryPosition(index: 1, count: 3))), .cancel), (gallery(1, of: 3), .cancel),
+            (.photo(GalleryPhoto(position: GalleryPosition(index: 1, count: 3))), .escape), (gallery(1, of: 3), .escape),
         ]
         for step in steps {
             harness.console.show(step.shown)
@@ -260,7 +260,7 @@ struct TerminalConsoleTests {
         harness.console.show(gallery(1, of: 5))
         harness.console.show(gallery(2, of: 5))
         // "x" means nothing in the gallery and is skipped; "b" goes back.
-        #expect(await keys.next() == .cancel)
+        #expect(await keys.next() == .escape)
         try harness.endInput()
     }
 
@@ -280,14 +280,14 @@ struct TerminalConsoleTests {
         var keys = harness.console.keys.makeAsyncIterator()
         harness.console.show(.ready)
         try harness.type("v\n")
-        #expect(await keys.next() == .view)
+        #expect(await keys.next() == .character("v"))
     }
 
     @Test("Arrow keys' escape sequences, u, d, b and a lone Escape are gallery keys")
     func galleryKeyParsing() {
         #expect(TerminalConsole.galleryKeys(in: "") == [.enter])
         #expect(TerminalConsole.galleryKeys(in: "\u{1B}[A\u{1B}OB") == [.up, .down])
-        #expect(TerminalConsole.galleryKeys(in: "uDb\u{1B}") == [.up, .down, .cancel, .cancel])
+        #expect(TerminalConsole.galleryKeys(in: "uDb\u{1B}") == [.up, .down, .escape, .escape])
         #expect(TerminalConsole.galleryKeys(in: "xyz").isEmpty)
     }
 

@@ -200,7 +200,7 @@ struct BoothRuntimeTests {
         try await rig.run {
             await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
             await rig.screen.next(.ready)
-            rig.controls.send(.view)
+            rig.controls.send(.character("v"))
             let opened = await rig.screen.next { if case .gallery = $0 { true } else { false } }
             guard case .gallery(let list) = opened else { return }
             #expect(list.position == GalleryPosition(index: 0, count: 7))
@@ -225,9 +225,9 @@ struct BoothRuntimeTests {
                             position: GalleryPosition(index: 5, count: 7),
                             entry: GalleryEntry(id: photos[5].id, caption: photos[5].caption, takenOn: format.string(from: photos[5].createdAt)),
                             original: rig.library.url(of: photos[5]))))
-            rig.controls.send(.cancel)
+            rig.controls.send(.escape)
             await rig.screen.next { if case .gallery(let list) = $0 { list.position.index == 5 } else { false } }
-            rig.controls.send(.cancel)
+            rig.controls.send(.escape)
             await rig.screen.next(.ready)
         }
     }
@@ -238,7 +238,7 @@ struct BoothRuntimeTests {
         try await rig.run {
             await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
             await rig.screen.next(.ready)
-            rig.controls.send(.view)
+            rig.controls.send(.character("v"))
             await rig.screen.next(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
             rig.controls.press(at: MonotonicClock().now)
             await rig.screen.next(.countdown(secondsLeft: 30))

@@ -82,8 +82,9 @@ struct ConfigurationTests {
         #expect(hardware.camera == V4L2Camera.Settings(device: "/dev/video2", width: 640, height: 480, framesPerSecond: 25, format: .yuyv))
         #expect(hardware.shutter == GPIOButton.Settings(chip: "1", line: .offset(4), activeLow: false, bias: .pullDown, debounce: .milliseconds(50)))
         #expect(hardware.light == StatusLight.Settings(chip: "1", line: .name("GPIO27"), activeLow: true), "on the shutter's chip")
-        #expect(hardware.keypad.layout == .phone && hardware.keypad.viewKey == "0", "the phone layout's view key")
-        #expect(hardware.keypad.baud == 115200 && hardware.keypad.ansi && hardware.keypad.multiTapTimeout == .milliseconds(800))
+        let keys = configuration.settings.keys
+        #expect(keys.layout == .phone && keys.viewKey == "0", "the phone layout's view key")
+        #expect(hardware.keypad.baud == 115200 && hardware.keypad.ansi && keys.multiTapTimeout == .milliseconds(800))
         #expect(hardware.screen.device == "/dev/fb1" && hardware.screen.previewFramesPerSecond == 10)
         #expect(configuration.settings.countdown == .seconds(5) && configuration.settings.nameTimeout == .milliseconds(12_500))
     }
@@ -113,7 +114,7 @@ struct ConfigurationTests {
     func order() throws {
         let late = try load("led: {polarity: active-low, line: 5}\nshutter: {chip: gpiochip1}\nkeypad: {view_key: x, layout: phone}")
         #expect(late.hardware.light == StatusLight.Settings(chip: "gpiochip1", line: .offset(5), activeLow: true))
-        #expect(late.hardware.keypad.viewKey == "x")
+        #expect(late.settings.keys.viewKey == "x")
         let own = try load("led: {chip: gpiochip2, line: GPIO27}")
         #expect(own.hardware.light?.chip == "gpiochip2")
         #expect(try load("led: {line: none}").hardware.light == nil)

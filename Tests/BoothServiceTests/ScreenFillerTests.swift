@@ -29,15 +29,18 @@ private final class FillerRig: Sendable {
 
 @Suite("Screen filler", .timeLimit(.minutes(1)))
 struct ScreenFillerTests {
-    @Test("A screen that reads nothing is shown at once while nothing waits, so the keypad knows at once that a name is asked for")
-    func shownAtOnce() throws {
+    @Test("The saved screen gets its photo's link; a screen that reads nothing is shown as it is")
+    func savedGetsItsLink() async throws {
         let rig = try FillerRig()
         let naming = ScreenContent.naming(typed: "", placeholder: .placeholder(number: 1))
         rig.filler.show(naming)
-        #expect(rig.screen.contents == [naming], "shown before show returned")
         let id = UUID()
         rig.filler.show(.saved(.placeholder(number: 1), photo: id))
-        #expect(rig.screen.contents.last == .saved(.placeholder(number: 1), photo: id, link: "http://booth.test/photos/\(id.lowercased)"))
+        await rig.filler.drain()
+        #expect(
+            rig.screen.contents == [
+                naming, .saved(.placeholder(number: 1), photo: id, link: "http://booth.test/photos/\(id.lowercased)"),
+            ])
     }
 
     @Test("Screens after a gallery screen wait for its read, so they are shown in the order they were asked for")

@@ -1,45 +1,19 @@
 import BoothCore
 
-/// How a keypad's keys are laid out.
-public enum KeypadLayout: String, CaseIterable, Sendable {
-    /// A full keyboard (or a keypad that sends characters): keys type what they say.
-    case keyboard
-    /// A 12-key phone keypad: letters by multi-tap on 2-9, `*` erases, `#` confirms.
-    case phone
-}
-
-/// Turns the bytes a serial keypad sends into keys, one byte at a time, with the time each byte
-/// arrived. Pure: the keypad's thread feeds it and asks for its deadline.
+/// Turns the bytes a serial keypad sends into the keys pressed, one byte at a time, with the
+/// time each byte arrived. Pure: the keypad's thread feeds it and asks for its deadline. What a
+/// key means is not its business (``KeyBindings`` in the core decides).
 ///
-/// Keyboard: printable characters (UTF-8) type, Backspace/Delete erase, Enter (CR, LF or CRLF)
-/// confirms, a lone Escape cancels (an Escape that starts a terminal sequence, such as an arrow
-/// key, does not). Phone, while a name is typed: a digit key types its first letter, and
-/// pressing it again within ``multiTapTimeout`` replaces that letter by the next one ("2" "2"
-/// gives "b"); after the timeout, or on another key, the letter stays. Outside name entry the
-/// view key asks for the gallery, and the arrow keys (2, 8 and 5 on a phone keypad) move
-/// through lists. Everything else is counted as garbage and ignored.
+/// Printable characters (UTF-8) are characters, digits, `*` and `#` included; Backspace and
+/// Delete are Backspace; CR, LF or CRLF is one Enter; a lone Escape is Escape (an Escape that
+/// starts a terminal sequence does not count: `ESC [ A` and `ESC O A` are the up arrow, `B` the
+/// down arrow). Everything else is counted as garbage and ignored.
 public struct KeypadDecoder: Sendable {
-    public let layout: KeypadLayout
-    public let viewKey: Character
-    public let multiTapTimeout: Duration
-    /// Whether the booth is asking for a name (the keypad learns it from the screen).
-    public var naming = false {
-        didSet {
-            if naming != oldValue { tap = nil }
-        }
-    }
     /// Bytes that meant nothing (control codes, broken UTF-8), since the decoder was made.
     public private(set) var garbage = 0
 
-    /// How long an Escape waits for the rest of a terminal sequence before it is a cancel.
+    /// How long an Escape waits for the rest of a terminal sequence before it stands alone.
     static let escapeTimeout = Duration.milliseconds(50)
-
-    /// The letters of each phone key, in multi-tap order; the digit itself comes last.
-    static let phoneLetters: [Character: [Character]] = [
-        "1": [".", "-", "1"], "2": ["a", "b", "c", "2"], "3": ["d", "e", "f", "3"], "4": ["g", "h", "i", "4"],
-        "5": ["j", "k", "l", "5"], "6": ["m", "n", "o", "6"], "7": ["p", "q", "r", "s", "7"],
-        "8": ["t", "u", "v", "8"], "9": ["w", "x", "y", "z", "9"], "0": [" ", "0"],
-    ]
 
     private enum Escape {
         /// An Escape arrived at this time; a sequence may follow.
@@ -53,15 +27,10 @@ public struct KeypadDecoder: Sendable {
     private var escape: Escape?
     private var utf8: [UInt8] = []
     private var afterCarriageReturn = false
-    private var tap: (key: Character, index: Int, at: MonotonicInstant)?
 
-    public init(layout: KeypadLayout, viewKey: Character, multiTapTimeout: Duration = .seconds(1)) {
-        self.layout = layout
-        self.viewKey = viewKey
-        self.multiTapTimeout = multiTapTimeout
-    }
+    public init() {}
 
-    /// When a pending lone Escape becomes a cancel, if one is pending.
+    /// When a pending lone Escape stands alone, if one is pending.
     public var deadline: MonotonicInstant? {
         guard case .started(let at) = escape else { return nil }
         return at + Self.escapeTimeout
@@ -71,7 +40,7 @@ public struct KeypadDecoder: Sendable {
     public mutating func expire(at now: MonotonicInstant) -> [KeypadKey] {
         guard let deadline, now >= deadline else { return [] }
         escape = nil
-        return [.cancel]
+        return [.escape]
     }
 
     /// Takes one byte; returns the keys it completes.
@@ -88,7 +57,7 @@ public struct KeypadDecoder: Sendable {
                 escape = .singleShift
                 return []
             }
-            return [.cancel] + feed(byte, at: now)
+            return [.escape] + feed(byte, at: now)
         case .controlSequence(let plain):
             guard (0x40...0x7E).contains(byte) else {
                 escape = .controlSequence(plain: false)
@@ -108,56 +77,26 @@ public struct KeypadDecoder: Sendable {
             escape = .started(now)
             return []
         case 0x0D:
-            return key(.enter)
+            return [.enter]
         case 0x0A:
-            return afterCarriageReturn ? [] : key(.enter)
+            return afterCarriageReturn ? [] : [.enter]
         case 0x08, 0x7F:
-            return key(.backspace)
+            return [.backspace]
         case 0x20..<0x7F:
-            return character(Character(Unicode.Scalar(byte)), at: now)
+            return [.character(Character(Unicode.Scalar(byte)))]
         default:
-            if Character(Unicode.Scalar(byte)) == viewKey { return character(viewKey, at: now) }
             garbage += 1
             return []
         }
     }
 
     /// The up and down arrows (`ESC [ A`, `ESC O B`...); other sequences mean nothing here.
-    private mutating func arrow(_ final: UInt8) -> [KeypadKey] {
+    private func arrow(_ final: UInt8) -> [KeypadKey] {
         switch final {
-        case UInt8(ascii: "A"): key(.up)
-        case UInt8(ascii: "B"): key(.down)
+        case UInt8(ascii: "A"): [.up]
+        case UInt8(ascii: "B"): [.down]
         default: []
         }
-    }
-
-    /// A key that is not a phone letter ends any multi-tap cycle.
-    private mutating func key(_ key: KeypadKey) -> [KeypadKey] {
-        tap = nil
-        return [key]
-    }
-
-    private mutating func character(_ character: Character, at now: MonotonicInstant) -> [KeypadKey] {
-        if !naming, character == viewKey { return key(.view) }
-        guard layout == .phone else { return key(.character(character)) }
-        switch (character, naming) {
-        case ("*", true): return key(.backspace)
-        case ("*", false): return key(.cancel)
-        case ("#", _): return key(.enter)
-        // Outside name entry the keypad moves through lists: 2 up, 8 down, 5 selects.
-        case ("2", false): return key(.up)
-        case ("8", false): return key(.down)
-        case ("5", false): return key(.enter)
-        default: break
-        }
-        guard naming, let letters = Self.phoneLetters[character] else { return key(.character(character)) }
-        if let tap, tap.key == character, tap.at.duration(to: now) < multiTapTimeout {
-            let index = (tap.index + 1) % letters.count
-            self.tap = (character, index, now)
-            return [.retype(letters[index])]
-        }
-        tap = (character, 0, now)
-        return [.character(letters[0])]
     }
 
     /// Collects a multi-byte UTF-8 character; a broken sequence is garbage.
@@ -184,6 +123,6 @@ public struct KeypadDecoder: Sendable {
             garbage += utf8.count
             return []
         }
-        return self.character(character, at: now)
+        return [.character(character)]
     }
 }

@@ -6,37 +6,24 @@ import Synchronization
 
 /// A keypad on a serial port (a USB-serial keypad, or one wired to the Pi's UART).
 ///
-/// It is also a ``Screen``: it echoes the prompts and the typed name back to the port for
-/// keypads with a character display, and it learns from the screen whether a name is being
-/// typed (which decides what its keys mean). A port that disappears is waited for and reopened.
+/// It reports the keys pressed; what they mean is the booth's decision. It is also a ``Screen``:
+/// it echoes the prompts and the typed name back to the port for keypads with a character
+/// display. A port that disappears is waited for and reopened.
 public final class SerialKeypad: Keypad, Screen {
     /// Which port and how to read it.
     public struct Settings: Sendable, Hashable {
         public var device: String
         public var baud: Int
-        public var layout: KeypadLayout
-        /// The key chosen to open the gallery on the main screen; `nil` for the layout's own.
-        public var chosenViewKey: Character?
         /// Echo with ANSI codes (a terminal) instead of plain text (a character display).
         public var ansi: Bool
-        public var multiTapTimeout: Duration
-
-        /// The key that opens the gallery: the chosen one, else v (0 on a phone keypad).
-        public var viewKey: Character { chosenViewKey ?? (layout == .phone ? "0" : "v") }
 
         /// The speeds a serial port can run at, in bits per second.
         public static var speeds: [Int] { SerialPort.speeds.keys.sorted() }
 
-        public init(
-            device: String = "/dev/photobooth/keypad", baud: Int = 9600, layout: KeypadLayout = .keyboard,
-            viewKey: Character? = nil, ansi: Bool = false, multiTapTimeout: Duration = .seconds(1)
-        ) {
+        public init(device: String = "/dev/photobooth/keypad", baud: Int = 9600, ansi: Bool = false) {
             self.device = device
             self.baud = baud
-            self.layout = layout
-            self.chosenViewKey = viewKey
             self.ansi = ansi
-            self.multiTapTimeout = multiTapTimeout
         }
     }
 
@@ -68,11 +55,6 @@ public final class SerialKeypad: Keypad, Screen {
     deinit { thread.stop() }
 
     public func show(_ content: ScreenContent) {
-        if case .naming = content {
-            port.naming.store(true, ordering: .relaxed)
-        } else {
-            port.naming.store(false, ordering: .relaxed)
-        }
         let text = echo.withLock { $0.text(for: content) }
         guard !text.isEmpty else { return }
         port.open.withLock { $0?.write(Array(text.utf8)) }
@@ -85,8 +67,6 @@ private final class Port: Sendable {
     let logger: Logger
     /// The open port, nil while it is away.
     let open: Mutex<SerialPort?>
-    /// Whether the screen asks for a name.
-    let naming = Atomic(false)
 
     init(settings: SerialKeypad.Settings, logger: Logger, open port: sending SerialPort?) {
         self.settings = settings
@@ -101,10 +81,8 @@ private final class Port: Sendable {
             return port!.descriptor
         }
         worked = true
-        logger.info(
-            "Keypad \(settings.device) is listening (\(settings.baud) baud, \(settings.layout.rawValue) layout, view key \(settings.viewKey.debugDescription))."
-        )
-        var decoder = KeypadDecoder(layout: settings.layout, viewKey: settings.viewKey, multiTapTimeout: settings.multiTapTimeout)
+        logger.info("Keypad \(settings.device) is listening (\(settings.baud) baud).")
+        var decoder = KeypadDecoder()
         let clock = MonotonicClock()
         do {
             while true {
@@ -119,7 +97,6 @@ private final class Port: Sendable {
                     let now = clock.now
                     // An Escape whose deadline passed while the thread was busy stands alone.
                     decoder.expire(at: now).forEach(deliver)
-                    decoder.naming = naming.load(ordering: .relaxed)
                     let garbageBefore = decoder.garbage
                     for byte in bytes { decoder.feed(byte, at: now).forEach(deliver) }
                     if decoder.garbage > garbageBefore {

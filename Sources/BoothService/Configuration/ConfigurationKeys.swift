@@ -57,12 +57,13 @@ public struct ConfigurationKey: Sendable {
         },
         key("keypad.layout", "keyboard or phone") { configuration, value in
             guard let layout = KeypadLayout(rawValue: value) else { return false }
-            configuration.hardware.keypad.layout = layout
+            configuration.settings.keys.layout = layout
             return true
         },
-        key("keypad.view_key", "one character, such as v (or 0 on a phone keypad)") { configuration, value in
-            guard value.count == 1, let key = value.first else { return false }
-            configuration.hardware.keypad.chosenViewKey = key
+        key("keypad.view_key", "one printable character, such as v (or 0 on a phone keypad)") { configuration, value in
+            guard value.count == 1, let key = value.first, !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { return false }
+            configuration.settings.keys.chosenViewKey = key
             return true
         },
         key("keypad.echo", "plain or ansi") { configuration, value in
@@ -70,7 +71,7 @@ public struct ConfigurationKey: Sendable {
             configuration.hardware.keypad.ansi = value == "ansi"
             return true
         },
-        integer("keypad.multi_tap_ms", 200...5000) { $0.hardware.keypad.multiTapTimeout = .milliseconds($1) },
+        integer("keypad.multi_tap_ms", 200...5000) { $0.settings.keys.multiTapTimeout = .milliseconds($1) },
         path("screen.device") { $0.hardware.screen.device = $1 },
         integer("screen.preview_fps", 1...60) { $0.hardware.screen.previewFramesPerSecond = $1 },
         path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) },
