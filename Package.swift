@@ -61,15 +61,28 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // What the booth shows, drawn from values: the painter and its layouts, canvas, FreeType
+        // text, the gallery's screens, render scheduling, and the off-screen mirror for the web.
+        .target(
+            name: "BoothScreen",
+            dependencies: [
+                "BoothCore",
+                "BoothSystem",
+                "BoothImaging",
+                "CFreeType",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "BoothDevices",
             dependencies: [
                 "BoothCore",
                 "BoothSystem",
                 "BoothImaging",
+                "BoothScreen",
                 "CV4L2",
                 "CGPIOD",
-                "CFreeType",
                 "CLinuxFB",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -117,6 +130,7 @@ let package = Package(
                 "BoothSystem",
                 "BoothImaging",
                 "BoothStore",
+                "BoothScreen",
                 "BoothDevices",
                 "BoothWeb",
                 "BoothSync",
@@ -141,7 +155,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "photobooth-bench",
-            dependencies: ["BoothCore", "BoothImaging", "BoothStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BoothCore", "BoothImaging", "BoothStore", "BoothScreen", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
@@ -159,7 +173,10 @@ let package = Package(
         // Pseudo-terminals, so the serial keypad's tests run it on a real terminal device.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(
-            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothImaging", "BoothSystem", "CPseudoTerminal"],
+            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "CPseudoTerminal"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "BoothScreenTests", dependencies: ["BoothScreen", "BoothCore", "BoothImaging", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "BoothWebTests",

@@ -81,18 +81,37 @@ public struct GalleryList: Sendable, Hashable {
 
 /// One photo of the gallery on the whole screen.
 ///
-/// The state machine says which photo; the booth fills in what it is and where its original
-/// is. Both stay `nil` when the photo is no longer in the library or the catalog cannot be
-/// read; the screen then says so.
+/// The state machine says which photo; the booth fills in what it is and where the screens get
+/// its original. Both stay `nil` when the photo is no longer in the library or the catalog
+/// cannot be read; the screen then says so.
 public struct GalleryPhoto: Sendable, Hashable {
     public var position: GalleryPosition
     public var entry: GalleryEntry?
-    /// The original JPEG's file.
-    public var original: URL?
+    /// Where the screens get the photo's original.
+    public var originals: (any PhotoOriginals)?
 
-    public init(position: GalleryPosition, entry: GalleryEntry? = nil, original: URL? = nil) {
+    public init(position: GalleryPosition, entry: GalleryEntry? = nil, originals: (any PhotoOriginals)? = nil) {
         self.position = position
         self.entry = entry
-        self.original = original
+        self.originals = originals
     }
+
+    // Two screens are the same when they show the same photo, from wherever it comes.
+    public static func == (lhs: GalleryPhoto, rhs: GalleryPhoto) -> Bool {
+        lhs.position == rhs.position && lhs.entry == rhs.entry && (lhs.originals == nil) == (rhs.originals == nil)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(position)
+        hasher.combine(entry)
+    }
+}
+
+/// Where the screens get a photo's original. The booth implements it over its library, so no
+/// screen reads files itself; the screens call it from their own threads, and it may block.
+public protocol PhotoOriginals: Sendable {
+    /// The original JPEG of the photo `id`.
+    func original(of id: UUID) throws -> Data
+    /// Where that original is kept, for an operator reading the terminal (a file's path).
+    func location(of id: UUID) -> String
 }

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import BoothScreen
 import BoothSystem
 import Foundation
 import Logging
@@ -390,8 +391,9 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// A full-screen photo: its position, name and time, and where its original is.
     static func photoLines(_ photo: GalleryPhoto) -> String {
         let position = "Photo \(photo.position.index + 1) of \(photo.position.count)"
-        guard let entry = photo.entry, let original = photo.original else { return "\(position) cannot be shown." }
-        return "\(position): \(entry.caption) \u{00B7} \(entry.takenOn)\n  \(original.path)\n(u/d: newer/older, b: back to the list)"
+        guard let entry = photo.entry, let originals = photo.originals else { return "\(position) cannot be shown." }
+        return
+            "\(position): \(entry.caption) \u{00B7} \(entry.takenOn)\n  \(originals.location(of: entry.id))\n(u/d: newer/older, b: back to the list)"
     }
 
     /// `code` in Unicode half blocks, two modules per character cell, quiet zone included. A

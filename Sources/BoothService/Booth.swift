@@ -1,6 +1,7 @@
 import BoothCore
 import BoothDevices
 import BoothImaging
+import BoothScreen
 import BoothStore
 import BoothSync
 import BoothWeb

@@ -20,6 +20,8 @@ final class ScreenFiller: Screen {
     private let dateFormat: PhotoDateFormat
     private let photoLink: @Sendable (UUID) -> String?
     private let logger: Logger
+    /// Where the screens read the originals: the library.
+    private let originals: LibraryOriginals
     private let queue = DispatchQueue(label: "photobooth.screen-filler", qos: .userInitiated)
     /// The page last read, while the gallery is open. Touched on `queue` only; the mutex makes
     /// that safe to state to the compiler.
@@ -44,6 +46,7 @@ final class ScreenFiller: Screen {
     ) {
         self.screen = screen
         self.library = library
+        originals = LibraryOriginals(library: library)
         self.dateFormat = dateFormat
         self.photoLink = photoLink
         self.logger = logger
@@ -86,7 +89,7 @@ final class ScreenFiller: Screen {
             if let page = read(range, count: position.count), page.photos.indices.contains(position.index - range.lowerBound) {
                 let photo = page.photos[position.index - range.lowerBound]
                 shown.entry = entry(for: photo)
-                shown.original = library.url(of: photo)
+                shown.originals = originals
             }
             return .photo(shown)
         default:
@@ -121,5 +124,20 @@ final class ScreenFiller: Screen {
 
     private func entry(for photo: Photo) -> GalleryEntry {
         GalleryEntry(id: photo.id, caption: photo.caption, takenOn: dateFormat.string(from: photo.createdAt))
+    }
+}
+
+/// The originals of the library's photos, for the screens that show one full screen.
+struct LibraryOriginals: PhotoOriginals {
+    let library: PhotoLibrary
+
+    func original(of id: UUID) throws -> Data {
+        guard let photo = try library.photo(id: id) else { throw LibraryError.unknownPhoto }
+        return try Data(contentsOf: library.url(of: photo))
+    }
+
+    func location(of id: UUID) -> String {
+        guard let photo = try? library.photo(id: id) else { return "(no longer in the library)" }
+        return library.url(of: photo).path
     }
 }

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import BoothScreen
 import BoothStore
 import Dispatch
 import Foundation
@@ -7,16 +8,12 @@ import Synchronization
 
 /// What one step through the booth's on-screen gallery costs in a large library: the page
 /// query (a page of photos, newest first, through the catalog's index, and their thumbnails)
-/// and decoding the page's thumbnails to the size of a list row on a 1280x800 screen, at the
-/// start, the middle and the end of the library. And what the library's check at every start
+/// and drawing the page on a 1280x800 screen by the screen module's painter (the thumbnails
+/// decoded into their boxes), at the start, the middle and the end of the library. And what the library's check at every start
 /// costs there: listing the folder and reading every photo's sidecar.
 struct GalleryBenchmark {
     let library: PhotoLibrary
     let runs: Int
-
-    /// A thumbnail's box in a list row at 1280x800 (ScreenPainter's layout: five rows in 72%
-    /// of the height, the picture in a 3:2 box inside the row's padding).
-    static let thumbnailBox = (width: 129, height: 86)
 
     func run(photos count: Int) throws {
         let clock = ContinuousClock()
@@ -26,20 +23,28 @@ struct GalleryBenchmark {
         print("  open: count the photos                \(Benchmark.format(counting))")
         for (name, index) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
             let page = GalleryList(position: GalleryPosition(index: index, count: count)).page
-            var thumbnails: [Data] = []
+            var list = GalleryList(position: GalleryPosition(index: index, count: count))
             let query = Benchmark.median(runs) {
-                thumbnails = try library.photos(skipping: page.lowerBound, limit: page.count).map { photo in
-                    try library.thumbnail(of: photo.id) ?? Data()
+                list.rows = try library.photos(skipping: page.lowerBound, limit: page.count).map { photo in
+                    let entry = GalleryEntry(id: photo.id, caption: photo.caption, takenOn: PhotoDateFormat.standard.string(from: photo.createdAt))
+                    return GalleryList.Row(entry: entry, thumbnail: try library.thumbnail(of: photo.id) ?? Data())
                 }
             }
-            let decoder = try JPEGDecoder()
-            let decoding = Benchmark.median(runs) {
-                for thumbnail in thumbnails {
-                    _ = try decoder.decode(thumbnail, fitting: Self.thumbnailBox.width, Self.thumbnailBox.height)
-                }
+            // A page turn: a painter that has decoded none of the page's thumbnails yet. Then a
+            // move within the page: the same painter draws again from what it decoded.
+            let fonts = ScreenFonts.dejaVu
+            var canvas = Canvas(width: 1280, height: 800)
+            var turns: [Duration] = []
+            var painter = try ScreenPainter(fonts: fonts, viewKeyLabel: "v")
+            for _ in 0..<runs {
+                painter = try ScreenPainter(fonts: fonts, viewKeyLabel: "v")
+                turns.append(try clock.measure { try painter.paint(.gallery(list), preview: nil, into: &canvas) })
             }
+            let moving = Benchmark.median(runs) { try painter.paint(.gallery(list), preview: nil, into: &canvas) }
             let label = "\(name), photos \(page.lowerBound + 1)-\(page.upperBound)".padding(toLength: 28, withPad: " ", startingAt: 0)
-            print("  \(label) page query \(Benchmark.format(query)), thumbnails decoded \(Benchmark.format(decoding))")
+            print(
+                "  \(label) page query \(Benchmark.format(query)), page drawn \(Benchmark.format(Benchmark.middle(turns))) (thumbnails decoded), redrawn \(Benchmark.format(moving))"
+            )
         }
         // Nothing to fix: this is the cost every start pays, with the folder in the page cache
         // (just written) as after a restart, not after a cold boot.

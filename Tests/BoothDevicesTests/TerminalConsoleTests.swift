@@ -203,9 +203,9 @@ struct TerminalConsoleTests {
     func galleryScreens() async throws {
         let harness = try ConsoleHarness(patient: true)
         harness.console.show(gallery(6, of: 12))
-        let original = URL(fileURLWithPath: "/srv/booth/photos/2026/11/22/anna.jpg")
         let entry = GalleryEntry(id: UUID(), caption: Caption(sanitizing: "Anna")!, takenOn: "Taken on 22/11/2026 at 14h05")
-        harness.console.show(.photo(GalleryPhoto(position: GalleryPosition(index: 6, count: 12), entry: entry, original: original)))
+        let originals = FileOriginals(path: "/srv/booth/photos/2026/11/22/anna.jpg")
+        harness.console.show(.photo(GalleryPhoto(position: GalleryPosition(index: 6, count: 12), entry: entry, originals: originals)))
         harness.console.show(.photo(GalleryPhoto(position: GalleryPosition(index: 7, count: 12))))
         harness.console.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
         let printed = await harness.printed()
@@ -319,4 +319,16 @@ struct TerminalConsoleTests {
         plain.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
         #expect(await plain.printed() == ["Saved as Alice", "Scan to download: \(link)"], "no QR code when the output is not a terminal")
     }
+}
+
+/// Where the terminal says a photo's original is; the terminal never reads it.
+private struct FileOriginals: PhotoOriginals {
+    let path: String
+
+    func original(of id: UUID) throws -> Data {
+        Issue.record("the terminal read an original")
+        return Data()
+    }
+
+    func location(of id: UUID) -> String { path }
 }

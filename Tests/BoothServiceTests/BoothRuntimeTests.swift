@@ -218,13 +218,15 @@ struct BoothRuntimeTests {
 
             rig.controls.send(.enter)
             let shown = await rig.screen.next { if case .photo = $0 { true } else { false } }
+            guard case .photo(let photo) = shown, let originals = photo.originals else {
+                Issue.record("a full-screen photo with its original: \(shown)")
+                return
+            }
+            #expect(photo.position == GalleryPosition(index: 5, count: 7))
+            #expect(photo.entry == GalleryEntry(id: photos[5].id, caption: photos[5].caption, takenOn: format.string(from: photos[5].createdAt)))
             #expect(
-                shown
-                    == .photo(
-                        GalleryPhoto(
-                            position: GalleryPosition(index: 5, count: 7),
-                            entry: GalleryEntry(id: photos[5].id, caption: photos[5].caption, takenOn: format.string(from: photos[5].createdAt)),
-                            original: rig.library.url(of: photos[5]))))
+                try originals.original(of: photos[5].id) == Data(contentsOf: rig.library.url(of: photos[5])), "the screens read it from the library")
+            #expect(originals.location(of: photos[5].id) == rig.library.url(of: photos[5]).path)
             rig.controls.send(.escape)
             await rig.screen.next { if case .gallery(let list) = $0 { list.position.index == 5 } else { false } }
             rig.controls.send(.escape)

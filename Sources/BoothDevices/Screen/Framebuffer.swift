@@ -1,3 +1,4 @@
+import BoothScreen
 import CLinuxFB
 import Foundation
 import Logging

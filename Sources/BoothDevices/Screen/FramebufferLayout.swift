@@ -1,3 +1,4 @@
+import BoothScreen
 import CLinuxFB
 
 /// How a framebuffer stores a pixel: the two layouts the booth draws.

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothScreen
 import BoothSystem
 import Foundation
 import Logging
@@ -79,14 +80,19 @@ public final class FramebufferScreen: Screen {
     ) {
         do throws(DeviceError) {
             // Fonts first: a booth that cannot draw text must not start.
-            _ = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys)
+            _ = try Self.drawing { () throws(ScreenError) in
+                try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys)
+            }
             guard var framebuffer = try waitForDevice(device, opened: opened) else {
                 finish(startup: nil)
                 return
             }
-            var renderer = try ScreenRenderer(
-                width: framebuffer.layout.width, height: framebuffer.layout.height, fonts: fonts,
-                viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, logger: logger)
+            let layout = framebuffer.layout
+            var renderer = try Self.drawing { () throws(ScreenError) in
+                try ScreenRenderer(
+                    width: layout.width, height: layout.height, fonts: fonts, viewKeyLabel: viewKeyLabel,
+                    galleryKeys: galleryKeys, logger: logger)
+            }
             let graphicsMode: VirtualConsole? =
                 if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }
             if startup.withLock({ $0 == nil }) {
@@ -146,6 +152,16 @@ public final class FramebufferScreen: Screen {
             case .finish:
                 return
             }
+        }
+    }
+
+    /// What `make` returns; a screen that cannot be drawn (fonts, a codec) is a device that
+    /// cannot be used.
+    private static func drawing<T: ~Copyable>(_ make: () throws(ScreenError) -> T) throws(DeviceError) -> T {
+        do {
+            return try make()
+        } catch {
+            throw DeviceError.unavailable.detailed(error.description)
         }
     }
 

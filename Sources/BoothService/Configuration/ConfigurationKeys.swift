@@ -1,5 +1,6 @@
 import BoothCore
 import BoothDevices
+import BoothScreen
 import BoothSync
 import Foundation
 

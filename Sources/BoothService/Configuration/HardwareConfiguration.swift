@@ -1,4 +1,5 @@
 import BoothDevices
+import BoothScreen
 import Foundation
 
 /// The booth's real parts and how they are wired. Every field has the default a Raspberry Pi

@@ -82,14 +82,14 @@ final class FontFace {
 
     /// Loads the font at `path`. The corresponding C functions are `FT_Init_FreeType` and
     /// `FT_New_Face`.
-    init(path: String) throws(DeviceError) {
+    init(path: String) throws(ScreenError) {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw DeviceError.unavailable.detailed(
+            throw ScreenError(
                 "The font \(path) does not exist. Install it (Debian: apt-get install fonts-dejavu-core) or configure another TrueType font.")
         }
         var library: FT_Library?
         try Self.check(FT_Init_FreeType(&library), "FT_Init_FreeType", path: path)
-        guard let library else { throw DeviceError.unavailable.detailed("\(path): FreeType could not start.") }
+        guard let library else { throw ScreenError("\(path): FreeType could not start.") }
         var face: FT_Face?
         let status = FT_New_Face(library, path, 0, &face)
         guard status == 0, let face else {
@@ -110,7 +110,7 @@ final class FontFace {
     ///
     /// - Parameter haloRadius: when above 0, each glyph also gets a halo of that radius
     ///   (``CoverageMask/halo(radius:)``), to outline text drawn over a picture.
-    func line(_ text: String, size: Int, haloRadius: Int = 0) throws(DeviceError) -> TextLine {
+    func line(_ text: String, size: Int, haloRadius: Int = 0) throws(ScreenError) -> TextLine {
         try select(size)
         let hasKerning = face.pointee.face_flags & FT_FACE_FLAG_KERNING != 0
         var glyphs: [(glyph: Glyph, penX: Int)] = []
@@ -129,7 +129,7 @@ final class FontFace {
     }
 
     /// Sets the pixel size. The corresponding C function is `FT_Set_Pixel_Sizes`.
-    private func select(_ size: Int) throws(DeviceError) {
+    private func select(_ size: Int) throws(ScreenError) {
         guard size != currentSize else { return }
         try Self.check(FT_Set_Pixel_Sizes(face, 0, FT_UInt(max(1, size))), "FT_Set_Pixel_Sizes(\(size))", path: path)
         currentSize = size
@@ -137,7 +137,7 @@ final class FontFace {
 
     /// The glyph at `index`, rendered at the current size, with a halo when `haloRadius` is
     /// above 0.
-    private func glyph(_ index: FT_UInt, size: Int, haloRadius: Int) throws(DeviceError) -> Glyph {
+    private func glyph(_ index: FT_UInt, size: Int, haloRadius: Int) throws(ScreenError) -> Glyph {
         let key = GlyphKey(size: size, index: index, haloRadius: haloRadius)
         if let cached = cache[key] { return cached }
         let glyph = try renderedGlyph(index, size: size)
@@ -153,7 +153,7 @@ final class FontFace {
 
     /// The glyph at `index`, rendered at the current size. The corresponding C function is
     /// `FT_Load_Glyph` with `FT_LOAD_RENDER`.
-    private func renderedGlyph(_ index: FT_UInt, size: Int) throws(DeviceError) -> Glyph {
+    private func renderedGlyph(_ index: FT_UInt, size: Int) throws(ScreenError) -> Glyph {
         let key = GlyphKey(size: size, index: index, haloRadius: 0)
         if let cached = cache[key] { return cached }
         // Light hinting: crisp horizontal stems without distorting the shapes, which at the
@@ -163,7 +163,7 @@ final class FontFace {
         let slot = face.pointee.glyph.pointee
         let bitmap = slot.bitmap
         guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue) || bitmap.rows == 0 || bitmap.width == 0 else {
-            throw DeviceError.unavailable.detailed(
+            throw ScreenError(
                 "\(path): FreeType rendered glyph \(index) in pixel mode \(bitmap.pixel_mode), not 8-bit grey; use a scalable TrueType font.")
         }
         let width = Int(bitmap.width)
@@ -193,18 +193,18 @@ final class FontFace {
 
     /// How much closer (negative) or further apart the pair is set, in 1/64 pixel. The
     /// corresponding C function is `FT_Get_Kerning`.
-    private func kerning(between left: FT_UInt, and right: FT_UInt) throws(DeviceError) -> Int {
+    private func kerning(between left: FT_UInt, and right: FT_UInt) throws(ScreenError) -> Int {
         var delta = FT_Vector()
         try Self.check(
             FT_Get_Kerning(face, left, right, FT_KERNING_DEFAULT.rawValue, &delta), "FT_Get_Kerning", path: path)
         return delta.x
     }
 
-    private static func check(_ status: FT_Error, _ call: String, path: String) throws(DeviceError) {
+    private static func check(_ status: FT_Error, _ call: String, path: String) throws(ScreenError) {
         guard status == 0 else { throw error(status, call, path: path) }
     }
 
-    private static func error(_ status: FT_Error, _ call: String, path: String) -> DeviceError {
+    private static func error(_ status: FT_Error, _ call: String, path: String) -> ScreenError {
         // Debian's FreeType is built without error strings; name the errors a font file causes.
         let reason =
             switch status {
@@ -213,7 +213,7 @@ final class FontFace {
             case 0x03: "the font file is damaged"
             default: FT_Error_String(status).map { String(cString: $0) } ?? "FreeType error \(status)"
             }
-        return DeviceError.unavailable.detailed("\(path): \(call) failed: \(reason).")
+        return ScreenError("\(path): \(call) failed: \(reason).")
     }
 }
 

@@ -16,7 +16,7 @@ extension FontFace {
     func line(
         _ text: String, size: Int, minimumSize: Int, maxWidth: Int, truncating truncation: Truncation = .tail,
         haloRadius: Int = 0
-    ) throws(DeviceError) -> TextLine {
+    ) throws(ScreenError) -> TextLine {
         let fittedSize = try self.size(toFit: text, preferred: size, minimum: minimumSize, maxWidth: maxWidth)
         let whole = try line(text, size: fittedSize, haloRadius: haloRadius)
         guard whole.width > maxWidth else { return whole }
@@ -44,7 +44,7 @@ extension FontFace {
 
     /// The largest size from `preferred` down to `minimum` at which `text` fits `maxWidth`
     /// pixels; `minimum` when none does.
-    func size(toFit text: String, preferred: Int, minimum: Int = 1, maxWidth: Int) throws(DeviceError) -> Int {
+    func size(toFit text: String, preferred: Int, minimum: Int = 1, maxWidth: Int) throws(ScreenError) -> Int {
         var size = preferred
         var width = try line(text, size: size).width
         // Widths grow about linearly with the size: jump close, then step down.
@@ -60,7 +60,7 @@ extension FontFace {
     /// `text` broken at spaces into lines of at most `maxWidth` pixels, as even as they can be
     /// (no lone word on a last line); what does not fit in `maxLines` lines is cut with an
     /// ellipsis.
-    func lines(wrapping text: String, size: Int, maxWidth: Int, maxLines: Int) throws(DeviceError) -> [TextLine] {
+    func lines(wrapping text: String, size: Int, maxWidth: Int, maxLines: Int) throws(ScreenError) -> [TextLine] {
         let words = text.split(separator: " ").map(String.init)
         var lines = try fill(words, size: size, maxWidth: maxWidth)
         if lines.count > maxLines {
@@ -88,7 +88,7 @@ extension FontFace {
 
     /// `words` put on lines of at most `maxWidth` pixels, as many on each line as fit; a word
     /// wider than that gets a line of its own.
-    private func fill(_ words: [String], size: Int, maxWidth: Int) throws(DeviceError) -> [String] {
+    private func fill(_ words: [String], size: Int, maxWidth: Int) throws(ScreenError) -> [String] {
         var lines: [String] = []
         var current = ""
         for word in words {

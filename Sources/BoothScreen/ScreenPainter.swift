@@ -26,7 +26,7 @@ public struct ScreenPainter {
     /// - Parameters:
     ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
     ///   - galleryKeys: the names of the keys that move through the gallery.
-    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard) throws(DeviceError) {
+    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard) throws(ScreenError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
         pictures = try GalleryPictures()
@@ -36,7 +36,7 @@ public struct ScreenPainter {
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
     /// sized to fit the canvas) for the screens that show the camera.
-    public func paint(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(DeviceError) {
+    public func paint(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {
         let layout = Layout(canvas: canvas)
         if content.showsLivePreview {
             paintPreview(preview, &canvas)
@@ -92,13 +92,13 @@ public struct ScreenPainter {
     }
 
     /// One headline in the middle of the screen.
-    func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let line = try bold.line(text, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: Palette.text)
     }
 
     /// The main screen's two options, on a dark band over the bottom of the preview.
-    private func paintOptions(_ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    private func paintOptions(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let options: [[(String, PixelColor)]] = [
             [("Press ", Palette.text), ("the button", Palette.accent), (" to take a photo", Palette.text)],
             [("Press ", Palette.text), (viewKeyLabel, Palette.accent), (" to see the photos", Palette.text)],
@@ -128,7 +128,7 @@ public struct ScreenPainter {
     /// picture.
     private func paintOverPreview(
         _ text: String, size: Int, color: PixelColor, _ layout: Layout, _ canvas: inout Canvas
-    ) throws(DeviceError) {
+    ) throws(ScreenError) {
         let line = try bold.line(
             text, size: size, minimumSize: layout.minimum, maxWidth: layout.textWidth, haloRadius: max(2, size / 20))
         canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: color)
@@ -137,7 +137,7 @@ public struct ScreenPainter {
     /// The prompt, the name typed so far in a field with a cursor (or the placeholder, greyed,
     /// while nothing is typed), and how to finish.
     private func paintNaming(typed: String, placeholder: String, _ layout: Layout, _ canvas: inout Canvas)
-        throws(DeviceError)
+        throws(ScreenError)
     {
         let prompt = try bold.line(
             "Type a name for your photo", size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
@@ -188,7 +188,7 @@ public struct ScreenPainter {
     /// from arm's length. Nothing else on this screen is pure white, so the code is easy to
     /// find in a screenshot too.
     private func paintSaved(_ caption: String, link: String?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas)
-        throws(DeviceError)
+        throws(ScreenError)
     {
         var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
         if let link, let code = pictures.qrCode(for: link) {
@@ -222,7 +222,7 @@ public struct ScreenPainter {
     }
 
     /// What went wrong in a headline, and what it means below, under an accent bar.
-    private func paintFault(_ fault: BoothFault, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    private func paintFault(_ fault: BoothFault, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         canvas.fill(PixelRect(x: 0, y: 0, width: layout.width, height: max(4, layout.height / 60)), with: Palette.accent)
         let headline = try bold.line(
             fault.headline, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)

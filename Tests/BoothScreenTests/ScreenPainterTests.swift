@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import Testing
 
-@testable import BoothDevices
+@testable import BoothScreen
 
 @Suite("Screen painter")
 struct ScreenPainterTests {
@@ -20,7 +20,7 @@ struct ScreenPainterTests {
     @Test("A missing font is an error that names the file and the package")
     func missingFont() {
         let fonts = ScreenFonts(bold: "/nonexistent/Bold.ttf", regular: ScreenFonts.dejaVu.regular)
-        let error = #expect(throws: DeviceError.unavailable) { try ScreenPainter(fonts: fonts, viewKeyLabel: "View") }
+        let error = #expect(throws: ScreenError.self) { try ScreenPainter(fonts: fonts, viewKeyLabel: "View") }
         #expect(error?.description.contains("/nonexistent/Bold.ttf") == true)
         #expect(error?.description.contains("fonts-dejavu-core") == true)
     }

@@ -3,7 +3,7 @@ import BoothImaging
 import Foundation
 import Testing
 
-@testable import BoothDevices
+@testable import BoothScreen
 
 @Suite("Screen preview")
 struct ScreenPreviewTests {

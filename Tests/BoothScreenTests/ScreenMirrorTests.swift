@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import Testing
 
-@testable import BoothDevices
+@testable import BoothScreen
 
 @Suite("Screen mirror")
 struct ScreenMirrorTests {

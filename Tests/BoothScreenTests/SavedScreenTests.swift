@@ -3,7 +3,7 @@ import BoothImaging
 import Foundation
 import Testing
 
-@testable import BoothDevices
+@testable import BoothScreen
 
 /// A photo page's address as the booth links it.
 private let link = "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e"

@@ -1,9 +1,10 @@
 import BoothCore
 import BoothImaging
 import Foundation
+import Synchronization
 import Testing
 
-@testable import BoothDevices
+@testable import BoothScreen
 
 /// Solid colours that survive JPEG and scaling, one per row of a page.
 private let rowColours: [PixelColor] = [
@@ -34,12 +35,33 @@ private enum GalleryFixtures {
         return list
     }
 
-    /// A temporary JPEG file, removed when the test is over.
-    static func photoFile(width: Int, height: Int, colour: PixelColor) throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(UUID().lowercased).jpg")
-        try jpeg(width: width, height: height, colour: colour).write(to: file)
-        return file
+    /// Photo `index` of `count` full screen, its original a solid `colour`.
+    static func photo(_ caption: String, width: Int, height: Int, colour: PixelColor, index: Int = 0, count: Int = 1) throws -> GalleryPhoto {
+        let entry = entry(caption)
+        let originals = Originals([entry.id: try jpeg(width: width, height: height, colour: colour)])
+        return GalleryPhoto(position: GalleryPosition(index: index, count: count), entry: entry, originals: originals)
     }
+}
+
+/// Originals held in memory, as the booth's library gives them to the screens; it counts the
+/// reads, and a photo it does not hold cannot be read.
+private final class Originals: PhotoOriginals {
+    private let originals: [UUID: Data]
+    private let readCount = Mutex(0)
+
+    init(_ originals: [UUID: Data]) {
+        self.originals = originals
+    }
+
+    var reads: Int { readCount.withLock { $0 } }
+
+    func original(of id: UUID) throws -> Data {
+        readCount.withLock { $0 += 1 }
+        guard let data = originals[id] else { throw CocoaError(.fileNoSuchFile) }
+        return data
+    }
+
+    func location(of id: UUID) -> String { "memory:\(id.lowercased)" }
 }
 
 extension PixelColor {
@@ -136,9 +158,7 @@ struct GalleryScreenTests {
     func fullScreen(width: Int, height: Int) throws {
         let red = rowColours[0]
         // 2:1, wider than every screen: bars above and below.
-        let file = try GalleryFixtures.photoFile(width: 1600, height: 800, colour: red)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let photo = GalleryPhoto(position: GalleryPosition(index: 2, count: 9), entry: GalleryFixtures.entry("Anna"), original: file)
+        let photo = try GalleryFixtures.photo("Anna", width: 1600, height: 800, colour: red, index: 2, count: 9)
         let canvas = try ScreenFixtures.paint(.photo(photo), width: width, height: height)
         let picture = width / 2
         let bar = (height - picture) / 2
@@ -153,9 +173,7 @@ struct GalleryScreenTests {
 
     @Test("A tall photo is pillarboxed")
     func tallPhoto() throws {
-        let file = try GalleryFixtures.photoFile(width: 600, height: 800, colour: rowColours[2])
-        defer { try? FileManager.default.removeItem(at: file) }
-        let canvas = try ScreenFixtures.paint(.photo(GalleryPhoto(position: GalleryPosition(index: 0, count: 1), original: file)))
+        let canvas = try ScreenFixtures.paint(.photo(try GalleryFixtures.photo("Tall", width: 600, height: 800, colour: rowColours[2])))
         // 600x800 on 1280x800: 600 wide, 340 black on either side.
         #expect(canvas.count(in: PixelRect(x: 0, y: 0, width: 338, height: 600)) { $0 != .black } == 0)
         #expect(canvas.count(in: PixelRect(x: 1280 - 338, y: 0, width: 338, height: 600)) { $0 != .black } == 0)
@@ -164,28 +182,26 @@ struct GalleryScreenTests {
 
     @Test("A missing or damaged original shows a message, not a crash")
     func unreadableOriginal() throws {
-        let damaged = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(UUID().lowercased).jpg")
-        try Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3]).write(to: damaged)
-        defer { try? FileManager.default.removeItem(at: damaged) }
-        let missing = URL(fileURLWithPath: "/nonexistent/photo.jpg")
-        for original in [damaged, missing, nil] {
-            let photo = GalleryPhoto(position: GalleryPosition(index: 0, count: 1), entry: GalleryFixtures.entry("Lost"), original: original)
+        let entry = GalleryFixtures.entry("Lost")
+        let damaged = Originals([entry.id: Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])])
+        let missing = Originals([:])
+        for (originals, what) in [(damaged, "a damaged original"), (missing, "a missing original"), (nil, "no original")] {
+            let photo = GalleryPhoto(position: GalleryPosition(index: 0, count: 1), entry: entry, originals: originals)
             let canvas = try ScreenFixtures.paint(.photo(photo))
             let middle = PixelRect(x: 0, y: 300, width: 1280, height: 200)
-            #expect(canvas.rows(in: middle) { $0 == .white }.count > 20, "the message about \(original?.path ?? "no file")")
+            #expect(canvas.rows(in: middle) { $0 == .white }.count > 20, "the message about \(what)")
         }
     }
 
-    @Test("A full-screen photo is decoded once: a repaint shows it even when the file is gone")
+    @Test("A full-screen photo is read and decoded once: a repaint draws it again from the decode")
     func decodedOnce() throws {
-        let file = try GalleryFixtures.photoFile(width: 1280, height: 800, colour: rowColours[1])
         let painter = try ScreenPainter(viewKeyLabel: "View")
-        let photo = GalleryPhoto(position: GalleryPosition(index: 0, count: 1), entry: GalleryFixtures.entry("Kept"), original: file)
+        let photo = try GalleryFixtures.photo("Kept", width: 1280, height: 800, colour: rowColours[1])
         var first = Canvas(width: 1280, height: 800)
         try painter.paint(.photo(photo), preview: nil, into: &first)
-        try FileManager.default.removeItem(at: file)
         var second = Canvas(width: 1280, height: 800)
         try painter.paint(.photo(photo), preview: nil, into: &second)
+        #expect((photo.originals as? Originals)?.reads == 1)
         #expect(first == second)
         #expect(second[640, 300].isClose(to: rowColours[1]))
     }

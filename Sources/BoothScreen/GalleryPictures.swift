@@ -28,16 +28,16 @@ final class GalleryPictures {
     }
 
     private struct PhotoKey: Hashable {
-        let file: URL
+        let id: UUID
         let width: Int
         let height: Int
     }
 
-    init() throws(DeviceError) {
+    init() throws(ScreenError) {
         do {
             decoder = try JPEGDecoder()
         } catch {
-            throw DeviceError.unavailable.detailed("The screen cannot decode photos: \(error)")
+            throw ScreenError("The screen cannot decode photos: \(error)")
         }
     }
 
@@ -52,15 +52,15 @@ final class GalleryPictures {
         return picture
     }
 
-    /// The original at `file` as the largest picture that fits `width` x `height`, decoded with
-    /// TurboJPEG's DCT scaling (a 4K photo on a 1280x800 screen decodes at a quarter of its
-    /// size); the last one is kept, so a repaint decodes nothing. `nil` for a missing,
-    /// unreadable or damaged file, which the screen says it cannot show (`photobooth check`
-    /// tells the operator which files are damaged).
-    func photo(at file: URL, fitting width: Int, _ height: Int) -> Bitmap? {
-        let key = PhotoKey(file: file, width: width, height: height)
+    /// The original of photo `id`, from `originals`, as the largest picture that fits `width` x
+    /// `height`, decoded with TurboJPEG's DCT scaling (a 4K photo on a 1280x800 screen decodes
+    /// at a quarter of its size); the last one is kept, so a repaint decodes nothing. `nil` for
+    /// a missing, unreadable or damaged original, which the screen says it cannot show
+    /// (`photobooth check` tells the operator which files are damaged).
+    func photo(_ id: UUID, from originals: any PhotoOriginals, fitting width: Int, _ height: Int) -> Bitmap? {
+        let key = PhotoKey(id: id, width: width, height: height)
         if let photo, photo.key == key { return photo.picture }
-        let picture = (try? Data(contentsOf: file)).flatMap { try? decoder.decode($0, fitting: width, height) }
+        let picture = (try? originals.original(of: id)).flatMap { try? decoder.decode($0, fitting: width, height) }
         photo = (key, picture)
         return picture
     }

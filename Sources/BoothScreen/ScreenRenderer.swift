@@ -27,7 +27,7 @@ public struct ScreenRenderer: ~Copyable {
     public init(
         width: Int, height: Int, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard,
         logger: Logger
-    ) throws(DeviceError) {
+    ) throws(ScreenError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
         let painter = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys)
         decoder = try Self.makeDecoder()
@@ -36,11 +36,11 @@ public struct ScreenRenderer: ~Copyable {
         self.logger = logger
     }
 
-    private static func makeDecoder() throws(DeviceError) -> JPEGDecoder {
+    private static func makeDecoder() throws(ScreenError) -> JPEGDecoder {
         do {
             return try JPEGDecoder()
         } catch {
-            throw DeviceError.unavailable.detailed("The screen cannot decode preview frames: \(error)")
+            throw ScreenError("The screen cannot decode preview frames: \(error)")
         }
     }
 

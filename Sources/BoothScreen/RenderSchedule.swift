@@ -7,9 +7,9 @@ import BoothCore
 /// Only the latest preview frame is kept; frames that arrive while the content shows no preview
 /// are not decoded at all. The schedule is a value the render thread consults under a lock;
 /// it never reads a clock itself, so tests drive it with plain instants.
-struct RenderSchedule {
+public struct RenderSchedule {
     /// What the render thread does next.
-    enum Step {
+    public enum Step {
         /// Draw `content`, over `frame` when there is a new one.
         case render(ScreenContent, frame: CameraFrame?)
         /// A preview frame waits for the rate limit: look again at `deadline` (or sooner when
@@ -21,7 +21,7 @@ struct RenderSchedule {
         case finish
     }
 
-    let previewInterval: Duration
+    public let previewInterval: Duration
     private var content = ScreenContent.starting
     /// The first content is drawn as soon as the thread starts.
     private var contentChanged = true
@@ -29,14 +29,14 @@ struct RenderSchedule {
     private var lastPreview: MonotonicInstant?
     private var stopping = false
 
-    init(previewInterval: Duration) {
+    public init(previewInterval: Duration) {
         self.previewInterval = previewInterval
     }
 
     /// Takes `content` as what the screen shows; returns whether the render thread must be
     /// woken for it (it changed).
     @discardableResult
-    mutating func show(_ content: ScreenContent) -> Bool {
+    public mutating func show(_ content: ScreenContent) -> Bool {
         guard content != self.content else { return false }
         self.content = content
         contentChanged = true
@@ -48,26 +48,26 @@ struct RenderSchedule {
     /// thread waits for the rate limit, or is drawing, and takes the latest next) nor when the
     /// screen shows no preview, so a camera never wakes the thread more often than it draws.
     @discardableResult
-    mutating func receive(_ frame: CameraFrame) -> Bool {
+    public mutating func receive(_ frame: CameraFrame) -> Bool {
         defer { pendingFrame = frame }
         return content.showsLivePreview && pendingFrame == nil
     }
 
     /// Draws the current content again at the next step, although it did not change: for a
     /// new viewer of a screen that was not drawn while nobody watched.
-    mutating func redraw() {
+    public mutating func redraw() {
         contentChanged = true
     }
 
     /// Whether ``stop()`` was called.
-    var isStopping: Bool { stopping }
+    public var isStopping: Bool { stopping }
 
-    mutating func stop() {
+    public mutating func stop() {
         stopping = true
     }
 
     /// What to do at `now`.
-    mutating func next(at now: MonotonicInstant) -> Step {
+    public mutating func next(at now: MonotonicInstant) -> Step {
         if stopping { return .finish }
         if contentChanged {
             contentChanged = false

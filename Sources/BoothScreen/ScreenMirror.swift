@@ -27,18 +27,18 @@ public final class ScreenMirror: Screen {
     public init(
         width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String,
         galleryKeys: GalleryKeys = .keyboard, picturesPerSecond: Int = 5, logger: Logger
-    ) throws(DeviceError) {
+    ) throws(ScreenError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
         requests = RenderRequests(previewInterval: .seconds(1) / picturesPerSecond)
         self.logger = logger
         // The renderer and the encoder belong to the thread that uses them: it makes them and
         // says how that went.
-        let startup = Mutex<Result<Void, DeviceError>?>(nil)
+        let startup = Mutex<Result<Void, ScreenError>?>(nil)
         let started = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             // Only a web viewer needs the mirror: the booth's own threads come first.
             BackgroundPriority.lowerCallingThread()
-            do throws(DeviceError) {
+            do throws(ScreenError) {
                 var renderer = try ScreenRenderer(
                     width: width, height: height, fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
                     logger: logger)
@@ -57,11 +57,11 @@ public final class ScreenMirror: Screen {
         if case .failure(let error) = startup.withLock({ $0 }) { throw error }
     }
 
-    private static func makeEncoder() throws(DeviceError) -> JPEGEncoder {
+    private static func makeEncoder() throws(ScreenError) -> JPEGEncoder {
         do {
             return try JPEGEncoder()
         } catch {
-            throw DeviceError.unavailable.detailed("The screen mirror cannot encode pictures: \(error)")
+            throw ScreenError("The screen mirror cannot encode pictures: \(error)")
         }
     }
 

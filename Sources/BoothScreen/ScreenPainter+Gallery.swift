@@ -5,7 +5,7 @@ import BoothImaging
 extension ScreenPainter {
     /// A title with the position ("3 of 120"), a page of rows (thumbnail, caption, time) with
     /// the selected one highlighted, and a line of hints at the bottom.
-    func paintGallery(_ list: GalleryList, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    func paintGallery(_ list: GalleryList, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let position = list.position
         let headerBaseline = layout.height * 9 / 100
         let title = try bold.line("Photos", size: layout.height / 14, minimumSize: layout.minimum, maxWidth: layout.textWidth / 2)
@@ -48,7 +48,7 @@ extension ScreenPainter {
 
     /// One row: the thumbnail letterboxed on black in its box, the caption and the time beside
     /// it; the selected row stands out on a lighter band with an accent bar.
-    private func paintRow(_ row: GalleryList.Row, frame: PixelRect, selected: Bool, _ canvas: inout Canvas) throws(DeviceError) {
+    private func paintRow(_ row: GalleryList.Row, frame: PixelRect, selected: Bool, _ canvas: inout Canvas) throws(ScreenError) {
         if selected {
             canvas.fill(frame, with: Palette.selection)
             canvas.fill(PixelRect(x: frame.x, y: frame.y, width: max(4, frame.height / 16), height: frame.height), with: Palette.accent)
@@ -71,7 +71,7 @@ extension ScreenPainter {
     }
 
     /// What an empty library shows: what to do about it.
-    private func paintEmptyGallery(_ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    private func paintEmptyGallery(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let headline = try bold.line("No photos yet", size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 44 / 100, color: Palette.text)
         let lines = try regular.lines(
@@ -84,9 +84,11 @@ extension ScreenPainter {
 
     /// The photo as large as the screen allows, letterboxed on black, with its caption, time
     /// and position in a dark band over the bottom.
-    func paintPhoto(_ photo: GalleryPhoto, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    func paintPhoto(_ photo: GalleryPhoto, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         canvas.fill(canvas.bounds, with: .black)
-        if let original = photo.original, let picture = pictures.photo(at: original, fitting: layout.width, layout.height) {
+        if let entry = photo.entry, let originals = photo.originals,
+            let picture = pictures.photo(entry.id, from: originals, fitting: layout.width, layout.height)
+        {
             canvas.draw(picture, atX: (layout.width - picture.width) / 2, y: (layout.height - picture.height) / 2)
         } else {
             try paintMessage("This photo cannot be shown.", layout, &canvas)
@@ -120,7 +122,7 @@ extension ScreenPainter {
     }
 
     /// The keys to press, small and grey at the bottom of the screen.
-    private func paintHint(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(DeviceError) {
+    private func paintHint(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let hint = try regular.line(text, size: layout.hint, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 95 / 100, color: Palette.secondary)
     }
