@@ -24,29 +24,6 @@ public enum BoothFault: Sendable, Hashable {
     /// Writing to the disk or the catalog failed or stalled.
     case storageFailing
 
-    /// The fault in a few words, as the screen announces it.
-    public var headline: String {
-        switch self {
-        case .cameraMissing: "Camera disconnected"
-        case .shotFailed: "No photo taken"
-        case .storageFull: "Storage full"
-        case .storageFailing: "Cannot save photos"
-        }
-    }
-
-    /// What the fault means for the guest, under the headline.
-    public var message: String {
-        switch self {
-        case .cameraMissing: "The camera is not available. Waiting for it to return."
-        case .shotFailed: "Sorry, the camera missed that shot. Please try again."
-        case .storageFull: "This booth cannot save photos until space is freed. Please tell the staff."
-        case .storageFailing: "This booth cannot save photos right now. Please tell the staff."
-        }
-    }
-
-    /// Headline and message on one line, for a terminal or a keypad's display.
-    public var sentence: String { "\(headline): \(message)" }
-
     /// Whether the fault is the storage's: full, or not writable.
     public var isStorage: Bool { self == .storageFull || self == .storageFailing }
 }

@@ -28,13 +28,6 @@ public enum ScreenContent: Sendable, Hashable {
     case fault(BoothFault)
 }
 
-extension ScreenContent {
-    /// What the saved screen says of a name that could not be written yet.
-    public static func pendingNameNote(_ name: Caption) -> String {
-        "Your name \u{201C}\(name)\u{201D} will be added as soon as the booth can write it."
-    }
-}
-
 /// The booth's screen.
 public protocol Screen: Sendable {
     /// Shows `content`. Returns at once; drawing happens on the screen's own thread.

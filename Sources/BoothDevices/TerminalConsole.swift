@@ -42,8 +42,13 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// The key that opens the gallery from the main screen, a line of its own, which the screen
     /// names (the booth's ``KeyBindings`` must say so).
     public static let viewKey: Character = "v"
-    /// The lines that move through the gallery, which the screen names.
-    public static let galleryKeys = GalleryKeys(up: "u", down: "d", open: "Enter", back: "b")
+    /// What the terminal's keys are called, for the screens' hints: each is a line of its own.
+    public static let keyLabels = KeyLabels(
+        view: String(viewKey), up: "u", down: "d", open: "Enter", back: "b", confirm: "Enter", cancel: "Esc", erase: "Backspace")
+    /// The line that presses the shutter in the gallery (elsewhere, any line does).
+    static let galleryShutterLine = "p"
+    /// The words the terminal prints.
+    private let texts = BoothTexts.english
 
     public let presses: AsyncStream<MonotonicInstant>
     public let keys: AsyncStream<KeypadKey>
@@ -139,15 +144,9 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         guard !roles.isEmpty else { return }
         if !patient {
             switch roles {
-            case [.button, .keypad]:
-                write(
-                    """
-                    Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
-                    v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
-                    p and Enter takes a photo); Ctrl-D stops.
-                    """)
-            case .button: write("Simulated button: Enter takes a photo; the keypad is real. Ctrl-C stops.")
-            default: write("Simulated keypad: type a name and Enter to name a photo, v and Enter shows the photos; the button is real.")
+            case [.button, .keypad]: write(texts(.consoleHelp))
+            case .button: write(texts(.consoleHelpButton))
+            default: write(texts(.consoleHelpKeypad))
             }
         }
         let thread = Thread { [self] in readLines() }
@@ -282,7 +281,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .gallery:
             // The button and the keys are separate streams that the booth may take in any
             // order, so the button is a line of its own.
-            if line.lowercased() == "p" && roles.contains(.button) {
+            if line.lowercased() == Self.galleryShutterLine && roles.contains(.button) {
                 pressSink.yield(MonotonicClock().now)
                 return 1
             }
@@ -345,55 +344,79 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         }
     }
 
-    /// What the terminal prints for `content`: one line, or a few for the gallery's page and a
-    /// QR code.
+    /// What the terminal prints for `content`: one line, or a few for the main screen, the
+    /// gallery's page and a QR code.
     private func lines(for content: ScreenContent) -> String {
         switch content {
-        case .starting: "Starting the camera..."
-        case .ready: "Ready. Press Enter to take a photo."
+        case .starting: texts(.starting)
+        case .ready: readyLines()
         case .countdown(let secondsLeft): "\(secondsLeft)"
-        case .smile: "Smile!"
-        case .naming: "Name your photo:"
-        case .saving: "Saving..."
+        case .smile: texts(.smile)
+        // A prompt: what the next line is.
+        case .naming: "\(texts(.namingPrompt)):"
+        case .saving: texts(.saving)
         case .saved(let caption, _, let link, let pendingName): savedLines(caption, link: link, pendingName: pendingName)
-        case .fault(let fault): fault.sentence
-        case .gallery(let list): Self.galleryLines(list)
-        case .photo(let photo): Self.photoLines(photo)
+        case .fault(let fault): fault.sentence(in: texts)
+        case .gallery(let list): galleryLines(list)
+        case .photo(let photo): photoLines(photo)
         }
     }
 
+    /// The main screen's options, with this terminal's keys for the parts it plays.
+    private func readyLines() -> String {
+        var lines = [texts(.readyToShoot, ["button": roles.contains(.button) ? "Enter" : texts(.theButton)])]
+        if roles.contains(.keypad) { lines.append(texts(.readyToBrowse, ["key": Self.keyLabels.view])) }
+        return lines.joined(separator: "\n")
+    }
+
     private func savedLines(_ caption: Caption, link: String?, pendingName: Caption?) -> String {
-        var lines = ["Saved as \(caption)"]
-        if let pendingName { lines.append(ScreenContent.pendingNameNote(pendingName)) }
+        var lines = [texts(.savedAs, ["name": caption.text])]
+        if let pendingName { lines.append(texts(.savedPendingName, ["name": pendingName.text])) }
         if let link {
-            lines.append("Scan to download: \(link)")
+            lines.append(texts(.scanLink, ["link": link]))
             if drawsQRCodes, let code = try? QRCode(encoding: link) { lines += Self.halfBlocks(code) }
         }
         return lines.joined(separator: "\n")
     }
 
-    /// The page of the list, numbered from the newest photo, the selected one marked with `>`.
-    static func galleryLines(_ list: GalleryList) -> String {
+    /// The page of the list, numbered from the newest photo, the selected one marked with `>`,
+    /// and the keys under it.
+    func galleryLines(_ list: GalleryList) -> String {
+        let keys = Self.keyLabels
+        let shutter = texts(.readyToShoot, ["button": Self.galleryShutterLine])
         let position = list.position
         guard position.count > 0 else {
-            return "No photos yet \u{2014} press the button to take the first one (p and Enter; b and Enter goes back)."
+            return [
+                texts(.galleryEmpty), texts(.galleryEmptyHint, ["button": Self.galleryShutterLine]), texts(.galleryEmptyBack, ["back": keys.back]),
+            ]
+            .joined(separator: "\n")
         }
-        var lines = ["Photos, \(position.index + 1) of \(position.count) (u/d moves, Enter opens, b goes back, p takes a photo):"]
-        if list.rows.isEmpty { lines.append("  The photos cannot be shown right now.") }
+        var lines = [texts(.galleryHeading, ["index": "\(position.index + 1)", "count": "\(position.count)"])]
+        if list.rows.isEmpty { lines.append("  \(texts(.galleryUnreadable))") }
         for (offset, row) in list.rows.enumerated() {
             let index = list.page.lowerBound + offset
             let marker = index == position.index ? ">" : " "
-            lines.append("\(marker) \(index + 1). \(row.entry.caption) \u{00B7} \(row.entry.takenOn)")
+            let text = texts(.galleryRow, ["number": "\(index + 1)", "name": row.entry.caption.text, "time": row.entry.takenOn])
+            lines.append("\(marker) \(text)")
         }
+        lines.append(texts(.galleryHint, ["up": keys.up, "down": keys.down, "open": keys.open, "back": keys.back]))
+        if roles.contains(.button) { lines.append(shutter) }
         return lines.joined(separator: "\n")
     }
 
-    /// A full-screen photo: its position, name and time, and where its original is.
-    static func photoLines(_ photo: GalleryPhoto) -> String {
-        let position = "Photo \(photo.position.index + 1) of \(photo.position.count)"
-        guard let entry = photo.entry, let originals = photo.originals else { return "\(position) cannot be shown." }
-        return
-            "\(position): \(entry.caption) \u{00B7} \(entry.takenOn)\n  \(originals.location(of: entry.id))\n(u/d: newer/older, b: back to the list)"
+    /// A full-screen photo: its position, name and time, where its original is, and the keys.
+    func photoLines(_ photo: GalleryPhoto) -> String {
+        let index = "\(photo.position.index + 1)"
+        let count = "\(photo.position.count)"
+        guard let entry = photo.entry, let originals = photo.originals else {
+            return texts(.photoUnreadableAt, ["index": index, "count": count])
+        }
+        let keys = Self.keyLabels
+        return [
+            texts(.photoHeading, ["index": index, "count": count, "name": entry.caption.text, "time": entry.takenOn]),
+            "  \(originals.location(of: entry.id))",
+            texts(.photoHint, ["up": keys.up, "down": keys.down, "back": keys.back]),
+        ].joined(separator: "\n")
     }
 
     /// `code` in Unicode half blocks, two modules per character cell, quiet zone included. A

@@ -25,8 +25,7 @@ public final class ScreenMirror: Screen {
     /// text fails now rather than when someone watches; this blocks until they are: call it
     /// from a thread of your own.
     public init(
-        width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String,
-        galleryKeys: GalleryKeys = .keyboard, picturesPerSecond: Int = 5, logger: Logger
+        width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, picturesPerSecond: Int = 5, logger: Logger
     ) throws(ScreenError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
         requests = RenderRequests(previewInterval: .seconds(1) / picturesPerSecond)
@@ -40,7 +39,7 @@ public final class ScreenMirror: Screen {
             BackgroundPriority.lowerCallingThread()
             do throws(ScreenError) {
                 var renderer = try ScreenRenderer(
-                    width: width, height: height, fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
+                    width: width, height: height, fonts: fonts, keys: keys,
                     logger: logger)
                 let encoder = try Self.makeEncoder()
                 startup.withLock { $0 = .success(()) }

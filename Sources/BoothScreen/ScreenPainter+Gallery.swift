@@ -8,21 +8,19 @@ extension ScreenPainter {
     func paintGallery(_ list: GalleryList, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let position = list.position
         let headerBaseline = layout.height * 9 / 100
-        let title = try bold.line("Photos", size: layout.height / 14, minimumSize: layout.minimum, maxWidth: layout.textWidth / 2)
+        let title = try bold.line(texts(.galleryTitle), size: layout.height / 14, minimumSize: layout.minimum, maxWidth: layout.textWidth / 2)
         canvas.draw(title, atX: layout.margin, baseline: headerBaseline, color: Palette.text)
         guard position.count > 0 else {
             try paintEmptyGallery(layout, &canvas)
             return
         }
         let counter = try regular.line(
-            "\(position.index + 1) of \(position.count)", size: layout.body, minimumSize: layout.minimum,
+            texts(.galleryPosition, ["index": "\(position.index + 1)", "count": "\(position.count)"]), size: layout.body, minimumSize: layout.minimum,
             maxWidth: layout.textWidth / 2)
         canvas.draw(counter, atX: layout.width - layout.margin - counter.width, baseline: headerBaseline, color: Palette.secondary)
-        try paintHint(
-            "\(galleryKeys.up) \(galleryKeys.down) choose \u{00B7} \(galleryKeys.open) opens \u{00B7} \(galleryKeys.back) goes back",
-            layout, &canvas)
+        try paintHint(texts(.galleryHint, ["up": keys.up, "down": keys.down, "open": keys.open, "back": keys.back]), layout, &canvas)
         guard !list.rows.isEmpty else {
-            try paintMessage("The photos cannot be shown right now.", layout, &canvas)
+            try paintMessage(texts(.galleryUnreadable), layout, &canvas)
             return
         }
         for (offset, row) in list.rows.enumerated() {
@@ -72,14 +70,14 @@ extension ScreenPainter {
 
     /// What an empty library shows: what to do about it.
     private func paintEmptyGallery(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
-        let headline = try bold.line("No photos yet", size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        let headline = try bold.line(texts(.galleryEmpty), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 44 / 100, color: Palette.text)
         let lines = try regular.lines(
-            wrapping: "Press the button to take the first one", size: layout.body, maxWidth: layout.textWidth, maxLines: 2)
+            wrapping: texts(.galleryEmptyHint, ["button": texts(.theButton)]), size: layout.body, maxWidth: layout.textWidth, maxLines: 2)
         for (index, line) in lines.enumerated() {
             canvas.draw(line, centredAt: layout.midX, baseline: layout.height * 58 / 100 + index * layout.body * 135 / 100, color: Palette.accent)
         }
-        try paintHint("\(galleryKeys.back) goes back", layout, &canvas)
+        try paintHint(texts(.galleryEmptyBack, ["back": keys.back]), layout, &canvas)
     }
 
     /// The photo as large as the screen allows, letterboxed on black, with its caption, time
@@ -91,7 +89,7 @@ extension ScreenPainter {
         {
             canvas.draw(picture, atX: (layout.width - picture.width) / 2, y: (layout.height - picture.height) / 2)
         } else {
-            try paintMessage("This photo cannot be shown.", layout, &canvas)
+            try paintMessage(texts(.photoUnreadable), layout, &canvas)
         }
         let band = Self.photoBand(layout)
         canvas.fill(band, with: .black, opacity: 210)
@@ -99,11 +97,12 @@ extension ScreenPainter {
         let firstBaseline = band.y + band.height * 45 / 100
         let secondBaseline = band.y + band.height * 82 / 100
         let counter = try regular.line(
-            "\(photo.position.index + 1) of \(photo.position.count)", size: layout.hint, minimumSize: layout.minimum,
+            texts(.galleryPosition, ["index": "\(photo.position.index + 1)", "count": "\(photo.position.count)"]), size: layout.hint,
+            minimumSize: layout.minimum,
             maxWidth: half)
         canvas.draw(counter, atX: layout.width - layout.margin - counter.width, baseline: firstBaseline, color: Palette.secondary)
         let hint = try regular.line(
-            "\(galleryKeys.up) \(galleryKeys.down) newer, older \u{00B7} \(galleryKeys.back) back to the list", size: layout.hint * 8 / 10,
+            texts(.photoHint, ["up": keys.up, "down": keys.down, "back": keys.back]), size: layout.hint * 8 / 10,
             minimumSize: 10, maxWidth: half)
         canvas.draw(hint, atX: layout.width - layout.margin - hint.width, baseline: secondBaseline, color: Palette.secondary)
         guard let entry = photo.entry else { return }

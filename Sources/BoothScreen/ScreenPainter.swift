@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import Foundation
 
 /// Draws what the booth's screen shows into a canvas of any size.
 ///
@@ -16,22 +17,22 @@ public struct ScreenPainter {
     let bold: FontFace
     let regular: FontFace
     let pictures: GalleryPictures
-    /// What the keypad's view key is called, for the main screen's second option.
-    private let viewKeyLabel: String
-    /// What the keys that move through the gallery are called, for its hints.
-    let galleryKeys: GalleryKeys
+    /// What the keypad's keys are called, for the screens' hints.
+    let keys: KeyLabels
+    /// The words the screens say.
+    let texts: BoothTexts
 
     /// Loads the fonts.
     ///
     /// - Parameters:
-    ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
-    ///   - galleryKeys: the names of the keys that move through the gallery.
-    public init(fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard) throws(ScreenError) {
+    ///   - keys: what the keypad's keys are called, for the screens' hints.
+    ///   - texts: the words the screens say.
+    public init(fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english) throws(ScreenError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
         pictures = try GalleryPictures()
-        self.viewKeyLabel = viewKeyLabel
-        self.galleryKeys = galleryKeys
+        self.keys = keys
+        self.texts = texts
     }
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
@@ -45,20 +46,20 @@ public struct ScreenPainter {
         }
         switch content {
         case .starting:
-            try paintMessage("Starting the camera\(FontFace.ellipsis)", layout, &canvas)
+            try paintMessage(texts(.starting), layout, &canvas)
         case .ready:
             try paintOptions(layout, &canvas)
         case .countdown(let secondsLeft):
             try paintOverPreview("\(secondsLeft)", size: layout.height * 6 / 10, color: .white, layout, &canvas)
         case .smile:
             canvas.fill(canvas.bounds, with: .white, opacity: 110)
-            try paintOverPreview("Smile!", size: layout.height / 5, color: Palette.accent, layout, &canvas)
+            try paintOverPreview(texts(.smile), size: layout.height / 5, color: Palette.accent, layout, &canvas)
         case .naming(let typed, let placeholder):
             try paintNaming(typed: typed, placeholder: placeholder.text, layout, &canvas)
         case .saving:
-            try paintMessage("Saving your photo\(FontFace.ellipsis)", layout, &canvas)
+            try paintMessage(texts(.saving), layout, &canvas)
         case .saved(let caption, _, let link, let pendingName):
-            try paintSaved(caption.text, link: link, pendingName: pendingName, layout, &canvas)
+            try paintSaved(caption, link: link, pendingName: pendingName, layout, &canvas)
         case .fault(let fault):
             try paintFault(fault, layout, &canvas)
         case .gallery(let list):
@@ -99,10 +100,9 @@ public struct ScreenPainter {
 
     /// The main screen's two options, on a dark band over the bottom of the preview.
     private func paintOptions(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
-        let options: [[(String, PixelColor)]] = [
-            [("Press ", Palette.text), ("the button", Palette.accent), (" to take a photo", Palette.text)],
-            [("Press ", Palette.text), (viewKeyLabel, Palette.accent), (" to see the photos", Palette.text)],
-        ]
+        let options = [
+            texts.runs(.readyToShoot, ["button": texts(.theButton)]), texts.runs(.readyToBrowse, ["key": keys.view]),
+        ].map { runs in runs.map { ($0.text, $0.emphasized ? Palette.accent : Palette.text) } }
         // Both options in the same size, whichever is longer: they matter equally.
         var size = layout.height / 13
         for option in options {
@@ -140,7 +140,7 @@ public struct ScreenPainter {
         throws(ScreenError)
     {
         let prompt = try bold.line(
-            "Type a name for your photo", size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+            texts(.namingPrompt), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(prompt, centredAt: layout.midX, baseline: layout.height * 26 / 100, color: Palette.text)
 
         let field = PixelRect(
@@ -174,9 +174,17 @@ public struct ScreenPainter {
             with: Palette.accent)
 
         let hint = try regular.line(
-            "Enter to save \u{00B7} Esc keeps \(placeholder)", size: layout.hint, minimumSize: layout.minimum,
+            namingHint(placeholder: placeholder), size: layout.hint, minimumSize: layout.minimum,
             maxWidth: layout.textWidth)
         canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 74 / 100, color: Palette.secondary)
+    }
+
+    /// How to finish a name on the keypad in use.
+    private func namingHint(placeholder: String) -> String {
+        guard let cancel = keys.cancel else {
+            return texts(.namingHintNoCancel, ["confirm": keys.confirm, "erase": keys.erase, "placeholder": placeholder])
+        }
+        return texts(.namingHint, ["confirm": keys.confirm, "cancel": cancel, "placeholder": placeholder])
     }
 
     /// "Saved as" and the photo's caption, on two lines if it needs them; with a link, the
@@ -187,7 +195,7 @@ public struct ScreenPainter {
     /// scanner reads sharp squares best), black on white with its quiet zone: a phone reads it
     /// from arm's length. Nothing else on this screen is pure white, so the code is easy to
     /// find in a screenshot too.
-    private func paintSaved(_ caption: String, link: String?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas)
+    private func paintSaved(_ caption: Caption, link: String?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas)
         throws(ScreenError)
     {
         var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
@@ -196,7 +204,7 @@ public struct ScreenPainter {
             let moduleSize = max(1, layout.height * 40 / 100 / modules)
             let side = moduleSize * modules
             let scan = try regular.line(
-                "Scan to download", size: layout.hint, minimumSize: max(10, layout.hint * 2 / 3), maxWidth: side)
+                texts(.scanToDownload), size: layout.hint, minimumSize: max(10, layout.hint * 2 / 3), maxWidth: side)
             let gap = layout.hint * 3 / 4
             let top = (layout.height - side - gap - layout.hint) / 2
             let left = layout.width - layout.margin - side
@@ -204,17 +212,21 @@ public struct ScreenPainter {
             canvas.draw(scan, centredAt: left + side / 2, baseline: top + side + gap + scan.inkAscent, color: Palette.secondary)
             column.width = left - layout.margin - column.x
         }
-        let title = try regular.line("Saved as", size: layout.body, minimumSize: layout.minimum, maxWidth: column.width)
+        // The sentence's own words above, the name it sets apart large below.
+        let runs = texts.runs(.savedAs, ["name": caption.text])
+        let words = runs.filter { !$0.emphasized }.map(\.text).joined().trimmingCharacters(in: .whitespaces)
+        let name = runs.filter(\.emphasized).map(\.text).joined()
+        let title = try regular.line(words, size: layout.body, minimumSize: layout.minimum, maxWidth: column.width)
         canvas.draw(title, centredAt: column.midX, baseline: layout.height * 36 / 100, color: Palette.secondary)
         let size = layout.height / 8
-        let lines = try bold.lines(wrapping: caption, size: size, maxWidth: column.width, maxLines: 2)
+        let lines = try bold.lines(wrapping: name, size: size, maxWidth: column.width, maxLines: 2)
         for (index, line) in lines.enumerated() {
             let baseline = layout.height * 54 / 100 + index * size * 120 / 100
             canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.accent)
         }
         guard let pendingName else { return }
         let note = try regular.lines(
-            wrapping: ScreenContent.pendingNameNote(pendingName), size: layout.hint, maxWidth: column.width, maxLines: 2)
+            wrapping: texts(.savedPendingName, ["name": pendingName.text]), size: layout.hint, maxWidth: column.width, maxLines: 2)
         for (index, line) in note.enumerated() {
             let baseline = layout.height * 54 / 100 + lines.count * size * 120 / 100 + index * layout.hint * 130 / 100
             canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.secondary)
@@ -225,9 +237,9 @@ public struct ScreenPainter {
     private func paintFault(_ fault: BoothFault, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         canvas.fill(PixelRect(x: 0, y: 0, width: layout.width, height: max(4, layout.height / 60)), with: Palette.accent)
         let headline = try bold.line(
-            fault.headline, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+            texts(fault.headline), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 40 / 100, color: Palette.text)
-        let lines = try regular.lines(wrapping: fault.message, size: layout.body, maxWidth: layout.textWidth, maxLines: 3)
+        let lines = try regular.lines(wrapping: texts(fault.message), size: layout.body, maxWidth: layout.textWidth, maxLines: 3)
         for (index, line) in lines.enumerated() {
             let baseline = layout.height * 56 / 100 + index * layout.body * 135 / 100
             canvas.draw(line, centredAt: layout.midX, baseline: baseline, color: Palette.secondary)

@@ -22,14 +22,13 @@ public struct ScreenRenderer: ~Copyable {
     /// A renderer for a `width` x `height` screen.
     ///
     /// - Parameters:
-    ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
-    ///   - galleryKeys: the names of the keys that move through the gallery.
+    ///   - keys: what the keypad's keys are called, for the screens' hints.
     public init(
-        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard,
+        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard,
         logger: Logger
     ) throws(ScreenError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
-        let painter = try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys)
+        let painter = try ScreenPainter(fonts: fonts, keys: keys)
         decoder = try Self.makeDecoder()
         self.painter = painter
         canvas = Canvas(width: width, height: height)

@@ -101,7 +101,7 @@ public enum Booth {
             stopping: { reporter.stopping() },
             libraryWritten: { failed in storage.checkNow(probing: failed) })
         var settings = configuration.settings
-        settings.keys = devices.keys
+        settings.keys = devices.bindings
         let runtime = BoothRuntime(
             settings: settings, frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,
@@ -278,11 +278,9 @@ struct DeviceSet: Sendable {
     var keypad: any Keypad
     var screen: any Screen
     /// What the keys mean: the real keypad's bindings, or the terminal's.
-    var keys: KeyBindings
-    /// What the screen calls the keys that move in the gallery.
-    var galleryKeys: GalleryKeys
-    /// What the screen calls the key that opens the gallery.
-    var viewKeyLabel: String { String(keys.viewKey) }
+    var bindings: KeyBindings
+    /// What the screens call the keys.
+    var labels: KeyLabels
     /// Receives the camera's frames for a live preview, when the screen shows one.
     var preview: (@Sendable (CameraFrame) -> Void)?
     /// The screen drawn off-screen for the web (`/screen.mjpg`); `nil` without one.
@@ -304,7 +302,7 @@ struct DeviceSet: Sendable {
             : SimulatedCamera(
                 width: hardware.camera.width, height: hardware.camera.height, framesPerSecond: hardware.camera.framesPerSecond)
         let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil
-        let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, logger: logger) : nil
+        let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, keys: KeyLabels(for: keys), logger: logger) : nil
         let light = real.contains(.light) ? try hardware.light.map { try StatusLight(settings: $0, logger: logger) } : nil
         var roles: TerminalConsole.Roles = []
         if button == nil { roles.insert(.button) }
@@ -312,9 +310,8 @@ struct DeviceSet: Sendable {
         // A booth with anything simulated prints its screen on the terminal too.
         let console = real == .all ? nil : try TerminalConsole(roles: roles, logger: logger)
         // The terminal's lines are a keyboard's keys, with its own key for the gallery.
-        let keys = keypad == nil ? KeyBindings(layout: .keyboard, viewKey: TerminalConsole.viewKey) : keys
-        let viewKeyLabel = String(keys.viewKey)
-        let galleryKeys = keypad == nil ? TerminalConsole.galleryKeys : GalleryKeys(for: keys.layout)
+        let bindings = keypad == nil ? KeyBindings(layout: .keyboard, viewKey: TerminalConsole.viewKey) : keys
+        let labels = keypad == nil ? TerminalConsole.keyLabels : KeyLabels(for: bindings)
         // The screen last: once open it holds the console in graphics mode until stopped.
         let framebuffer: FramebufferScreen?
         do {
@@ -322,7 +319,7 @@ struct DeviceSet: Sendable {
                 real.contains(.screen)
                 ? try FramebufferScreen(
                     device: hardware.screen.device, fonts: hardware.screen.fonts,
-                    previewFPS: hardware.screen.previewFramesPerSecond, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
+                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels,
                     logger: logger)
                 : nil
         } catch {
@@ -336,7 +333,7 @@ struct DeviceSet: Sendable {
         if let framebuffer { preview = { framebuffer.showPreview($0) } }
         return DeviceSet(
             camera: camera, button: shutter, keypad: keyboard, screen: ScreenGroup(screens.compactMap { $0 }),
-            keys: keys, galleryKeys: galleryKeys, preview: preview,
+            bindings: bindings, labels: labels, preview: preview,
             start: { console?.start() },
             finish: {
                 // The terminal prints its last lines; the console gets its text mode back; the light goes off.
@@ -353,7 +350,7 @@ extension DeviceSet {
     func mirrored(fonts: ScreenFonts, logger: Logger) -> DeviceSet {
         let mirror: ScreenMirror
         do {
-            mirror = try ScreenMirror(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys, logger: logger)
+            mirror = try ScreenMirror(fonts: fonts, keys: labels, logger: logger)
         } catch {
             logger.error("The web cannot show the booth's screen: \(error)")
             return self

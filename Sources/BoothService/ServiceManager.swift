@@ -116,7 +116,7 @@ final class ServiceManagerReporter: Sendable {
         case .naming: "Waiting for a name on the keypad"
         case .saving: "Saving the photo"
         case .saved(_, let caption, _, _): "Saved as \(caption.text)"
-        case .fault(let fault, _): "Fault: \(fault.sentence)"
+        case .fault(let fault, _): "Fault: \(fault.sentence())"
         case .browsing: "Showing the gallery"
         case .viewing: "Showing a photo"
         }

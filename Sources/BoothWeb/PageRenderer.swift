@@ -1,3 +1,4 @@
+import BoothCore
 import Foundation
 import Hummingbird
 import Mustache
@@ -94,9 +95,25 @@ struct ErrorView {
 // Mustache finds a value by reflection unless the value names its children itself; a page of
 // 30 photos looked up by reflection costs milliseconds per request, a switch nothing.
 
+/// The booth's texts, for a template: `{{text.webDownload}}` is ``BoothText/webDownload``.
+struct TextsContext: MustacheParent {
+    let texts: BoothTexts
+
+    static let english = TextsContext(texts: .english)
+
+    func child(named name: String) -> Any? {
+        BoothText(rawValue: name).map { texts($0) }
+    }
+}
+
 extension GalleryView: MustacheParent {
+    /// "Page 2 of 7", from the booth's texts.
+    var pageText: String { TextsContext.english.texts(.webPage, ["page": "\(page)", "count": "\(pageCount)"]) }
+
     func child(named name: String) -> Any? {
         switch name {
+        case "text": TextsContext.english
+        case "pageText": pageText
         case "boothName": boothName
         case "photos": photos
         case "page": page
@@ -114,6 +131,7 @@ extension GalleryView: MustacheParent {
 extension PhotoView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
+        case "text": TextsContext.english
         case "boothName": boothName
         case "photo": photo
         case "backPath": backPath
@@ -125,6 +143,7 @@ extension PhotoView: MustacheParent {
 extension ErrorView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
+        case "text": TextsContext.english
         case "boothName": boothName
         case "reason": reason
         case "message": message

@@ -74,7 +74,7 @@ enum Benchmark {
             print("  preview decode                   \(rates.joined(separator: ", "))")
             // The preview as the booth draws it: the camera's frame decoded at scale, fitted to a
             // 1280x800 screen and painted under the main screen's words, by the screen module.
-            var renderer = try ScreenRenderer(width: 1280, height: 800, viewKeyLabel: "v", logger: Logger(label: "bench"))
+            var renderer = try ScreenRenderer(width: 1280, height: 800, keys: KeyLabels(view: "v"), logger: Logger(label: "bench"))
             let cameraFrame = CameraFrame(
                 bytes: frame, encoding: .mjpeg, width: width, height: height, timestamp: MonotonicInstant(nanoseconds: 0), sequence: 1)
             let previewing = median(options.runs) { renderer.render(.ready, newFrame: cameraFrame) }

@@ -35,9 +35,9 @@ struct GalleryBenchmark {
             let fonts = ScreenFonts.dejaVu
             var canvas = Canvas(width: 1280, height: 800)
             var turns: [Duration] = []
-            var painter = try ScreenPainter(fonts: fonts, viewKeyLabel: "v")
+            var painter = try ScreenPainter(fonts: fonts, keys: KeyLabels(view: "v"))
             for _ in 0..<runs {
-                painter = try ScreenPainter(fonts: fonts, viewKeyLabel: "v")
+                painter = try ScreenPainter(fonts: fonts, keys: KeyLabels(view: "v"))
                 turns.append(try clock.measure { try painter.paint(.gallery(list), preview: nil, into: &canvas) })
             }
             let moving = Benchmark.median(runs) { try painter.paint(.gallery(list), preview: nil, into: &canvas) }

@@ -11,7 +11,7 @@ struct KeypadEchoTests {
     @Test("Prompts end with CR/LF; the typed name is redrawn in place, erasing what was deleted")
     func plain() {
         var echo = KeypadEcho(ansi: false)
-        #expect(echo.text(for: .ready) == "\r\nReady! Press the button for a photo.\r\n")
+        #expect(echo.text(for: .ready) == "\r\nPress the button to take a photo\r\nPress v to see the photos\r\n")
         #expect(echo.text(for: .ready) == "", "nothing new, nothing sent")
         let prompt = echo.text(for: .naming(typed: "", placeholder: placeholder))
         #expect(prompt.contains("Name your photo") && prompt.contains("Photo 7") && prompt.hasSuffix("Name: "))
@@ -56,7 +56,7 @@ struct KeypadEchoTests {
         let photo = GalleryPhoto(
             position: GalleryPosition(index: 2, count: 120), entry: GalleryEntry(id: UUID(), caption: Caption(sanitizing: "Bob")!, takenOn: "today"))
         #expect(echo.text(for: .photo(photo)) == "\rView 3/120 Bob\rView 3/120 Bob")
-        #expect(echo.text(for: .ready) == "\r\nReady! Press the button for a photo.\r\n")
+        #expect(echo.text(for: .ready) == "\r\nPress the button to take a photo\r\nPress v to see the photos\r\n")
         #expect(echo.text(for: .gallery(GalleryList(position: GalleryPosition(index: 0, count: 0)))) == "\r\nNo photos yet")
     }
 

@@ -77,7 +77,7 @@ struct ScreenFramebufferTests {
         let error = #expect(throws: DeviceError.disconnected) { try FramebufferScreen.check(device: "/nonexistent/fb9") }
         #expect(error?.description.contains("/nonexistent/fb9") == true)
         let screen = try FramebufferScreen(
-            device: "/nonexistent/fb9", console: nil, viewKeyLabel: "View", logger: Logger(label: "framebuffer-tests"))
+            device: "/nonexistent/fb9", console: nil, keys: KeyLabels(view: "View"), logger: Logger(label: "framebuffer-tests"))
         screen.show(.ready)
         await screen.stop()
     }
@@ -87,7 +87,7 @@ struct ScreenFramebufferTests {
         #expect(throws: DeviceError.unavailable) {
             try FramebufferScreen(
                 device: "/nonexistent/fb9", console: nil, fonts: ScreenFonts("/nonexistent/font.ttf"),
-                viewKeyLabel: "View", logger: Logger(label: "framebuffer-tests"))
+                keys: KeyLabels(view: "View"), logger: Logger(label: "framebuffer-tests"))
         }
     }
 }

@@ -104,8 +104,8 @@ struct TerminalConsoleTests {
         #expect(await presses.next() == nil)
         #expect(
             await harness.printed() == [
-                "Ready. Press Enter to take a photo.", "1", "Smile!", "Name your photo:", "Saving...", "Saved as Alice",
-                "Smile!", "Name your photo:", "Saving...", "Saved as Bob",
+                "Press Enter to take a photo", "Press v to see the photos", "1", "Smile!", "Name your photo:",
+                "Saving your photo\u{2026}", "Saved as Alice", "Smile!", "Name your photo:", "Saving your photo\u{2026}", "Saved as Bob",
             ])
     }
 
@@ -172,7 +172,7 @@ struct TerminalConsoleTests {
         harness.console.show(.fault(.storageFull))
         #expect(await keys.next() == nil)
         #expect(await presses.next() == nil)
-        #expect(await harness.printed() == Array(repeating: BoothFault.storageFull.sentence, count: 3))
+        #expect(await harness.printed() == Array(repeating: BoothFault.storageFull.sentence(), count: 3))
     }
 
     @Test("Terminal input acts at once, like a real button, even while the booth is busy")
@@ -194,7 +194,7 @@ struct TerminalConsoleTests {
             harness.console.show(content)
         }
         harness.console.show(.fault(.storageFull))
-        #expect(await harness.printed() == ["2", "1", "Storage full: " + BoothFault.storageFull.message])
+        #expect(await harness.printed() == ["2", "1", BoothFault.storageFull.sentence()])
     }
 
     // MARK: Gallery
@@ -216,10 +216,14 @@ struct TerminalConsoleTests {
                 "  8. Photo 5 \u{00B7} Taken on 22/11/2026 at 14h05", "  9. Photo 4 \u{00B7} Taken on 22/11/2026 at 14h05",
                 "  10. Photo 3 \u{00B7} Taken on 22/11/2026 at 14h05",
             ])
-        #expect(printed[6] == "Photo 7 of 12: Anna \u{00B7} Taken on 22/11/2026 at 14h05")
-        #expect(printed[7] == "  /srv/booth/photos/2026/11/22/anna.jpg")
+        #expect(Array(printed[6...7]) == ["u d choose \u{00B7} Enter opens \u{00B7} b goes back", "Press p to take a photo"], "the keys")
+        #expect(
+            Array(printed[8...10]) == [
+                "Photo 7 of 12: Anna \u{00B7} Taken on 22/11/2026 at 14h05", "  /srv/booth/photos/2026/11/22/anna.jpg",
+                "u d newer, older \u{00B7} b back to the list",
+            ])
         #expect(printed.contains("Photo 8 of 12 cannot be shown."))
-        #expect(printed.last?.hasPrefix("No photos yet") == true)
+        #expect(printed.suffix(3) == ["No photos yet", "Press p to take the first one", "b goes back"])
     }
 
     @Test("Piped lines drive the gallery: v opens, u, d and arrows move, an empty line opens and closes, b and Escape go back")

@@ -195,7 +195,7 @@ struct GalleryScreenTests {
 
     @Test("A full-screen photo is read and decoded once: a repaint draws it again from the decode")
     func decodedOnce() throws {
-        let painter = try ScreenPainter(viewKeyLabel: "View")
+        let painter = try ScreenPainter(keys: KeyLabels(view: "View"))
         let photo = try GalleryFixtures.photo("Kept", width: 1280, height: 800, colour: rowColours[1])
         var first = Canvas(width: 1280, height: 800)
         try painter.paint(.photo(photo), preview: nil, into: &first)
@@ -210,9 +210,9 @@ struct GalleryScreenTests {
     func keyNames() throws {
         let list = try GalleryFixtures.list(index: 0, count: 2)
         var keyboard = Canvas(width: 1280, height: 800)
-        try ScreenPainter(viewKeyLabel: "V", galleryKeys: .keyboard).paint(.gallery(list), preview: nil, into: &keyboard)
+        try ScreenPainter(keys: KeyLabels(view: "V")).paint(.gallery(list), preview: nil, into: &keyboard)
         var phone = Canvas(width: 1280, height: 800)
-        try ScreenPainter(viewKeyLabel: "0", galleryKeys: GalleryKeys(for: .phone)).paint(.gallery(list), preview: nil, into: &phone)
+        try ScreenPainter(keys: KeyLabels(for: KeyBindings(layout: .phone, viewKey: "0"))).paint(.gallery(list), preview: nil, into: &phone)
         let hint = PixelRect(x: 0, y: 800 * 88 / 100, width: 1280, height: 800 * 12 / 100)
         #expect(keyboard.pixels(in: hint) != phone.pixels(in: hint))
         #expect(

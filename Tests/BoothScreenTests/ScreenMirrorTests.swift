@@ -26,7 +26,7 @@ struct ScreenMirrorTests {
 
     @Test("Draws nothing while nobody watches, then the current screen as a JPEG of its size")
     func drawsWhenWatched() async throws {
-        let mirror = try ScreenMirror(width: 320, height: 240, viewKeyLabel: "V", logger: logger)
+        let mirror = try ScreenMirror(width: 320, height: 240, keys: KeyLabels(view: "V"), logger: logger)
         mirror.show(.saving)
         // Once the thread has looked twice since the content was shown, it had every chance
         // to draw; still nothing, since nobody watches.
@@ -52,7 +52,7 @@ struct ScreenMirrorTests {
 
     @Test("A viewer who comes later gets the screen as it is, drawn again for them")
     func lateViewer() async throws {
-        let mirror = try ScreenMirror(width: 160, height: 120, viewKeyLabel: "V", logger: logger)
+        let mirror = try ScreenMirror(width: 160, height: 120, keys: KeyLabels(view: "V"), logger: logger)
         let early = mirror.pictures.watch()
         let starting = try #require(await picture(after: 0, of: mirror))
         early.end()

@@ -20,7 +20,7 @@ struct ScreenPainterTests {
     @Test("A missing font is an error that names the file and the package")
     func missingFont() {
         let fonts = ScreenFonts(bold: "/nonexistent/Bold.ttf", regular: ScreenFonts.dejaVu.regular)
-        let error = #expect(throws: ScreenError.self) { try ScreenPainter(fonts: fonts, viewKeyLabel: "View") }
+        let error = #expect(throws: ScreenError.self) { try ScreenPainter(fonts: fonts, keys: KeyLabels(view: "View")) }
         #expect(error?.description.contains("/nonexistent/Bold.ttf") == true)
         #expect(error?.description.contains("fonts-dejavu-core") == true)
     }
@@ -88,8 +88,8 @@ struct ScreenPainterTests {
 
     @Test("The fault screens say what is wrong")
     func faults() throws {
-        #expect(BoothFault.cameraMissing.headline == "Camera disconnected")
-        #expect(BoothFault.storageFull.sentence.hasPrefix("Storage full: "))
+        #expect(BoothTexts.english(BoothFault.cameraMissing.headline) == "Camera disconnected")
+        #expect(BoothFault.storageFull.sentence().hasPrefix("Storage full: "))
         let camera = try ScreenFixtures.paint(.fault(.cameraMissing))
         let storage = try ScreenFixtures.paint(.fault(.storageFull))
         #expect(camera != storage)
@@ -158,7 +158,7 @@ struct ScreenTextTests {
     @Test("A long message wraps at spaces into lines that fit")
     func wrapping() throws {
         let face = try FontFace(path: ScreenFonts.dejaVu.regular)
-        let lines = try face.lines(wrapping: BoothFault.shotFailed.message, size: 50, maxWidth: 700, maxLines: 3)
+        let lines = try face.lines(wrapping: BoothTexts.english(BoothFault.shotFailed.message), size: 50, maxWidth: 700, maxLines: 3)
         #expect(lines.count == 2)
         #expect(lines.allSatisfy { $0.width <= 700 })
         let cut = try face.lines(wrapping: String(repeating: "word ", count: 100), size: 50, maxWidth: 700, maxLines: 3)
@@ -172,7 +172,7 @@ enum ScreenFixtures {
         _ content: ScreenContent, width: Int = 1280, height: Int = 800, preview: Bitmap? = nil
     ) throws -> Canvas {
         var canvas = Canvas(width: width, height: height)
-        try ScreenPainter(viewKeyLabel: "View").paint(content, preview: preview, into: &canvas)
+        try ScreenPainter(keys: KeyLabels(view: "View")).paint(content, preview: preview, into: &canvas)
         return canvas
     }
 

@@ -13,7 +13,7 @@ struct ScreenPreviewTests {
         let preview = try frame.previewBitmap(fitting: 1280, 800, decoder: JPEGDecoder())
         #expect(preview.width == 1280 && preview.height == 720 && preview.format == .bgrx)
 
-        var renderer = try ScreenRenderer(width: 1280, height: 800, viewKeyLabel: "View", logger: ScreenFixtures.logger)
+        var renderer = try ScreenRenderer(width: 1280, height: 800, keys: KeyLabels(view: "View"), logger: ScreenFixtures.logger)
         renderer.render(.countdown(secondsLeft: 3), newFrame: frame)
         let canvas = renderer.canvas
         let bars = [PixelRect(x: 0, y: 0, width: 1280, height: 40), PixelRect(x: 0, y: 760, width: 1280, height: 40)]
@@ -103,7 +103,7 @@ struct ScreenPreviewTests {
 
     @Test("A frame that cannot be decoded leaves the last good picture on screen")
     func undecodableFrame() throws {
-        var renderer = try ScreenRenderer(width: 640, height: 480, viewKeyLabel: "View", logger: ScreenFixtures.logger)
+        var renderer = try ScreenRenderer(width: 640, height: 480, keys: KeyLabels(view: "View"), logger: ScreenFixtures.logger)
         renderer.render(.ready, newFrame: try ScreenFixtures.mjpegFrame(width: 640, height: 480))
         let good = renderer.canvas
         var broken = try ScreenFixtures.mjpegFrame(width: 640, height: 480, sequence: 2)

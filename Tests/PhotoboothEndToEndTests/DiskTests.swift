@@ -217,7 +217,7 @@ struct DiskTests {
         #expect(await booth.stdout.wait { $0.contains("Storage full: ") }, "\(booth.stderr.text)")
         try disk.free()
         #expect(await booth.stderr.wait { $0.contains("to open the catalog for writing") }, "\(booth.stderr.text)")
-        #expect(await booth.stdout.wait { $0.contains("Ready.") })
+        #expect(await booth.stdout.wait { $0.contains("to take a photo") })
         try booth.type("\nCarol\n")
         #expect(await booth.stdout.wait { $0.contains("Saved as Carol") }, "\(booth.stderr.text)")
         try booth.endInput()

@@ -32,7 +32,7 @@ struct LibraryCommandTests {
         let former = directory.url.appendingPathComponent("photobooth.lock")
         try Data().write(to: former)
         let booth = try BoothProcess(["run", "--simulate", "--no-http", "--data-dir", directory.path])
-        #expect(await booth.stdout.wait { $0.contains("Ready") })
+        #expect(await booth.stdout.wait { $0.contains("to take a photo") })
         #expect(!FileManager.default.fileExists(atPath: former.path), "an earlier version's lock file is cleared away")
         // What the hostile test did: remove every lock file it could find, then start a second writer.
         try? FileManager.default.removeItem(at: former)

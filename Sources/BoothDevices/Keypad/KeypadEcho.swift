@@ -1,16 +1,22 @@
 import BoothCore
+import BoothScreen
 
 /// What a keypad with a character display (or a terminal on the serial line) shows: the booth's
 /// prompts, the name being typed and the photo selected in the gallery, as plain text with
 /// CR/LF line ends, or with ANSI codes that redraw the line in place.
 public struct KeypadEcho: Sendable {
     public let ansi: Bool
+    /// What the keypad's keys are called, for the prompts.
+    public let keys: KeyLabels
+    private let texts: BoothTexts
     private var lastLine = ""
     private var lastKind: LiveLine.Kind?
     private var last: ScreenContent?
 
-    public init(ansi: Bool) {
+    public init(ansi: Bool, keys: KeyLabels = .keyboard, texts: BoothTexts = .english) {
         self.ansi = ansi
+        self.keys = keys
+        self.texts = texts
     }
 
     /// The text to send when the screen changes to `content`; empty when nothing changes on the
@@ -18,7 +24,7 @@ public struct KeypadEcho: Sendable {
     public mutating func text(for content: ScreenContent) -> String {
         defer { last = content }
         guard content != last else { return "" }
-        if let live = LiveLine(content) {
+        if let live = LiveLine(content, keys: keys, texts: texts) {
             defer {
                 lastLine = live.line
                 lastKind = live.kind
@@ -35,14 +41,15 @@ public struct KeypadEcho: Sendable {
         lastKind = nil
         let message =
             switch content {
-            case .starting: "Starting..."
-            case .ready: "Ready! Press the button for a photo."
-            case .countdown(let seconds): "\(seconds)..."
-            case .smile: "Smile!"
-            case .saving: "Saving..."
-            case .saved(let caption, _, _, nil): "Saved as \(caption)"
-            case .saved(let caption, _, _, let pendingName?): "Saved as \(caption)\r\n\(ScreenContent.pendingNameNote(pendingName))"
-            case .fault(let fault): fault.sentence
+            case .starting: texts(.starting)
+            case .ready: texts(.readyToShoot, ["button": texts(.theButton)]) + "\r\n" + texts(.readyToBrowse, ["key": keys.view])
+            case .countdown(let seconds): "\(seconds)"
+            case .smile: texts(.smile)
+            case .saving: texts(.saving)
+            case .saved(let caption, _, _, nil): texts(.savedAs, ["name": caption.text])
+            case .saved(let caption, _, _, let pendingName?):
+                texts(.savedAs, ["name": caption.text]) + "\r\n" + texts(.savedPendingName, ["name": pendingName.text])
+            case .fault(let fault): fault.sentence(in: texts)
             case .naming, .gallery, .photo: ""
             }
         return ansi && content == .ready ? "\u{1B}[2J\u{1B}[H\(message)\r\n" : "\r\n\(message)\r\n"
@@ -61,24 +68,37 @@ private struct LiveLine {
     let heading: String?
     let line: String
 
-    init?(_ content: ScreenContent) {
+    init?(_ content: ScreenContent, keys: KeyLabels, texts: BoothTexts) {
         switch content {
         case .naming(let typed, let placeholder):
             kind = .naming
-            heading = "Name your photo (Enter saves, Esc keeps \"\(placeholder)\")"
-            line = "Name: \(typed)"
+            let hint =
+                if let cancel = keys.cancel {
+                    texts(.namingHint, ["confirm": keys.confirm, "cancel": cancel, "placeholder": placeholder.text])
+                } else {
+                    texts(.namingHintNoCancel, ["confirm": keys.confirm, "erase": keys.erase, "placeholder": placeholder.text])
+                }
+            heading = texts(.namingPrompt) + "\r\n" + hint
+            line = texts(.namingField, ["name": typed])
         case .gallery(let list):
             kind = .gallery
             heading = nil
             let position = list.position
             line =
                 position.count == 0
-                ? "No photos yet"
-                : "\(position.index + 1)/\(position.count) \(list.selectedRow?.entry.caption.text ?? "")"
+                ? texts(.galleryEmpty)
+                : texts(
+                    .galleryLine,
+                    ["index": "\(position.index + 1)", "count": "\(position.count)", "name": list.selectedRow?.entry.caption.text ?? ""])
         case .photo(let photo):
             kind = .gallery
             heading = nil
-            line = "View \(photo.position.index + 1)/\(photo.position.count) \(photo.entry?.caption.text ?? "")"
+            line = texts(
+                .photoLine,
+                [
+                    "index": "\(photo.position.index + 1)", "count": "\(photo.position.count)",
+                    "name": photo.entry?.caption.text ?? "",
+                ])
         default:
             return nil
         }

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothScreen
 import BoothSystem
 import Foundation
 import Logging
@@ -33,8 +34,10 @@ public final class SerialKeypad: Keypad, Screen {
     private let thread: DeviceThread
 
     /// Opens the port at once, so a wrong device or speed stops the booth before it starts.
-    public init(settings: Settings, logger: Logger) throws(DeviceError) {
-        echo = Mutex(KeypadEcho(ansi: settings.ansi))
+    ///
+    /// - Parameter keys: what the keypad's keys are called, for the prompts it echoes.
+    public init(settings: Settings, keys: KeyLabels = .keyboard, logger: Logger) throws(DeviceError) {
+        echo = Mutex(KeypadEcho(ansi: settings.ansi, keys: keys))
         let (keys, sink) = AsyncStream.makeStream(of: KeypadKey.self)
         self.keys = keys
         // A keypad that is not plugged in yet is waited for; one that cannot work (not a serial

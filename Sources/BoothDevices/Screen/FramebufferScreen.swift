@@ -28,11 +28,10 @@ public final class FramebufferScreen: Screen {
     ///   - console: the text console to switch to graphics mode while the booth draws, so that
     ///     its cursor does not blink over the screen; `nil` to leave it alone.
     ///   - previewFPS: the most preview frames drawn per second.
-    ///   - viewKeyLabel: the name printed on the keypad key that opens the gallery.
-    ///   - galleryKeys: the names of the keys that move through the gallery.
+    ///   - keys: what the keypad's keys are called, for the screens' hints.
     public init(
         device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
-        previewFPS: Int = 15, viewKeyLabel: String, galleryKeys: GalleryKeys = .keyboard, logger: Logger
+        previewFPS: Int = 15, keys: KeyLabels = .keyboard, logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
         requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
@@ -40,7 +39,7 @@ public final class FramebufferScreen: Screen {
         let opened = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             run(
-                device: device, console: console, fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys,
+                device: device, console: console, fonts: fonts, keys: keys,
                 opened: opened)
         }
         thread.name = "framebuffer screen"
@@ -75,13 +74,13 @@ public final class FramebufferScreen: Screen {
     // MARK: Render thread
 
     private func run(
-        device: String, console: String?, fonts: ScreenFonts, viewKeyLabel: String, galleryKeys: GalleryKeys,
+        device: String, console: String?, fonts: ScreenFonts, keys: KeyLabels,
         opened: DispatchSemaphore
     ) {
         do throws(DeviceError) {
             // Fonts first: a booth that cannot draw text must not start.
             _ = try Self.drawing { () throws(ScreenError) in
-                try ScreenPainter(fonts: fonts, viewKeyLabel: viewKeyLabel, galleryKeys: galleryKeys)
+                try ScreenPainter(fonts: fonts, keys: keys)
             }
             guard var framebuffer = try waitForDevice(device, opened: opened) else {
                 finish(startup: nil)
@@ -90,8 +89,7 @@ public final class FramebufferScreen: Screen {
             let layout = framebuffer.layout
             var renderer = try Self.drawing { () throws(ScreenError) in
                 try ScreenRenderer(
-                    width: layout.width, height: layout.height, fonts: fonts, viewKeyLabel: viewKeyLabel,
-                    galleryKeys: galleryKeys, logger: logger)
+                    width: layout.width, height: layout.height, fonts: fonts, keys: keys, logger: logger)
             }
             let graphicsMode: VirtualConsole? =
                 if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }

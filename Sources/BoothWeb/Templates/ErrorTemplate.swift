@@ -7,7 +7,7 @@ extension PageTemplates {
         <main class="error">
         <h1>{{reason}}</h1>
         <p class="message">{{message}}</p>
-        <p><a href="/">Back to the gallery</a></p>
+        <p><a href="/">{{text.webBackToGallery}}</a></p>
         </main>
         {{/content}}
         {{/layout}}

@@ -12,11 +12,11 @@ extension PageTemplates {
         <a class="photo" href="{{pagePath}}" data-id="{{id}}"><figure><img src="{{thumbnailPath}}" alt="{{caption}}" width="{{width}}" height="{{height}}" loading="lazy"><figcaption><span class="caption">{{caption}}</span><time datetime="{{createdAt}}">{{createdText}}</time></figcaption></figure></a>
         {{/photos}}
         {{^photos}}
-        <p class="empty">No photos yet. Press the big button on the booth and yours will be the first!</p>
+        <p class="empty">{{text.webEmpty}}</p>
         {{/photos}}
         </main>
         {{#showsPageNumber}}
-        <nav class="pages">{{#newerPath}}<a class="newer" rel="prev" href="{{newerPath}}">&larr; Newer</a>{{/newerPath}}<span>Page {{page}} of {{pageCount}}</span>{{#olderPath}}<a class="older" rel="next" href="{{olderPath}}">Older &rarr;</a>{{/olderPath}}</nav>
+        <nav class="pages">{{#newerPath}}<a class="newer" rel="prev" href="{{newerPath}}">{{text.webNewer}}</a>{{/newerPath}}<span>{{pageText}}</span>{{#olderPath}}<a class="older" rel="next" href="{{olderPath}}">{{text.webOlder}}</a>{{/olderPath}}</nav>
         {{/showsPageNumber}}
         <script>
         (function () {

@@ -7,7 +7,7 @@ extension PageTemplates {
         {{$content}}
         {{#photo}}
         <main class="photo-page">
-        <nav class="actions"><a class="back" href="{{backPath}}">&larr; All photos</a><a class="download" download href="{{downloadPath}}">Download</a></nav>
+        <nav class="actions"><a class="back" href="{{backPath}}">{{text.webAllPhotos}}</a><a class="download" download href="{{downloadPath}}">{{text.webDownload}}</a></nav>
         <figure>
         <img class="original" src="{{originalPath}}" alt="{{caption}}" width="{{width}}" height="{{height}}">
         <figcaption><span class="caption">{{caption}}</span><time datetime="{{createdAt}}">{{createdText}}</time></figcaption>

@@ -1,0 +1,46 @@
+import BoothCore
+
+/// What the keys are called on the keypad in use, for the hints on the booth's screens.
+public struct KeyLabels: Sendable, Hashable {
+    /// The key that opens the gallery from the main screen.
+    public var view: String
+    public var up: String
+    public var down: String
+    public var open: String
+    public var back: String
+    /// The key that saves a name.
+    public var confirm: String
+    /// The key that keeps the placeholder instead of a name; `nil` on a keypad without one
+    /// (a phone keypad keeps it when nothing is typed).
+    public var cancel: String?
+    /// The key that erases the last letter of a name.
+    public var erase: String
+
+    public init(
+        view: String = "v", up: String = "\u{2191}", down: String = "\u{2193}", open: String = "Enter", back: String = "Esc",
+        confirm: String = "Enter", cancel: String? = "Esc", erase: String = "Backspace"
+    ) {
+        self.view = view
+        self.up = up
+        self.down = down
+        self.open = open
+        self.back = back
+        self.confirm = confirm
+        self.cancel = cancel
+        self.erase = erase
+    }
+
+    /// A keyboard, or a keypad with arrow keys.
+    public static let keyboard = KeyLabels()
+
+    /// The keys of a keypad bound as `bindings` (see ``KeyBindings``): a 12-key phone keypad
+    /// moves with 2 and 8, opens with 5, goes back with `*`, and saves a name with `#`.
+    public init(for bindings: KeyBindings) {
+        switch bindings.layout {
+        case .keyboard:
+            self.init(view: String(bindings.viewKey))
+        case .phone:
+            self.init(view: String(bindings.viewKey), up: "2", down: "8", open: "5", back: "*", confirm: "#", cancel: nil, erase: "*")
+        }
+    }
+}
