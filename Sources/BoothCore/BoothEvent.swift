@@ -29,15 +29,53 @@ public enum BoothEvent: Sendable, Hashable {
     /// The answer to ``BoothEffect/countPhotos``: how many photos the library holds, `nil` when
     /// its catalog cannot be read.
     case photosCounted(Int?)
+    /// The booth is asked to stop; the machine says when (``BoothEffect/stop(restarting:)``).
+    case stopRequested(StopRequest)
+}
+
+/// Why the booth is asked to stop, strongest first.
+public enum StopRequest: Int, Sendable, Hashable, Comparable {
+    /// SIGTERM or SIGINT: stop now. Photos being saved still finish; a name being typed is not
+    /// waited for (the photo keeps its placeholder).
+    case shutdown = 2
+    /// Input has ended for good (a piped script is over): the cycle under way finishes (a name
+    /// being typed is given up for the placeholder, as Escape would), then the booth stops.
+    case endOfInput = 1
+    /// Stop once no photo is in flight, to start again (a new configuration, a catalog to open
+    /// for writing).
+    case restart = 0
+
+    public static func < (lhs: StopRequest, rhs: StopRequest) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The shot the machine asks for: which frame, for which photo.
+public struct ShotRequest: Sendable, Hashable {
+    /// The photo's permanent id, decided by the machine when the countdown ends.
+    public var photo: UUID
+    /// The shutter instant: the frame exposed nearest it is the photo.
+    public var exposedAt: MonotonicInstant
+    /// How far from the shutter instant a frame may be exposed and still be the shot.
+    public var window: Duration
+    /// How long to wait for a frame exposed at or after the shutter instant, which may be the
+    /// nearest.
+    public var waitingAtMost: Duration
+
+    public init(photo: UUID, exposedAt: MonotonicInstant, window: Duration, waitingAtMost: Duration) {
+        self.photo = photo
+        self.exposedAt = exposedAt
+        self.window = window
+        self.waitingAtMost = waitingAtMost
+    }
 }
 
 /// What the state machine asks the outside world to do.
 public enum BoothEffect: Sendable, Hashable {
     /// Change what the screen shows.
     case show(ScreenContent)
-    /// Take the frame exposed nearest to this instant and start saving it; answer with
-    /// ``BoothEvent/shotTaken(_:shutterAt:)`` or ``BoothEvent/shotFailed(shutterAt:)``.
-    case takeShot(exposedAt: MonotonicInstant)
+    /// Take the frame exposed nearest to the shutter instant and start saving it as the photo
+    /// the request names; answer with ``BoothEvent/shotTaken(_:shutterAt:)`` or
+    /// ``BoothEvent/shotFailed(shutterAt:)``.
+    case takeShot(ShotRequest)
     /// Give the photo its final caption (when it differs from the one stored) and answer with
     /// ``BoothEvent/photoSaved(id:caption:pendingName:)`` once the photo and caption are
     /// committed.
@@ -45,6 +83,9 @@ public enum BoothEffect: Sendable, Hashable {
     /// Count the photos in the library (the view key opens the gallery) and answer with
     /// ``BoothEvent/photosCounted(_:)``. The machine never reads the library itself.
     case countPhotos
+    /// Stop the booth now: no photo is in flight (or a shutdown does not wait). `restarting`
+    /// when it stops to start again.
+    case stop(restarting: Bool)
     /// The event had no effect in the current state (a press during the countdown, say); worth
     /// a log line.
     case ignored(BoothEvent)

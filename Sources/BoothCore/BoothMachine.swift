@@ -1,3 +1,5 @@
+import Foundation
+
 /// The booth's behaviour as a pure value: given the current state, an event and the current time,
 /// the next state and what to do about it. It never reads a clock or touches a device, so tests
 /// drive it with whatever instants they choose.
@@ -16,15 +18,49 @@ public struct BoothMachine: Sendable {
     /// The phone key being tapped while a name is typed; `nil` when the next tap types a new
     /// letter. It ends at its own deadline, or with any other key.
     public private(set) var tap: MultiTap?
+    /// The strongest request to stop so far; the machine stops once no photo is in flight
+    /// (at once for a shutdown).
+    public private(set) var stopRequest: StopRequest?
+    /// Whether the machine has said ``BoothEffect/stop(restarting:)``; it then handles nothing.
+    public private(set) var isStopped = false
+    /// Mints a new photo's permanent id when the countdown ends.
+    private let newPhotoID: @Sendable () -> UUID
 
     /// A booth waiting for its camera.
-    public init(settings: BoothSettings = BoothSettings()) {
+    ///
+    /// - Parameter newPhotoID: a new, never-used id for each photo taken (`UUID.init`; the
+    ///   machine reads no randomness itself, so tests give it ids they know).
+    public init(settings: BoothSettings = BoothSettings(), newPhotoID: @escaping @Sendable () -> UUID) {
         self.settings = settings
+        self.newPhotoID = newPhotoID
     }
 
     /// Applies `event`, which happened at `now`, and returns the effects to carry out in order.
     public mutating func handle(_ event: BoothEvent, at now: MonotonicInstant) -> [BoothEffect] {
+        guard !isStopped else { return [.ignored(event)] }
+        let effects = apply(event, at: now)
+        return effects + stopIfDue(now: now)
+    }
+
+    /// The stop a request asks for, once it is due: a shutdown at once; the end of input and a
+    /// restart once no photo is in flight, the end of input giving up a name being typed.
+    private mutating func stopIfDue(now: MonotonicInstant) -> [BoothEffect] {
+        guard let stopRequest else { return [] }
+        var effects: [BoothEffect] = []
+        if stopRequest == .endOfInput, case .naming(let photo, _, _) = state {
+            effects = finish(photo, caption: photo.placeholder, now: now)
+        }
+        guard stopRequest == .shutdown || !state.hasPhotoInFlight else { return effects }
+        isStopped = true
+        return effects + [.stop(restarting: stopRequest == .restart)]
+    }
+
+    private mutating func apply(_ event: BoothEvent, at now: MonotonicInstant) -> [BoothEffect] {
         switch event {
+        case .stopRequested(let request):
+            stopRequest = max(stopRequest ?? request, request)
+            return []
+
         case .shutterPressed(let pressedAt):
             switch state {
             // From the gallery too: a guest looking at photos who wants one of their own.
@@ -43,11 +79,11 @@ public struct BoothMachine: Sendable {
 
         // A result for an earlier shot (one that timed out) is not this shot's.
         case .shotTaken(let photo, let shotAt):
-            guard case .capturing(let shutterAt, _) = state, shotAt == shutterAt else { return [.ignored(event)] }
+            guard case .capturing(let shutterAt, let id, _) = state, shotAt == shutterAt, photo.id == id else { return [.ignored(event)] }
             return enter(.naming(photo, draft: CaptionDraft(), until: now + settings.nameTimeout), now: now)
 
         case .shotFailed(let shotAt):
-            guard case .capturing(let shutterAt, _) = state, shotAt == shutterAt else { return [.ignored(event)] }
+            guard case .capturing(let shutterAt, _, _) = state, shotAt == shutterAt else { return [.ignored(event)] }
             return enter(.fault(.shotFailed, retryAt: now + settings.faultRetry), now: now)
 
         case .photoSaved(let id, let caption, let pendingName):
@@ -125,7 +161,7 @@ public struct BoothMachine: Sendable {
         case .countdown(let shutterAt):
             let secondsLeft = Self.secondsLeft(until: shutterAt, now: now)
             return secondsLeft <= 1 ? shutterAt : shutterAt - .seconds(secondsLeft - 1)
-        case .capturing(_, let giveUpAt), .saving(_, _, let giveUpAt):
+        case .capturing(_, _, let giveUpAt), .saving(_, _, let giveUpAt):
             return giveUpAt
         case .naming(_, _, let until):
             return tap.map { min($0.until, until) } ?? until
@@ -146,9 +182,15 @@ public struct BoothMachine: Sendable {
         return enter(.countdown(shutterAt: shutterAt), now: now)
     }
 
+    /// The countdown is over: the photo gets its id now, and the frame exposed nearest the
+    /// shutter instant, within ``BoothSettings/shotWindow``, is the shot. A frame exposed after
+    /// the instant may be nearer than the last one before it, so it is waited for, half the
+    /// time the capture may take.
     private mutating func shoot(at shutterAt: MonotonicInstant, now: MonotonicInstant) -> [BoothEffect] {
-        enter(.capturing(shutterAt: shutterAt, giveUpAt: now + settings.captureTimeout), now: now)
-            + [.takeShot(exposedAt: shutterAt)]
+        let request = ShotRequest(
+            photo: newPhotoID(), exposedAt: shutterAt, window: settings.shotWindow, waitingAtMost: settings.captureTimeout / 2)
+        return enter(.capturing(shutterAt: shutterAt, photo: request.photo, giveUpAt: now + settings.captureTimeout), now: now)
+            + [.takeShot(request)]
     }
 
     /// Applies a key in the current state; `nil` when it does nothing here.
@@ -238,7 +280,7 @@ public struct BoothMachine: Sendable {
         case .countdown(let shutterAt):
             guard now < shutterAt else { return shoot(at: shutterAt, now: now) }
             return [.show(.countdown(secondsLeft: Self.secondsLeft(until: shutterAt, now: now)))]
-        case .capturing(_, let giveUpAt):
+        case .capturing(_, _, let giveUpAt):
             guard now >= giveUpAt else { return [] }
             return enter(.fault(.shotFailed, retryAt: now + settings.faultRetry), now: now)
         case .naming(let photo, _, let until):

@@ -8,6 +8,8 @@ public struct BoothSettings: Sendable, Hashable {
     public var savedDisplay: Duration
     /// How long the booth waits for the frame of the shot before it gives up.
     public var captureTimeout: Duration
+    /// How far from the shutter instant a frame may have been exposed and still be the shot.
+    public var shotWindow: Duration
     /// How long the booth waits for a photo to be committed before it reports failing storage.
     public var saveTimeout: Duration
     /// How long a fault stays on screen before the booth tries again.
@@ -23,6 +25,7 @@ public struct BoothSettings: Sendable, Hashable {
         nameTimeout: Duration = .seconds(30),
         savedDisplay: Duration = .seconds(5),
         captureTimeout: Duration = .seconds(3),
+        shotWindow: Duration = .milliseconds(250),
         saveTimeout: Duration = .seconds(30),
         faultRetry: Duration = .seconds(5),
         galleryTimeout: Duration = .seconds(60),
@@ -32,6 +35,7 @@ public struct BoothSettings: Sendable, Hashable {
         self.nameTimeout = nameTimeout
         self.savedDisplay = savedDisplay
         self.captureTimeout = captureTimeout
+        self.shotWindow = shotWindow
         self.saveTimeout = saveTimeout
         self.faultRetry = faultRetry
         self.galleryTimeout = galleryTimeout

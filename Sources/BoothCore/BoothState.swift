@@ -38,8 +38,9 @@ public enum BoothState: Sendable, Hashable {
     case idle
     /// Counting down to the shot, which is taken at `shutterAt`.
     case countdown(shutterAt: MonotonicInstant)
-    /// Waiting for the frame exposed at `shutterAt`; gives up at `giveUpAt`.
-    case capturing(shutterAt: MonotonicInstant, giveUpAt: MonotonicInstant)
+    /// Waiting for the frame exposed at `shutterAt`, to be photo `photo`; gives up at
+    /// `giveUpAt`.
+    case capturing(shutterAt: MonotonicInstant, photo: UUID, giveUpAt: MonotonicInstant)
     /// The photo is being written; the guest types its name until `until`.
     case naming(TakenPhoto, draft: CaptionDraft, until: MonotonicInstant)
     /// The name is chosen; waiting for the photo and its caption to be committed.
@@ -56,19 +57,54 @@ public enum BoothState: Sendable, Hashable {
     /// One photo of the gallery on the whole screen, until `until`.
     case viewing(GalleryPosition, until: MonotonicInstant)
 
-    /// A short name for logs.
-    public var name: String {
+    /// What kind of state this is, whatever its details: what logs, metrics and systemd's status
+    /// follow, since a change of kind is a change they report.
+    public enum Kind: Sendable, Hashable, CustomStringConvertible {
+        case starting, idle, countdown, capturing, naming, saving, saved
+        case fault(BoothFault)
+        case browsing, viewing
+
+        /// A short name for logs and metrics.
+        public var description: String {
+            switch self {
+            case .starting: "starting"
+            case .idle: "idle"
+            case .countdown: "countdown"
+            case .capturing: "capturing"
+            case .naming: "naming"
+            case .saving: "saving"
+            case .saved: "saved"
+            case .fault(let fault): "fault(\(fault))"
+            case .browsing: "gallery"
+            case .viewing: "photo"
+            }
+        }
+    }
+
+    public var kind: Kind {
         switch self {
-        case .starting: "starting"
-        case .idle: "idle"
-        case .countdown: "countdown"
-        case .capturing: "capturing"
-        case .naming: "naming"
-        case .saving: "saving"
-        case .saved: "saved"
-        case .fault(let fault, _): "fault(\(fault))"
-        case .browsing: "gallery"
-        case .viewing: "photo"
+        case .starting: .starting
+        case .idle: .idle
+        case .countdown: .countdown
+        case .capturing: .capturing
+        case .naming: .naming
+        case .saving: .saving
+        case .saved: .saved
+        case .fault(let fault, _): .fault(fault)
+        case .browsing: .browsing
+        case .viewing: .viewing
+        }
+    }
+
+    /// A short name for logs.
+    public var name: String { kind.description }
+
+    /// Whether a photo is in flight: being counted down to, taken, named or saved. A booth asked
+    /// to stop or restart waits for such a state to end.
+    public var hasPhotoInFlight: Bool {
+        switch self {
+        case .countdown, .capturing, .naming, .saving: true
+        case .starting, .idle, .saved, .fault, .browsing, .viewing: false
         }
     }
 }

@@ -22,7 +22,7 @@ final class BoothMonitor: Sendable {
         var saveSum = 0.0
         var droppedFrames: UInt64 = 0
         var cameraReconnects = 0
-        var state = "starting"
+        var state = BoothState.Kind.starting
         var stateSince = Date()
         var cameraConnected = false
         var storage: StorageHealth?
@@ -64,8 +64,8 @@ final class BoothMonitor: Sendable {
 
     func stateChanged(to state: BoothState) {
         counts.withLock { counts in
-            guard counts.state != state.name else { return }
-            counts.state = state.name
+            guard counts.state != state.kind else { return }
+            counts.state = state.kind
             counts.stateSince = Date()
         }
     }
@@ -89,7 +89,7 @@ final class BoothMonitor: Sendable {
     var status: BoothStatus {
         var status = counts.withLock { counts in
             BoothStatus(
-                state: counts.state, cameraConnected: counts.cameraConnected, since: counts.stateSince,
+                state: counts.state.description, cameraConnected: counts.cameraConnected, since: counts.stateSince,
                 storageProblem: counts.storage.flatMap { $0.problem == nil ? nil : $0.description })
         }
         if let figures = sync.withLock({ $0 })?.snapshot {

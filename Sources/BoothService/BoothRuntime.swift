@@ -6,18 +6,15 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// The running booth: one loop feeds what happens (presses, keys, camera status, save results,
-/// deadlines) into the state machine and carries out its effects. The loop owns the machine, so
-/// there is no shared mutable state; everything that blocks happens elsewhere (device threads,
-/// the photo writer's queue, the screen filler's catalog reads).
+/// The running booth: a thin interpreter of the state machine. One loop feeds what happens
+/// (presses, keys, camera status, save results, deadlines, requests to stop) into the machine and
+/// carries out its effects; the machine decides everything, when to stop included. The loop owns
+/// the machine, so there is no shared mutable state; everything that blocks happens elsewhere
+/// (device threads, the photo writer's queue, the screen filler's catalog reads).
 final class BoothRuntime: Service {
     private enum Input: Sendable {
         case event(BoothEvent)
-        /// The keypad's input has ended for good (a piped script is over).
-        case inputEnded
-        /// SIGTERM or SIGINT.
-        case shutdown
-        /// Stop once no photo is in flight, to start again (for the reason given).
+        /// A request to restart, for the reason given (for the log): the machine decides when.
         case restart(String)
         /// Time to show systemd's watchdog that the loop runs.
         case heartbeat
@@ -115,7 +112,8 @@ final class BoothRuntime: Service {
                 }
                 group.addTask {
                     for await key in self.keypad.keys { self.post(.key(key)) }
-                    self.sink.yield(.inputEnded)
+                    self.logger.info("Input has ended: the booth finishes the photo under way and stops.")
+                    self.post(.stopRequested(.endOfInput))
                 }
                 if let heartbeat {
                     group.addTask { [clock, sink] in
@@ -130,8 +128,9 @@ final class BoothRuntime: Service {
                 await loop(in: &group)
                 group.cancelAll()
             }
-        } onGracefulShutdown: { [sink] in
-            sink.yield(.shutdown)
+        } onGracefulShutdown: { [self] in
+            logger.notice("Stopping: finishing the photos being saved.")
+            post(.stopRequested(.shutdown))
         }
         await writer.drain()
         await screen.drain()
@@ -139,20 +138,31 @@ final class BoothRuntime: Service {
     }
 
     private func loop(in group: inout DiscardingTaskGroup) async {
-        var machine = BoothMachine(settings: settings)
+        var machine = BoothMachine(settings: settings, newPhotoID: UUID.init)
         var stateEnteredAt = clock.now
         var timer: Task<Void, Never>?
-        var inputEnded = false
-        var restartRequested = false
         defer { timer?.cancel() }
 
-        func apply(_ event: BoothEvent, group: inout DiscardingTaskGroup) {
+        screen.show(machine.screen(now: clock.now))
+        observer.stateChanged(machine.state)
+        for await input in inputs {
+            let event: BoothEvent
+            switch input {
+            case .event(let posted):
+                event = posted
+            case .restart(let purpose):
+                logger.notice("Restarting \(purpose) once no photo is in flight (now \(machine.state.kind)).")
+                event = .stopRequested(.restart)
+            case .heartbeat:
+                heartbeat?.beat()
+                continue
+            }
             let now = clock.now
-            let before = machine.state
+            let before = machine.state.kind
             let effects = machine.handle(event, at: now)
-            if before.name != machine.state.name {
+            if before != machine.state.kind {
                 logger.info(
-                    "\(before.name) -> \(machine.state.name) (\(before.name) lasted \(String(format: "%.3f", stateEnteredAt.duration(to: now).inSeconds)) s)"
+                    "\(before) -> \(machine.state.kind) (\(before) lasted \(String(format: "%.3f", stateEnteredAt.duration(to: now).inSeconds)) s)"
                 )
                 stateEnteredAt = now
                 observer.stateChanged(machine.state)
@@ -160,44 +170,7 @@ final class BoothRuntime: Service {
             for effect in effects {
                 perform(effect, in: &group, state: machine.state)
             }
-        }
-
-        screen.show(machine.screen(now: clock.now))
-        observer.stateChanged(machine.state)
-        for await input in inputs {
-            switch input {
-            case .shutdown:
-                logger.notice("Stopping: finishing the photos being saved.")
-                observer.stopping()
-                return
-            case .inputEnded:
-                logger.info("Input has ended: the booth finishes the photo under way and stops.")
-                inputEnded = true
-            case .restart(let purpose):
-                logger.notice("Restarting \(purpose) once no photo is in flight (now \(machine.state.name)).")
-                restartRequested = true
-            case .heartbeat:
-                heartbeat?.beat()
-                continue
-            case .event(let event):
-                apply(event, group: &group)
-            }
-            if inputEnded || restartRequested {
-                switch machine.state {
-                case .naming where inputEnded:
-                    apply(.key(.escape), group: &group)
-                case .starting, .idle, .saved, .fault, .browsing, .viewing:
-                    if restartRequested && !inputEnded {
-                        logger.notice("No photo in flight: restarting.")
-                        restarting.store(true, ordering: .relaxed)
-                    } else {
-                        observer.stopping()
-                    }
-                    return
-                case .countdown, .capturing, .naming, .saving:
-                    break
-                }
-            }
+            if machine.isStopped { return }
             timer?.cancel()
             timer = machine.nextDeadline(after: clock.now).map { deadline in
                 Task { [clock, sink] in
@@ -212,29 +185,38 @@ final class BoothRuntime: Service {
         switch effect {
         case .show(let content):
             screen.show(content)
-        case .takeShot(let shutterAt):
-            group.addTask { await self.takeShot(at: shutterAt) }
+        case .takeShot(let request):
+            group.addTask { await self.takeShot(request) }
         case .finishPhoto(let photo, let caption):
             writer.finish(photo, caption: caption)
         case .countPhotos:
             screen.countPhotos { [sink] count in sink.yield(.event(.photosCounted(count))) }
+        case .stop(let restarting):
+            if restarting {
+                logger.notice("No photo in flight: restarting.")
+                self.restarting.store(true, ordering: .relaxed)
+            } else {
+                observer.stopping()
+            }
         case .ignored(.shutterPressed):
-            logger.info("Shutter press ignored: the booth is in \(state.name).")
+            logger.info("Shutter press ignored: the booth is in \(state.kind).")
         case .ignored(let event):
-            logger.debug("Ignored \(event) in \(state.name).")
+            logger.debug("Ignored \(event) in \(state.kind).")
         }
     }
 
-    /// Picks the frame exposed nearest `shutterAt` and queues it for saving.
-    private func takeShot(at shutterAt: MonotonicInstant) async {
-        let candidates = await frames.shot(at: shutterAt, waitingAtMost: settings.captureTimeout / 2)
+    /// Picks the frames exposed nearest the shutter instant, as the machine asked, and queues
+    /// them for saving as its photo, under the library's next number.
+    private func takeShot(_ request: ShotRequest) async {
+        let shutterAt = request.exposedAt
+        let candidates = await frames.shot(at: shutterAt, within: request.window, waitingAtMost: request.waitingAtMost)
         guard !candidates.isEmpty else {
             logger.error("No frame from the camera near the shutter instant; the shot is missed.")
             post(.shotFailed(shutterAt: shutterAt))
             return
         }
         let number = library.reservePhotoNumber()
-        let photo = TakenPhoto(id: UUID(), placeholder: .placeholder(number: number))
+        let photo = TakenPhoto(id: request.photo, placeholder: .placeholder(number: number))
         // The writer announces the shot from its queue, so that every answer about it arrives
         // in order (see `PhotoWriter.store`).
         writer.store(.init(photo: photo, number: number, candidates: candidates, shutterAt: shutterAt))

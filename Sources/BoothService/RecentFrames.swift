@@ -4,10 +4,6 @@ import Synchronization
 /// The camera's most recent frames, filled by the camera task as frames arrive and read by the
 /// shutter, which may have to wait for the frame exposed just after the countdown ended.
 final class RecentFrames: Sendable {
-    /// Frames further than this from the shutter instant are not the shot: they show a moment
-    /// the guest did not pose for (the camera stalled, or has just started).
-    static let maximumShotOffset = Duration.milliseconds(250)
-
     private struct Waiter {
         let id: UInt64
         let instant: MonotonicInstant
@@ -36,10 +32,11 @@ final class RecentFrames: Sendable {
         for waiter in ready { waiter.continuation.resume() }
     }
 
-    /// The shot for `instant`: the frames exposed within ``maximumShotOffset`` of it, nearest
-    /// first. Waits, at most `timeout`, for a frame exposed at or after `instant`, since that one
-    /// may be the nearest. Empty when the camera delivered nothing usable.
-    func shot(at instant: MonotonicInstant, waitingAtMost timeout: Duration) async -> [CameraFrame] {
+    /// The shot for `instant`: the frames exposed within `window` of it, nearest first (frames
+    /// further away show a moment the guest did not pose for: the camera stalled, or has just
+    /// started). Waits, at most `timeout`, for a frame exposed at or after `instant`, since that
+    /// one may be the nearest. Empty when the camera delivered nothing usable.
+    func shot(at instant: MonotonicInstant, within window: Duration, waitingAtMost timeout: Duration) async -> [CameraFrame] {
         let id = state.withLock { state in
             defer { state.nextWaiterID += 1 }
             return state.nextWaiterID
@@ -56,7 +53,7 @@ final class RecentFrames: Sendable {
         return state.withLock { state in
             state.abandoned.remove(id)
             return state.ring.nearest(to: instant).filter {
-                abs($0.timestamp.nanoseconds - instant.nanoseconds) <= Self.maximumShotOffset.inNanoseconds
+                abs($0.timestamp.nanoseconds - instant.nanoseconds) <= window.inNanoseconds
             }
         }
     }

@@ -86,7 +86,7 @@ final class ServiceManagerReporter: Sendable {
         var fields = ["STATUS=\(Self.status(of: state))"]
         // `.starting` waits for the camera's first frames; any other state is a booth that
         // works, or one that shows its fault on the screen.
-        if state.name != BoothState.starting.name, !ready.exchange(true, ordering: .relaxed) {
+        if state.kind != .starting, !ready.exchange(true, ordering: .relaxed) {
             fields.insert("READY=1", at: 0)
         }
         notifier.send(fields)

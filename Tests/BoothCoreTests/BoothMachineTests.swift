@@ -9,10 +9,19 @@ private final class Session {
     var machine: BoothMachine
     let start = MonotonicInstant(nanoseconds: 5_000_000_000)
 
-    /// A booth whose camera delivered its first frame at the start.
+    /// A booth whose camera delivered its first frame at the start. Every photo it takes is
+    /// given `photo`'s id.
     init(_ settings: BoothSettings = BoothSettings(countdown: .seconds(3), nameTimeout: .seconds(30))) {
-        machine = BoothMachine(settings: settings)
+        machine = BoothMachine(settings: settings, newPhotoID: { photo.id })
         _ = machine.handle(.cameraReady, at: start)
+    }
+
+    /// The shot the machine asks for at the shutter instant `t`.
+    func shot(at t: Double) -> BoothEffect {
+        .takeShot(
+            ShotRequest(
+                photo: photo.id, exposedAt: instant(t), window: machine.settings.shotWindow,
+                waitingAtMost: machine.settings.captureTimeout / 2))
     }
 
     func instant(_ t: Double) -> MonotonicInstant { start + .seconds(t) }
@@ -32,7 +41,7 @@ private final class Session {
     func shoot(at t: Double) -> MonotonicInstant? {
         press(at: t)
         let effects = tick(at: t + machine.settings.countdown.inSeconds)
-        return effects.compactMap { if case .takeShot(let at) = $0 { at } else { nil } }.first
+        return effects.compactMap { if case .takeShot(let request) = $0 { request.exposedAt } else { nil } }.first
     }
 
     /// Runs a whole cycle up to the naming screen for `photo`.
@@ -53,7 +62,7 @@ private func typing(_ text: String) -> [BoothEvent] {
 struct BoothMachineTests {
     @Test("A new booth waits for its camera, ignoring presses, then shows the main screen")
     func startsWithTheCamera() {
-        var machine = BoothMachine()
+        var machine = BoothMachine(newPhotoID: UUID.init)
         let start = MonotonicInstant(nanoseconds: 0)
         #expect(machine.state == .starting)
         #expect(machine.screen(now: start) == .starting)
@@ -65,7 +74,7 @@ struct BoothMachineTests {
 
     @Test("A camera that fails to start is a camera fault")
     func cameraFailsToStart() {
-        var machine = BoothMachine()
+        var machine = BoothMachine(newPhotoID: UUID.init)
         let start = MonotonicInstant(nanoseconds: 0)
         #expect(machine.handle(.cameraLost, at: start) == [.show(.fault(.cameraMissing))])
         #expect(machine.handle(.cameraReady, at: start) == [.show(.ready)])
@@ -101,10 +110,10 @@ struct BoothMachineTests {
         #expect(session.machine.nextDeadline(after: session.instant(3)) == session.instant(4))
         // The tick arrives late; the shot is still the instant the countdown ended.
         let effects = session.tick(at: 4.02)
-        #expect(effects == [.show(.smile), .takeShot(exposedAt: session.instant(4))])
+        #expect(effects == [.show(.smile), session.shot(at: 4)])
         #expect(
             session.machine.state
-                == .capturing(shutterAt: session.instant(4), giveUpAt: session.instant(4.02) + .seconds(3)))
+                == .capturing(shutterAt: session.instant(4), photo: photo.id, giveUpAt: session.instant(4.02) + .seconds(3)))
     }
 
     @Test("A countdown that does not last a whole number of seconds still shows whole seconds")
@@ -127,7 +136,7 @@ struct BoothMachineTests {
     func zeroCountdownShootsAtThePress() {
         let session = Session(BoothSettings(countdown: .zero))
         let effects = session.send(.shutterPressed(at: session.instant(1)), at: 1.001)
-        #expect(effects == [.show(.smile), .takeShot(exposedAt: session.instant(1))])
+        #expect(effects == [.show(.smile), session.shot(at: 1)])
     }
 
     @Test("Presses while busy are ignored", arguments: ["countdown", "capturing", "naming", "saving"])
@@ -629,7 +638,7 @@ struct BoothMachineTests {
 
     @Test("A booth that starts on a full disk shows the fault once its camera is ready; storage comes before the camera")
     func storageFaultAtStart() {
-        var machine = BoothMachine()
+        var machine = BoothMachine(newPhotoID: UUID.init)
         let start = MonotonicInstant(nanoseconds: 0)
         #expect(machine.handle(.storageChecked(.storageFull), at: start) == [])
         #expect(machine.handle(.cameraReady, at: start) == [.show(.fault(.storageFull))])

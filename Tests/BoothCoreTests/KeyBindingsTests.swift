@@ -13,7 +13,8 @@ struct KeyBindingsTests {
 
     /// A booth with `keys`, its camera ready, at the naming screen of `photo` at t = 0.
     func naming(_ keys: KeyBindings) -> BoothMachine {
-        var machine = BoothMachine(settings: BoothSettings(countdown: .zero, nameTimeout: .seconds(30), keys: keys))
+        var machine = BoothMachine(
+            settings: BoothSettings(countdown: .zero, nameTimeout: .seconds(30), keys: keys), newPhotoID: { [photo] in photo.id })
         _ = machine.handle(.cameraReady, at: start)
         _ = machine.handle(.shutterPressed(at: start), at: start)
         _ = machine.handle(.shotTaken(photo, shutterAt: start), at: start)
@@ -61,7 +62,7 @@ struct KeyBindingsTests {
 
     @Test("Phone, outside name entry: 0 opens the gallery, 2 and 8 move, 5 opens and closes a photo, * goes back")
     func phoneInTheGallery() {
-        var machine = BoothMachine(settings: BoothSettings(keys: KeyBindings(layout: .phone)))
+        var machine = BoothMachine(settings: BoothSettings(keys: KeyBindings(layout: .phone)), newPhotoID: UUID.init)
         _ = machine.handle(.cameraReady, at: start)
         #expect(machine.handle(.key(.character("v")), at: instant(0)) == [.ignored(.key(.character("v")))])
         #expect(machine.handle(.key(.character("0")), at: instant(0)) == [.countPhotos])
@@ -87,7 +88,7 @@ struct KeyBindingsTests {
     @Test("A chosen view key replaces the layout's own")
     func chosenViewKey() {
         #expect(KeyBindings(layout: .phone).viewKey == "0" && KeyBindings(layout: .keyboard).viewKey == "v")
-        var machine = BoothMachine(settings: BoothSettings(keys: KeyBindings(layout: .keyboard, viewKey: "g")))
+        var machine = BoothMachine(settings: BoothSettings(keys: KeyBindings(layout: .keyboard, viewKey: "g")), newPhotoID: UUID.init)
         _ = machine.handle(.cameraReady, at: start)
         #expect(machine.handle(.key(.character("v")), at: instant(0)) == [.ignored(.key(.character("v")))])
         #expect(machine.handle(.key(.character("g")), at: instant(0)) == [.countPhotos])

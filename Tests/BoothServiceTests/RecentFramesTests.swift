@@ -15,7 +15,7 @@ struct RecentFramesTests {
         let frames = RecentFrames()
         frames.append(try TestFrames.frame(number: 1, at: at(0)))
         frames.append(try TestFrames.frame(number: 2, at: at(33)))
-        async let shot = frames.shot(at: at(60), waitingAtMost: .seconds(30))
+        async let shot = frames.shot(at: at(60), within: .milliseconds(250), waitingAtMost: .seconds(30))
         // The shot cannot be decided yet: frame 3 may be nearer than frame 2.
         frames.append(try TestFrames.frame(number: 3, at: at(66)))
         let candidates = await shot
@@ -28,7 +28,7 @@ struct RecentFramesTests {
         for (number, milliseconds) in [(1, 0), (2, 33), (3, 66), (4, 100)] {
             frames.append(try TestFrames.frame(number: UInt64(number), at: at(Int64(milliseconds))))
         }
-        let candidates = await frames.shot(at: at(40), waitingAtMost: .seconds(30))
+        let candidates = await frames.shot(at: at(40), within: .milliseconds(250), waitingAtMost: .seconds(30))
         #expect(candidates.map(\.sequence) == [2, 3, 1, 4])
     }
 
@@ -38,9 +38,9 @@ struct RecentFramesTests {
         frames.append(try TestFrames.frame(number: 1, at: at(0)))
         frames.append(try TestFrames.frame(number: 2, at: at(300)))
         // The camera stalled after frame 2: nothing covers 400 ms, and frame 1 is too old.
-        let candidates = await frames.shot(at: at(400), waitingAtMost: .milliseconds(20))
+        let candidates = await frames.shot(at: at(400), within: .milliseconds(250), waitingAtMost: .milliseconds(20))
         #expect(candidates.map(\.sequence) == [2])
-        let none = await frames.shot(at: at(900), waitingAtMost: .milliseconds(20))
+        let none = await frames.shot(at: at(900), within: .milliseconds(250), waitingAtMost: .milliseconds(20))
         #expect(none.isEmpty)
     }
 }
