@@ -133,6 +133,8 @@ let package = Package(
                 "BoothCore",
                 "BoothImaging",
                 "BoothStore",
+                // The devices' own types are the types of some options (--shutter-bias).
+                "BoothDevices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -212,15 +212,23 @@ struct ConfigurationTests {
         #expect(try failure("camera: [unclosed").contains("not valid YAML"))
     }
 
-    @Test("A command-line override is checked like a file value and names the option")
+    @Test("An option's value sets what the same value of the file's key sets")
     func override() throws {
-        var configuration = BoothConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp"), simulate: false)
-        try configuration.set("camera.device", to: "/dev/video7", from: "--camera")
-        #expect(configuration.hardware.camera.device == "/dev/video7")
-        #expect {
-            try configuration.set("shutter.polarity", to: "low", from: "--shutter-polarity")
-        } throws: { error in
-            "\(error)" == "--shutter-polarity: \"low\" is not allowed; use active-low or active-high."
-        }
+        var configuration = BoothConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/booth"), simulate: false)
+        configuration.set(.cameraDevice, to: try Setting.cameraDevice.parse("/dev/video7"))
+        configuration.set(.cameraSize, to: try Setting.cameraSize.parse("640x480"))
+        configuration.set(.shutterPolarity, to: try Setting.shutterPolarity.parse("active-high"))
+        configuration.set(.countdown, to: try Setting.countdown.parse("2.5"))
+        configuration.set(.lightLine, to: try Setting.lightLine.parse("GPIO27"))
+        configuration.set(.httpPublicURL, to: try Setting.httpPublicURL.parse("http://booth.local:8181/"))
+        let file = try load(
+            """
+            camera: {device: /dev/video7, size: 640x480}
+            shutter: {polarity: active-high}
+            booth: {countdown_seconds: 2.5}
+            led: {line: GPIO27}
+            http: {public_url: "http://booth.local:8181/"}
+            """)
+        #expect(configuration.hardware == file.hardware && configuration.settings == file.settings && configuration.web == file.web)
     }
 }
