@@ -4,20 +4,22 @@ import BoothDevices
 import BoothService
 
 extension Option {
-    /// An option that sets `settings` (usually one; `--gpio-chip` sets two), whose help is
-    /// `abstract` followed by the keys it sets: "The camera's frame size (camera.size)."
+    /// An option that sets `setting` (and `alsoSets`: `--gpio-chip` sets the light's chip too),
+    /// whose help is `abstract` followed by the keys it sets: "The camera's frame size
+    /// (camera.size)."
     ///
     /// The value is read with the setting's own ``Setting/parse(_:)``, the one the
     /// configuration file uses, so that a wrong value is refused with the same message, which
     /// says what is allowed: ArgumentParser's `init?(argument:)` could only say that it failed.
-    init<Parsed>(_ settings: Setting<Parsed>..., help abstract: String, valueName: String)
+    init<Parsed>(_ setting: Setting<Parsed>, _ alsoSets: Setting<Parsed>..., help abstract: String, valueName: String)
     where Parsed: ExpressibleByArgument, Value == Parsed? {
+        let keys = ([setting] + alsoSets).map(\.name).joined(separator: ", ")
         self.init(
-            help: ArgumentHelp("\(abstract) (\(settings.map(\.name).joined(separator: ", "))).", valueName: valueName),
+            help: ArgumentHelp("\(abstract) (\(keys)).", valueName: valueName),
             completion: Parsed.defaultCompletionKind,
             transform: { text in
-                for setting in settings.dropFirst() { _ = try setting.parse(text) }
-                return try settings[0].parse(text)
+                for other in alsoSets { _ = try other.parse(text) }
+                return try setting.parse(text)
             })
     }
 }
