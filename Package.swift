@@ -147,7 +147,8 @@ let package = Package(
                 "BoothCore",
                 "BoothImaging",
                 "BoothStore",
-                "BoothSync",
+                // The devices' own types are the types of some options (--shutter-bias).
+                "BoothDevices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -159,21 +160,28 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
-        .testTarget(name: "BoothSystemTests", dependencies: ["BoothSystem"], swiftSettings: strictSettings),
+        .testTarget(name: "BoothSystemTests", dependencies: ["BoothSystem", "BoothCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "BoothImagingTests",
-            dependencies: ["BoothImaging"],
+            dependencies: ["BoothImaging", "BoothCore"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "BoothStoreTests",
-            dependencies: ["BoothStore", "BoothImaging", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "BoothStore", "BoothImaging", "BoothCore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         // Pseudo-terminals, so the serial keypad's tests run it on a real terminal device.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(
-            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "CPseudoTerminal"],
+            name: "BoothDevicesTests",
+            dependencies: [
+                "BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "BoothCore", "CLinuxFB", "CPseudoTerminal",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "BoothScreenTests", dependencies: ["BoothScreen", "BoothCore", "BoothImaging", .product(name: "Logging", package: "swift-log")],
@@ -182,11 +190,14 @@ let package = Package(
             name: "BoothWebTests",
             dependencies: [
                 "BoothWeb", "BoothCore", "BoothImaging", "BoothStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 // The OpenAPI test reads docs/openapi.yaml.
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -194,9 +205,18 @@ let package = Package(
         // A real S3-compatible store (SeaweedFS) on loopback, for the tests that need one.
         .target(name: "StoreFixture", dependencies: ["BoothSync"], path: "Tests/StoreFixture", swiftSettings: strictSettings),
         .testTarget(
-            name: "BoothSyncTests", dependencies: ["BoothSync", "BoothCore", "BoothStore", "BoothImaging", "StoreFixture"],
+            name: "BoothSyncTests",
+            dependencies: [
+                "BoothSync", "BoothCore", "BoothStore", "BoothImaging", "StoreFixture", .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["SignatureV4Vectors"], swiftSettings: strictSettings),
-        .testTarget(name: "BoothServiceTests", dependencies: ["BoothService", "BoothSystem", "BoothSync"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BoothServiceTests",
+            dependencies: [
+                "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothDevices", "BoothSync",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "PhotoboothEndToEndTests",
             // A real serial keypad on a pseudo-terminal drives the real binary.

@@ -1,9 +1,12 @@
 import ArgumentParser
+import BoothCore
+import BoothDevices
 import BoothService
 import Foundation
 
 /// The configuration file and the command-line overrides `run` and `doctor` share. Each option
-/// sets one key of the file (the help names it), and is checked the same way.
+/// names the setting it overrides: its help names the key of the file, and its value is read
+/// the way the file's is.
 struct HardwareOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
@@ -13,104 +16,114 @@ struct HardwareOptions: ParsableArguments {
             valueName: "file"))
     var config: String?
 
-    @Option(help: help("The camera's device", "camera.device", "path"))
+    @Option(.cameraDevice, help: "The camera's device", valueName: "path")
     var camera: String?
-    @Option(help: help("The camera's frame size", "camera.size", "WxH"))
-    var cameraSize: String?
-    @Option(help: help("The camera's frame rate", "camera.fps", "fps"))
-    var cameraFps: String?
-    @Option(help: help("The camera format: auto, mjpeg, yuyv or converted", "camera.format", "format"))
-    var cameraFormat: String?
-    @Option(help: help("The GPIO chip of the shutter button and the light", "shutter.chip, led.chip", "chip"))
+    @Option(.cameraSize, help: "The camera's frame size", valueName: "WxH")
+    var cameraSize: FrameSize?
+    @Option(.cameraFrameRate, help: "The camera's frame rate", valueName: "fps")
+    var cameraFps: FrameRate?
+    @Option(.cameraFormat, help: "The camera format: auto, mjpeg, yuyv or converted", valueName: "format")
+    var cameraFormat: V4L2Camera.FormatPreference?
+    @Option(.shutterChip, .lightChip, help: "The GPIO chip of the shutter button and the light", valueName: "chip")
     var gpioChip: String?
-    @Option(help: help("The shutter button's line (offset or name)", "shutter.line", "line"))
-    var shutterLine: String?
-    @Option(help: help("active-low (button to ground) or active-high", "shutter.polarity", "polarity"))
-    var shutterPolarity: String?
-    @Option(help: help("pull-up, pull-down, disabled or as-is", "shutter.bias", "bias"))
-    var shutterBias: String?
-    @Option(help: help("The button's debounce time", "shutter.debounce_ms", "ms"))
-    var debounceMs: String?
-    @Option(help: help("The status light's line, or none", "led.line", "line"))
-    var ledLine: String?
-    @Option(help: help("The keypad's serial device", "keypad.device", "path"))
+    @Option(.shutterLine, help: "The shutter button's line (offset or name)", valueName: "line")
+    var shutterLine: GPIOLineSelector?
+    @Option(.shutterPolarity, help: "active-low (button to ground) or active-high", valueName: "polarity")
+    var shutterPolarity: Polarity?
+    @Option(.shutterBias, help: "pull-up, pull-down, disabled or as-is", valueName: "bias")
+    var shutterBias: GPIOBias?
+    @Option(.shutterDebounce, help: "The button's debounce time", valueName: "ms")
+    var debounceMs: Milliseconds?
+    @Option(.lightLine, help: "The status light's line, or none", valueName: "line")
+    var ledLine: LightLine?
+    @Option(.keypadDevice, help: "The keypad's serial device", valueName: "path")
     var keypad: String?
-    @Option(help: help("The keypad's speed", "keypad.baud", "baud"))
-    var keypadBaud: String?
-    @Option(help: help("keyboard or phone (12-key multi-tap)", "keypad.layout", "layout"))
-    var keypadLayout: String?
-    @Option(help: help("The key that opens the gallery", "keypad.view_key", "key"))
+    @Option(.keypadBaud, help: "The keypad's speed", valueName: "baud")
+    var keypadBaud: BaudRate?
+    @Option(.keypadLayout, help: "keyboard or phone (12-key multi-tap)", valueName: "layout")
+    var keypadLayout: KeypadLayout?
+    @Option(.keypadViewKey, help: "The key that opens the gallery", valueName: "key")
     var viewKey: String?
-    @Option(help: help("The framebuffer device", "screen.device", "path"))
+    @Option(.screenDevice, help: "The framebuffer device", valueName: "path")
     var screen: String?
-    @Option(help: help("The preview's frame rate cap", "screen.preview_fps", "fps"))
-    var previewFps: String?
-    @Option(help: help("Seconds from the button press to the shot", "booth.countdown_seconds", "seconds"))
-    var countdown: String?
-    @Option(help: help("Seconds without a key before the default name is kept", "booth.naming_timeout_seconds", "seconds"))
-    var nameTimeout: String?
-    @Option(help: help("Seconds without a key before the gallery goes back to the main screen", "gallery.timeout_seconds", "seconds"))
-    var galleryTimeout: String?
-    @Option(help: help("Megabytes kept free on the library's disk; below it the booth takes no photos", "storage.reserve_mb", "MB"))
-    var storageReserve: String?
-    @Option(help: help("The address the web gallery listens on", "http.address", "address"))
-    var httpAddress: String?
-    @Option(help: help("The web gallery's port", "http.port", "port"))
-    var httpPort: String?
-    @Option(help: help("How guests reach the gallery, for the QR codes (http://booth.local:8080)", "http.public_url", "url"))
-    var publicURL: String?
-    @Flag(help: ArgumentHelp("Serve no web gallery (http.enabled: false)."))
-    var noHttp = false
-    @Option(help: help("The booth's name, on its pages and as its folder in the event's bucket", "booth.name", "name"))
+    @Option(.screenPreviewRate, help: "The preview's frame rate cap", valueName: "fps")
+    var previewFps: FrameRate?
+    @Option(.countdown, help: "Seconds from the button press to the shot", valueName: "seconds")
+    var countdown: Seconds?
+    @Option(.namingTimeout, help: "Seconds without a key before the default name is kept", valueName: "seconds")
+    var nameTimeout: Seconds?
+    @Option(.galleryTimeout, help: "Seconds without a key before the gallery goes back to the main screen", valueName: "seconds")
+    var galleryTimeout: Seconds?
+    @Option(.storageReserve, help: "Megabytes kept free on the library's disk; below it the booth takes no photos", valueName: "MB")
+    var storageReserve: Int?
+    @Option(.httpAddress, help: "The address the web gallery listens on", valueName: "address")
+    var httpAddress: IPAddress?
+    @Option(.httpPort, help: "The web gallery's port", valueName: "port")
+    var httpPort: TCPPort?
+    @Option(.httpPublicURL, help: "How guests reach the gallery, for the QR codes (http://booth.local:8080)", valueName: "url")
+    var publicURL: PublicURL?
+    @Flag(.httpEnabled, to: false, help: "Serve no web gallery")
+    var noHttp: Bool
+    @Option(.boothName, help: "The booth's name, on its pages and as its folder in the event's bucket", valueName: "name")
     var boothName: String?
-    @Option(help: help("The event's S3-compatible store (https://s3.eu-central-1.amazonaws.com)", "sync.endpoint", "url"))
-    var syncEndpoint: String?
-    @Option(help: help("The event's bucket", "sync.bucket", "name"))
+    @Option(.syncEndpoint, help: "The event's S3-compatible store (https://s3.eu-central-1.amazonaws.com)", valueName: "url")
+    var syncEndpoint: StoreEndpoint?
+    @Option(.syncBucket, help: "The event's bucket", valueName: "name")
     var syncBucket: String?
-    @Option(help: help("The bucket's region (default us-east-1)", "sync.region", "region"))
+    @Option(.syncRegion, help: "The bucket's region (default us-east-1)", valueName: "region")
     var syncRegion: String?
-    @Option(help: help("The event's name: its folder in the bucket, shared by all its booths", "sync.event", "name"))
+    @Option(.syncEvent, help: "The event's name: its folder in the bucket, shared by all its booths", valueName: "name")
     var syncEvent: String?
-    @Flag(help: ArgumentHelp("Path-style bucket addresses, as self-hosted stores need (sync.path_style: true)."))
-    var syncPathStyle = false
-    @Option(help: help("The store's credentials, in the AWS credentials format", "sync.credentials_file", "file"))
+    @Flag(.syncPathStyle, to: true, help: "Path-style bucket addresses, as self-hosted stores need")
+    var syncPathStyle: Bool
+    @Option(.syncCredentialsFile, help: "The store's credentials, in the AWS credentials format", valueName: "file")
     var syncCredentials: String?
 
-    private static func help(_ what: String, _ key: String, _ valueName: String) -> ArgumentHelp {
-        ArgumentHelp("\(what) (\(key)).", valueName: valueName)
-    }
-
-    /// The overrides given, as (option, key, value), in the order the file documents the keys.
-    private var overrides: [(option: String, key: String, value: String?)] {
-        [
-            ("--camera", "camera.device", camera), ("--camera-size", "camera.size", cameraSize),
-            ("--camera-fps", "camera.fps", cameraFps), ("--camera-format", "camera.format", cameraFormat),
-            ("--gpio-chip", "shutter.chip", gpioChip), ("--shutter-line", "shutter.line", shutterLine),
-            ("--shutter-polarity", "shutter.polarity", shutterPolarity), ("--shutter-bias", "shutter.bias", shutterBias),
-            ("--debounce-ms", "shutter.debounce_ms", debounceMs), ("--led-line", "led.line", ledLine),
-            ("--gpio-chip", "led.chip", gpioChip), ("--keypad", "keypad.device", keypad),
-            ("--keypad-baud", "keypad.baud", keypadBaud), ("--keypad-layout", "keypad.layout", keypadLayout),
-            ("--view-key", "keypad.view_key", viewKey), ("--screen", "screen.device", screen),
-            ("--preview-fps", "screen.preview_fps", previewFps), ("--countdown", "booth.countdown_seconds", countdown),
-            ("--name-timeout", "booth.naming_timeout_seconds", nameTimeout),
-            ("--gallery-timeout", "gallery.timeout_seconds", galleryTimeout), ("--storage-reserve", "storage.reserve_mb", storageReserve),
-            ("--http-address", "http.address", httpAddress), ("--http-port", "http.port", httpPort),
-            ("--public-url", "http.public_url", publicURL), ("--no-http", "http.enabled", noHttp ? "false" : nil),
-            ("--booth-name", "booth.name", boothName), ("--sync-endpoint", "sync.endpoint", syncEndpoint),
-            ("--sync-bucket", "sync.bucket", syncBucket), ("--sync-region", "sync.region", syncRegion),
-            ("--sync-event", "sync.event", syncEvent), ("--sync-path-style", "sync.path_style", syncPathStyle ? "true" : nil),
-            ("--sync-credentials", "sync.credentials_file", syncCredentials),
-        ]
+    /// Sets the keys the options give, over the file's.
+    private func override(_ configuration: inout BoothConfiguration) {
+        configuration.override(.cameraDevice, with: camera)
+        configuration.override(.cameraSize, with: cameraSize)
+        configuration.override(.cameraFrameRate, with: cameraFps)
+        configuration.override(.cameraFormat, with: cameraFormat)
+        configuration.override(.shutterChip, with: gpioChip)
+        configuration.override(.shutterLine, with: shutterLine)
+        configuration.override(.shutterPolarity, with: shutterPolarity)
+        configuration.override(.shutterBias, with: shutterBias)
+        configuration.override(.shutterDebounce, with: debounceMs)
+        configuration.override(.lightChip, with: gpioChip)
+        configuration.override(.lightLine, with: ledLine)
+        configuration.override(.keypadDevice, with: keypad)
+        configuration.override(.keypadBaud, with: keypadBaud)
+        configuration.override(.keypadLayout, with: keypadLayout)
+        configuration.override(.keypadViewKey, with: viewKey)
+        configuration.override(.screenDevice, with: screen)
+        configuration.override(.screenPreviewRate, with: previewFps)
+        configuration.override(.countdown, with: countdown)
+        configuration.override(.namingTimeout, with: nameTimeout)
+        configuration.override(.galleryTimeout, with: galleryTimeout)
+        configuration.override(.storageReserve, with: storageReserve)
+        configuration.override(.httpEnabled, with: noHttp ? false : nil)
+        configuration.override(.httpAddress, with: httpAddress)
+        configuration.override(.httpPort, with: httpPort)
+        configuration.override(.httpPublicURL, with: publicURL)
+        configuration.override(.boothName, with: boothName)
+        configuration.override(.syncEndpoint, with: syncEndpoint)
+        configuration.override(.syncBucket, with: syncBucket)
+        configuration.override(.syncRegion, with: syncRegion)
+        configuration.override(.syncEvent, with: syncEvent)
+        configuration.override(.syncPathStyle, with: syncPathStyle ? true : nil)
+        configuration.override(.syncCredentialsFile, with: syncCredentials)
     }
 
     /// The first option that sets up a device, if any (`serve` has none).
     var deviceOptionGiven: String? {
-        let devices: [(String, String?)] = [
-            ("--camera", camera), ("--camera-size", cameraSize), ("--camera-fps", cameraFps), ("--camera-format", cameraFormat),
-            ("--gpio-chip", gpioChip), ("--shutter-line", shutterLine), ("--led-line", ledLine), ("--keypad", keypad),
-            ("--screen", screen), ("--countdown", countdown), ("--name-timeout", nameTimeout),
+        let devices: [(option: String, given: Bool)] = [
+            ("--camera", camera != nil), ("--camera-size", cameraSize != nil), ("--camera-fps", cameraFps != nil),
+            ("--camera-format", cameraFormat != nil), ("--gpio-chip", gpioChip != nil), ("--shutter-line", shutterLine != nil),
+            ("--led-line", ledLine != nil), ("--keypad", keypad != nil), ("--screen", screen != nil), ("--countdown", countdown != nil),
+            ("--name-timeout", nameTimeout != nil),
         ]
-        return devices.first { $0.1 != nil }?.0
+        return devices.first(where: \.given)?.option
     }
 
     /// With `--simulate`, the parts whose device the command line names, which are used for
@@ -121,17 +134,17 @@ struct HardwareOptions: ParsableArguments {
         var real: DeviceParts = []
         if camera != nil { real.insert(.camera) }
         if gpioChip != nil || shutterLine != nil { real.insert(.button) }
-        if let ledLine, ledLine != "none" { real.insert(.light) }
+        if ledLine?.line != nil { real.insert(.light) }
         if keypad != nil { real.insert(.keypad) }
         if screen != nil { real.insert(.screen) }
-        let settings: [(option: String, value: String?, part: DeviceParts, device: String)] = [
-            ("--camera-format", cameraFormat, .camera, "--camera"),
-            ("--shutter-polarity", shutterPolarity, .button, "--shutter-line"), ("--shutter-bias", shutterBias, .button, "--shutter-line"),
-            ("--debounce-ms", debounceMs, .button, "--shutter-line"), ("--keypad-baud", keypadBaud, .keypad, "--keypad"),
-            ("--keypad-layout", keypadLayout, .keypad, "--keypad"), ("--view-key", viewKey, .keypad, "--keypad"),
-            ("--preview-fps", previewFps, .screen, "--screen"),
+        let settings: [(option: String, given: Bool, part: DeviceParts, device: String)] = [
+            ("--camera-format", cameraFormat != nil, .camera, "--camera"),
+            ("--shutter-polarity", shutterPolarity != nil, .button, "--shutter-line"),
+            ("--shutter-bias", shutterBias != nil, .button, "--shutter-line"), ("--debounce-ms", debounceMs != nil, .button, "--shutter-line"),
+            ("--keypad-baud", keypadBaud != nil, .keypad, "--keypad"), ("--keypad-layout", keypadLayout != nil, .keypad, "--keypad"),
+            ("--view-key", viewKey != nil, .keypad, "--keypad"), ("--preview-fps", previewFps != nil, .screen, "--screen"),
         ]
-        for setting in settings where setting.value != nil && !real.contains(setting.part) {
+        for setting in settings where setting.given && !real.contains(setting.part) {
             throw ValidationError(
                 """
                 \(setting.option) sets up a real device, and with --simulate that part is simulated: name the device with \
@@ -152,15 +165,7 @@ struct HardwareOptions: ParsableArguments {
         }
         if explicitDataDirectory { configuration.dataDirectory = dataDirectory }
         if simulate { configuration.realParts = try realParts() }
-        for override in overrides {
-            guard let value = override.value else { continue }
-            do {
-                try configuration.set(override.key, to: value, from: override.option)
-            } catch {
-                // A wrong option is bad usage (exit code 2), like any other.
-                throw ValidationError(error.description)
-            }
-        }
+        override(&configuration)
         return configuration
     }
 }

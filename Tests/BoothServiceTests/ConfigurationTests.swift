@@ -213,15 +213,101 @@ struct ConfigurationTests {
         #expect(try failure("camera: [unclosed").contains("not valid YAML"))
     }
 
-    @Test("A command-line override is checked like a file value and names the option")
+    @Test("An option's value sets what the same value of the file's key sets")
     func override() throws {
-        var configuration = BoothConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp"), simulate: false)
-        try configuration.set("camera.device", to: "/dev/video7", from: "--camera")
-        #expect(configuration.hardware.camera.device == "/dev/video7")
-        #expect {
-            try configuration.set("shutter.polarity", to: "low", from: "--shutter-polarity")
-        } throws: { error in
-            "\(error)" == "--shutter-polarity: \"low\" is not allowed; use active-low or active-high."
+        var configuration = BoothConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/booth"), simulate: false)
+        configuration.set(.cameraDevice, to: try Setting.cameraDevice.parse("/dev/video7"))
+        configuration.set(.cameraSize, to: try Setting.cameraSize.parse("640x480"))
+        configuration.set(.shutterPolarity, to: try Setting.shutterPolarity.parse("active-high"))
+        configuration.set(.countdown, to: try Setting.countdown.parse("2.5"))
+        configuration.set(.lightLine, to: try Setting.lightLine.parse("GPIO27"))
+        configuration.set(.httpPublicURL, to: try Setting.httpPublicURL.parse("http://booth.local:8181/"))
+        let file = try load(
+            """
+            camera: {device: /dev/video7, size: 640x480}
+            shutter: {polarity: active-high}
+            booth: {countdown_seconds: 2.5}
+            led: {line: GPIO27}
+            http: {public_url: "http://booth.local:8181/"}
+            """)
+        #expect(configuration.hardware == file.hardware && configuration.settings == file.settings && configuration.web == file.web)
+    }
+
+    @Test("A wrong value gets the same message from the setting's parse, which its option uses, as from the file")
+    func sameMessage() throws {
+        func expectSameMessage<Value>(_ setting: Setting<Value>, _ value: String) throws {
+            let error = #expect(throws: SettingValueError.self) { try setting.parse(value) }
+            let message = try #require(error).description
+            #expect(message == "\"\(value)\" is not allowed; use \(setting.allowed).")
+            let parts = setting.name.split(separator: ".")
+            #expect(try failure("\(parts[0]): {\(parts[1]): \"\(value)\"}").hasSuffix(".yaml:1: \(setting.name): \(message)"))
         }
+        try expectSameMessage(.cameraSize, "big")
+        try expectSameMessage(.cameraFrameRate, "121")
+        try expectSameMessage(.shutterPolarity, "low")
+        try expectSameMessage(.shutterBias, "up")
+        try expectSameMessage(.shutterDebounce, "1001")
+        try expectSameMessage(.keypadBaud, "9601")
+        try expectSameMessage(.keypadLayout, "qwerty")
+        try expectSameMessage(.countdown, "0x1p2")
+        try expectSameMessage(.namingTimeout, "0.05")
+        try expectSameMessage(.httpAddress, "localhost")
+        try expectSameMessage(.httpPort, "65536")
+        try expectSameMessage(.httpPublicURL, "booth.local")
+        try expectSameMessage(.syncEndpoint, "ftp://store")
+        try expectSameMessage(.storageReserve, "+5")
+        try expectSameMessage(.shutterChip, "")
+        #expect(throws: SettingValueError(value: "low", allowed: "active-low or active-high")) {
+            try Setting.shutterPolarity.parse("low")
+        }
+    }
+
+    /// Whether each of `texts` reads as a value that is spelled so that it reads back as itself.
+    func expectRoundTrips<Value: Equatable>(_ setting: Setting<Value>, _ texts: String...) throws {
+        for text in texts {
+            let value = try setting.parse(text)
+            #expect(try setting.parse(value.settingText) == value, "\(setting.name): \(text) is written \(value.settingText)")
+        }
+    }
+
+    @Test("Typed values round-trip: each is written as text that reads back as the same value")
+    func roundTrips() throws {
+        try expectRoundTrips(.cameraSize, "1280x720", "640X480", "16x8192")
+        try expectRoundTrips(.cameraFrameRate, "1", "30", "120")
+        try expectRoundTrips(.cameraFormat, "auto", "mjpeg", "yuyv", "converted")
+        try expectRoundTrips(.shutterLine, "17", "GPIO17", "+4")
+        try expectRoundTrips(.shutterPolarity, "active-low", "active-high")
+        try expectRoundTrips(.shutterBias, "pull-up", "pull-down", "disabled", "as-is")
+        try expectRoundTrips(.shutterDebounce, "0", "30", "1000")
+        try expectRoundTrips(.lightLine, "none", "27", "GPIO27")
+        try expectRoundTrips(.keypadBaud, "1200", "9600", "230400")
+        try expectRoundTrips(.keypadLayout, "keyboard", "phone")
+        try expectRoundTrips(.keypadEcho, "plain", "ansi")
+        try expectRoundTrips(.keypadMultiTap, "200", "5000")
+        try expectRoundTrips(.countdown, "0", "2.5", "60", "0.000000001", "00.100")
+        try expectRoundTrips(.namingTimeout, "0.1", "12.345678901", "3600")
+        try expectRoundTrips(.syncInterval, "1", "1.5", "3600")
+        try expectRoundTrips(.galleryDateFormat, "dd.MM.yyyy HH:mm", "'Taken on' dd/MM/yyyy 'at' HH'h'mm")
+        try expectRoundTrips(.storageReserve, "1", "64", "1000000")
+        try expectRoundTrips(.httpEnabled, "true", "no", "ON")
+        try expectRoundTrips(.httpAddress, "0.0.0.0", "127.0.0.1", "::", "fe80::1")
+        try expectRoundTrips(.httpPort, "1", "8080", "65535")
+        try expectRoundTrips(.httpPublicURL, "auto", "http://booth.local:8080", "https://photos.example.com/anna/")
+        try expectRoundTrips(.httpAdminToken, "none", "0123456789abcdef")
+        try expectRoundTrips(.syncEndpoint, "https://s3.eu-central-1.amazonaws.com", "http://127.0.0.1:8333")
+        try expectRoundTrips(.syncBucket, "anna-photos")
+        // The value each writes, where it is not the text read.
+        #expect(try Setting.cameraSize.parse("640X480").settingText == "640x480")
+        #expect(try Setting.countdown.parse("00.100").settingText == "0.1")
+        #expect(try Setting.countdown.parse("0.000000001").settingText == "0.000000001", "no exponent")
+        #expect(try Setting.httpPublicURL.parse("http://booth.local:8080/").settingText == "http://booth.local:8080")
+        #expect(try Setting.httpEnabled.parse("ON").settingText == "true")
+    }
+
+    @Test("Every key of the file is a setting, named once, in its section")
+    func keyNames() {
+        let names = ConfigurationKey.all.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(names.allSatisfy { $0 == "data_dir" || $0.wholeMatch(of: /[a-z]+\.[a-z_]+/) != nil }, "\(names)")
     }
 }

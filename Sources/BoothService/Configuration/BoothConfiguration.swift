@@ -41,15 +41,10 @@ public struct BoothConfiguration: Sendable {
         self.simulate = simulate
     }
 
-    /// Sets `key` to `value`, as a command-line option does; `source` names the option in the
-    /// error (`--camera`).
-    public mutating func set(_ key: String, to value: String, from source: String) throws(ConfigurationError) {
-        guard let definition = ConfigurationKey.named(key) else {
-            preconditionFailure("no configuration key \(key)")
-        }
-        guard definition.apply(&self, value) else {
-            throw ConfigurationError("\(source): \"\(value)\" is not allowed; use \(definition.allowed).")
-        }
+    /// Sets `setting` to `value`, as a command-line option does: a value the setting allows,
+    /// one that its ``Setting/parse(_:)`` returned.
+    public mutating func set<Value>(_ setting: Setting<Value>, to value: Value) {
+        setting.apply(value, to: &self)
     }
 
     /// Applies the YAML configuration file at `path`. Every key is checked: an unknown key, a
@@ -106,10 +101,13 @@ public struct BoothConfiguration: Sendable {
             throw ConfigurationError(
                 "\(path):\(Self.line(value)): \(key.name) has no value; give one (\(key.allowed)) or remove the line to keep the default.")
         }
-        guard let scalar = value.scalar?.string, key.apply(&self, scalar) else {
-            let shown = value.scalar?.string ?? "a list or mapping"
-            throw ConfigurationError(
-                "\(path):\(Self.line(value)): \(key.name): \"\(shown)\" is not allowed; use \(key.allowed).")
+        do throws(SettingValueError) {
+            guard let scalar = value.scalar?.string else {
+                throw SettingValueError(value: "a list or mapping", allowed: key.allowed)
+            }
+            try key.apply(&self, scalar)
+        } catch {
+            throw ConfigurationError("\(path):\(Self.line(value)): \(key.name): \(error)")
         }
     }
 

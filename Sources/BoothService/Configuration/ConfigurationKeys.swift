@@ -4,232 +4,316 @@ import BoothScreen
 import BoothSync
 import Foundation
 
-/// One setting of the booth, as the configuration file spells it (`camera.device`) and as a
-/// command-line option sets it: what values it allows, and how it changes the configuration.
-public struct ConfigurationKey: Sendable {
-    /// The dotted name: section and key.
-    public let name: String
-    /// The values allowed, for messages: "auto, mjpeg, yuyv or converted".
-    public let allowed: String
-    /// Applies `value`; returns `false` when the value is not allowed.
-    let apply: @Sendable (inout BoothConfiguration, String) -> Bool
+// Every setting of the booth: its key, the values it allows, and where it goes. Each key is
+// written here once; the configuration file finds it through `ConfigurationKey.all`, and the
+// command-line option that sets it names the setting (`--camera-size` names `.cameraSize`).
 
+extension ConfigurationKey {
     /// Every key, in the order the example file documents them.
-    public static let all: [ConfigurationKey] = [
-        key("data_dir", "an absolute folder path") { configuration, value in
-            guard value.hasPrefix("/") else { return false }
-            configuration.dataDirectory = URL(fileURLWithPath: value)
-            return true
-        },
-        path("camera.device") { $0.hardware.camera.device = $1 },
-        key("camera.size", "WIDTHxHEIGHT, each from 16 to 8192, such as 1280x720") { configuration, value in
-            guard let match = value.wholeMatch(of: /([0-9]{1,5})[xX]([0-9]{1,5})/),
-                let width = Int(match.1), let height = Int(match.2), (16...8192).contains(width), (16...8192).contains(height)
-            else { return false }
-            configuration.hardware.camera.width = width
-            configuration.hardware.camera.height = height
-            return true
-        },
-        integer("camera.fps", 1...120) { $0.hardware.camera.framesPerSecond = $1 },
-        choice("camera.format", V4L2Camera.FormatPreference.self) { $0.hardware.camera.format = $1 },
-        text("shutter.chip", "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { $0.hardware.shutter.chip = $1 },
-        text("shutter.line", "a line offset (17) or name (GPIO17)") { $0.hardware.shutter.line = GPIOLineSelector($1) },
-        key("shutter.polarity", "active-low or active-high") { configuration, value in
-            guard let activeLow = Self.polarity(value) else { return false }
-            configuration.hardware.shutter.activeLow = activeLow
-            return true
-        },
-        choice("shutter.bias", GPIOBias.self) { $0.hardware.shutter.bias = $1 },
-        integer("shutter.debounce_ms", 0...1000) { $0.hardware.shutter.debounce = .milliseconds($1) },
-        text("led.chip", "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { $0.hardware.lightChip = $1 },
-        text("led.line", "a line offset or name, or none") { configuration, value in
-            configuration.hardware.lightLine = value == "none" ? nil : GPIOLineSelector(value)
-        },
-        key("led.polarity", "active-low or active-high") { configuration, value in
-            guard let activeLow = Self.polarity(value) else { return false }
-            configuration.hardware.lightActiveLow = activeLow
-            return true
-        },
-        path("keypad.device") { $0.hardware.keypad.device = $1 },
-        key("keypad.baud", SerialKeypad.Settings.speeds.map(String.init).joined(separator: ", ")) { configuration, value in
-            guard let baud = wholeNumber(value), SerialKeypad.Settings.speeds.contains(baud) else { return false }
-            configuration.hardware.keypad.baud = baud
-            return true
-        },
-        key("keypad.layout", "keyboard or phone") { configuration, value in
-            guard let layout = KeypadLayout(rawValue: value) else { return false }
-            configuration.settings.keys.layout = layout
-            return true
-        },
-        key("keypad.view_key", "one printable character, such as v (or 0 on a phone keypad)") { configuration, value in
-            guard value.count == 1, let key = value.first, !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else { return false }
-            configuration.settings.keys.chosenViewKey = key
-            return true
-        },
-        key("keypad.echo", "plain or ansi") { configuration, value in
-            guard value == "plain" || value == "ansi" else { return false }
-            configuration.hardware.keypad.ansi = value == "ansi"
-            return true
-        },
-        integer("keypad.multi_tap_ms", 200...5000) { $0.settings.keys.multiTapTimeout = .milliseconds($1) },
-        path("screen.device") { $0.hardware.screen.device = $1 },
-        integer("screen.preview_fps", 1...60) { $0.hardware.screen.previewFramesPerSecond = $1 },
-        path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) },
-        seconds("booth.countdown_seconds", 0...60) { $0.settings.countdown = $1 },
-        seconds("booth.naming_timeout_seconds", 0.1...3600) { $0.settings.nameTimeout = $1 },
-        text("booth.name", "a name, such as Anna & Ben's wedding") { $0.web.boothName = $1 },
-        key("gallery.date_format", "a date pattern such as 'Taken on' dd/MM/yyyy 'at' HH'h'mm") { configuration, value in
-            // A pattern made only of quoted text would print the same words under every photo.
-            let format = PhotoDateFormat(pattern: value)
-            let morning = format.string(from: Date(timeIntervalSince1970: 0), timeZone: .gmt)
-            let evening = format.string(from: Date(timeIntervalSince1970: 86_400 * 400 + 3600 * 20 + 60 * 7), timeZone: .gmt)
-            guard !value.isEmpty, morning != evening else { return false }
-            configuration.web.dateFormat = format
-            return true
-        },
-        seconds("gallery.timeout_seconds", 5...3600) { $0.settings.galleryTimeout = $1 },
-        integer("storage.reserve_mb", 1...1_000_000) { $0.storageReserveBytes = Int64($1) * 1_000_000 },
-        key("http.enabled", "true or false") { configuration, value in
-            guard let enabled = Self.boolean(value) else { return false }
-            configuration.web.enabled = enabled
-            return true
-        },
-        key("http.address", "an IP address of this machine to listen on, such as 0.0.0.0 (all), 127.0.0.1 or ::") {
-            configuration, value in
-            guard WebConfiguration.isIPAddress(value) else { return false }
-            configuration.web.address = value
-            return true
-        },
-        integer("http.port", 1...65535) { $0.web.port = $1 },
-        key("http.public_url", "an address such as http://booth.local:8080, or auto") { configuration, value in
-            if value == "auto" {
-                configuration.web.publicURL = nil
-                return true
-            }
-            guard let url = WebConfiguration.publicURL(value) else { return false }
-            configuration.web.publicURL = url
-            return true
-        },
-        key("http.admin_token", "a secret of at least 16 characters, or none") { configuration, value in
-            if value == "none" {
-                configuration.web.adminToken = nil
-                return true
-            }
-            guard value.count >= 16, !value.contains(where: \.isWhitespace) else { return false }
-            configuration.web.adminToken = value
-            return true
-        },
-        key("sync.endpoint", "the store's address, such as https://s3.eu-central-1.amazonaws.com or http://127.0.0.1:8333") {
-            configuration, value in
-            guard let url = SyncSettings.endpoint(value) else { return false }
-            configuration.sync.endpoint = url
-            return true
-        },
-        key("sync.bucket", "a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens") { configuration, value in
-            guard SyncSettings.isBucketName(value) else { return false }
-            configuration.sync.bucket = value
-            return true
-        },
-        key("sync.region", "a region such as us-east-1, eu-central-1 or auto") { configuration, value in
-            guard value.wholeMatch(of: /[a-z0-9][a-z0-9\-]{0,62}/) != nil else { return false }
-            configuration.sync.region = value
-            return true
-        },
-        text("sync.event", "the event's name, such as Anna & Ben's wedding") { $0.sync.event = $1 },
-        key("sync.path_style", "true or false") { configuration, value in
-            guard let pathStyle = Self.boolean(value) else { return false }
-            configuration.sync.pathStyle = pathStyle
-            return true
-        },
-        path("sync.credentials_file") { $0.sync.credentialsFile = $1 },
-        integer("sync.max_bytes_per_second", 0...1_000_000_000) { $0.sync.maxBytesPerSecond = $1 == 0 ? nil : $1 },
-        seconds("sync.interval_seconds", 1...3600) { $0.sync.listInterval = $1 },
+    static let all: [ConfigurationKey] = [
+        Setting.dataDirectory.key,
+        Setting.cameraDevice.key, Setting.cameraSize.key, Setting.cameraFrameRate.key, Setting.cameraFormat.key,
+        Setting.shutterChip.key, Setting.shutterLine.key, Setting.shutterPolarity.key, Setting.shutterBias.key,
+        Setting.shutterDebounce.key,
+        Setting.lightChip.key, Setting.lightLine.key, Setting.lightPolarity.key,
+        Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
+        Setting.keypadEcho.key, Setting.keypadMultiTap.key,
+        Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key,
+        Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key,
+        Setting.galleryDateFormat.key, Setting.galleryTimeout.key,
+        Setting.storageReserve.key,
+        Setting.httpEnabled.key, Setting.httpAddress.key, Setting.httpPort.key, Setting.httpPublicURL.key,
+        Setting.httpAdminToken.key,
+        Setting.syncEndpoint.key, Setting.syncBucket.key, Setting.syncRegion.key, Setting.syncEvent.key,
+        Setting.syncPathStyle.key, Setting.syncCredentialsFile.key, Setting.syncMaxBytesPerSecond.key,
+        Setting.syncInterval.key,
     ]
+}
 
-    /// The key called `name`, if there is one.
-    public static func named(_ name: String) -> ConfigurationKey? { all.first { $0.name == name } }
+// MARK: - Library
 
-    // MARK: Kinds of values
+extension Setting<String> {
+    /// `data_dir`: the photo library's folder.
+    public static var dataDirectory: Self {
+        path("data_dir", allowed: "an absolute folder path") { $0.dataDirectory = URL(fileURLWithPath: $1) }
+    }
+}
 
-    private static func key(
-        _ name: String, _ allowed: String, apply: @escaping @Sendable (inout BoothConfiguration, String) -> Bool
-    ) -> ConfigurationKey {
-        ConfigurationKey(name: name, allowed: allowed, apply: apply)
+// MARK: - Camera
+
+extension Setting<String> {
+    /// `camera.device`: the camera's capture node.
+    public static var cameraDevice: Self { path("camera.device") { $0.hardware.camera.device = $1 } }
+}
+
+extension Setting<FrameSize> {
+    /// `camera.size`: the size of the frames asked of the camera.
+    public static var cameraSize: Self {
+        Setting("camera.size", allowed: "WIDTHxHEIGHT, each from 16 to 8192, such as 1280x720") { configuration, size in
+            configuration.hardware.camera.width = size.width
+            configuration.hardware.camera.height = size.height
+        }
+    }
+}
+
+extension Setting<FrameRate> {
+    /// `camera.fps`: the frames a second asked of the camera.
+    public static var cameraFrameRate: Self {
+        Setting("camera.fps", in: 1...120) { $0.hardware.camera.framesPerSecond = $1.framesPerSecond }
+    }
+}
+
+extension Setting<V4L2Camera.FormatPreference> {
+    /// `camera.format`: which of the camera's formats to use.
+    public static var cameraFormat: Self { Setting("camera.format") { $0.hardware.camera.format = $1 } }
+}
+
+// MARK: - Shutter button
+
+extension Setting<String> {
+    /// `shutter.chip`: the shutter button's GPIO chip.
+    public static var shutterChip: Self {
+        Setting("shutter.chip", allowed: "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { $0.hardware.shutter.chip = $1 }
+    }
+}
+
+extension Setting<GPIOLineSelector> {
+    /// `shutter.line`: the shutter button's line.
+    public static var shutterLine: Self {
+        Setting("shutter.line", allowed: "a line offset (17) or name (GPIO17)") { $0.hardware.shutter.line = $1 }
+    }
+}
+
+extension Setting<Polarity> {
+    /// `shutter.polarity`: how the shutter button is wired.
+    public static var shutterPolarity: Self {
+        Setting("shutter.polarity", allowed: "active-low or active-high") { $0.hardware.shutter.activeLow = $1.isActiveLow }
+    }
+}
+
+extension Setting<GPIOBias> {
+    /// `shutter.bias`: the shutter button's internal resistor.
+    public static var shutterBias: Self { Setting("shutter.bias") { $0.hardware.shutter.bias = $1 } }
+}
+
+extension Setting<Milliseconds> {
+    /// `shutter.debounce_ms`: how close together edges are contact bounce.
+    public static var shutterDebounce: Self {
+        Setting("shutter.debounce_ms", in: 0...1000) { $0.hardware.shutter.debounce = $1.duration }
+    }
+}
+
+// MARK: - Status light
+
+extension Setting<String> {
+    /// `led.chip`: the status light's GPIO chip.
+    public static var lightChip: Self {
+        Setting("led.chip", allowed: "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { $0.hardware.lightChip = $1 }
+    }
+}
+
+extension Setting<LightLine> {
+    /// `led.line`: the status light's line, or none.
+    public static var lightLine: Self {
+        Setting("led.line", allowed: "a line offset or name, or none") { $0.hardware.lightLine = $1.line }
+    }
+}
+
+extension Setting<Polarity> {
+    /// `led.polarity`: how the status light is wired.
+    public static var lightPolarity: Self {
+        Setting("led.polarity", allowed: "active-low or active-high") { $0.hardware.lightActiveLow = $1.isActiveLow }
+    }
+}
+
+// MARK: - Keypad
+
+extension Setting<String> {
+    /// `keypad.device`: the keypad's serial device.
+    public static var keypadDevice: Self { path("keypad.device") { $0.hardware.keypad.device = $1 } }
+}
+
+extension Setting<BaudRate> {
+    /// `keypad.baud`: the keypad's speed.
+    public static var keypadBaud: Self {
+        Setting("keypad.baud", allowed: SerialKeypad.Settings.speeds.map(String.init).joined(separator: ", ")) {
+            $0.hardware.keypad.baud = $1.bitsPerSecond
+        }
+    }
+}
+
+extension Setting<KeypadLayout> {
+    /// `keypad.layout`: what the keypad's keys mean.
+    public static var keypadLayout: Self {
+        Setting("keypad.layout", allowed: "keyboard or phone") { $0.settings.keys.layout = $1 }
+    }
+}
+
+extension Setting<String> {
+    /// `keypad.view_key`: the key that opens the gallery.
+    public static var keypadViewKey: Self {
+        Setting(
+            "keypad.view_key", allowed: "one printable character, such as v (or 0 on a phone keypad)",
+            where: { $0.count == 1 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        ) { $0.settings.keys.chosenViewKey = $1.first }
+    }
+}
+
+extension Setting<EchoStyle> {
+    /// `keypad.echo`: how prompts and the typed name are echoed to the keypad.
+    public static var keypadEcho: Self {
+        Setting("keypad.echo", allowed: "plain or ansi") { $0.hardware.keypad.ansi = $1 == .ansi }
+    }
+}
+
+extension Setting<Milliseconds> {
+    /// `keypad.multi_tap_ms`: how long a phone key waits for its next tap.
+    public static var keypadMultiTap: Self {
+        Setting("keypad.multi_tap_ms", in: 200...5000) { $0.settings.keys.multiTapTimeout = $1.duration }
+    }
+}
+
+// MARK: - Screen
+
+extension Setting<String> {
+    /// `screen.device`: the framebuffer.
+    public static var screenDevice: Self { path("screen.device") { $0.hardware.screen.device = $1 } }
+
+    /// `screen.font`: one TrueType font for all text.
+    public static var screenFont: Self { path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) } }
+}
+
+extension Setting<FrameRate> {
+    /// `screen.preview_fps`: the live preview's frame rate cap.
+    public static var screenPreviewRate: Self {
+        Setting("screen.preview_fps", in: 1...60) { $0.hardware.screen.previewFramesPerSecond = $1.framesPerSecond }
+    }
+}
+
+// MARK: - Booth and gallery
+
+extension Setting<Seconds> {
+    /// `booth.countdown_seconds`: the time from the button press to the shot.
+    public static var countdown: Self { Setting("booth.countdown_seconds", in: 0...60) { $0.settings.countdown = $1.duration } }
+
+    /// `booth.naming_timeout_seconds`: how long the name entry waits for a key.
+    public static var namingTimeout: Self {
+        Setting("booth.naming_timeout_seconds", in: 0.1...3600) { $0.settings.nameTimeout = $1.duration }
     }
 
-    private static func text(
-        _ name: String, _ allowed: String, apply: @escaping @Sendable (inout BoothConfiguration, String) -> Void
-    ) -> ConfigurationKey {
-        key(name, allowed) { configuration, value in
-            guard !value.isEmpty else { return false }
-            apply(&configuration, value)
-            return true
+    /// `gallery.timeout_seconds`: how long the gallery waits for a key before the main screen.
+    public static var galleryTimeout: Self {
+        Setting("gallery.timeout_seconds", in: 5...3600) { $0.settings.galleryTimeout = $1.duration }
+    }
+}
+
+extension Setting<String> {
+    /// `booth.name`: the booth's name, on its pages and as its folder in the event's bucket.
+    public static var boothName: Self {
+        Setting("booth.name", allowed: "a name, such as Anna & Ben's wedding") { $0.web.boothName = $1 }
+    }
+}
+
+extension Setting<PhotoDateFormat> {
+    /// `gallery.date_format`: how creation times are written.
+    public static var galleryDateFormat: Self {
+        Setting("gallery.date_format", allowed: "a date pattern such as 'Taken on' dd/MM/yyyy 'at' HH'h'mm") { $0.web.dateFormat = $1 }
+    }
+}
+
+// MARK: - Storage
+
+extension Setting<Int> {
+    /// `storage.reserve_mb`: the megabytes kept free on the library's disk.
+    public static var storageReserve: Self {
+        Setting("storage.reserve_mb", in: 1...1_000_000) { $0.storageReserveBytes = Int64($1) * 1_000_000 }
+    }
+}
+
+// MARK: - Web gallery
+
+extension Setting<Bool> {
+    /// `http.enabled`: whether the booth serves the web gallery.
+    public static var httpEnabled: Self { Setting("http.enabled", allowed: "true or false") { $0.web.enabled = $1 } }
+}
+
+extension Setting<IPAddress> {
+    /// `http.address`: the address the web gallery listens on.
+    public static var httpAddress: Self {
+        Setting("http.address", allowed: "an IP address of this machine to listen on, such as 0.0.0.0 (all), 127.0.0.1 or ::") {
+            $0.web.address = $1.settingText
+        }
+    }
+}
+
+extension Setting<TCPPort> {
+    /// `http.port`: the web gallery's port.
+    public static var httpPort: Self { Setting("http.port", in: 1...65535) { $0.web.port = $1.number } }
+}
+
+extension Setting<PublicURL> {
+    /// `http.public_url`: how guests reach the gallery, for the QR codes.
+    public static var httpPublicURL: Self {
+        Setting("http.public_url", allowed: "an address such as http://booth.local:8080, or auto") { $0.web.publicURL = $1.address }
+    }
+}
+
+extension Setting<AdminToken> {
+    /// `http.admin_token`: the secret that allows hiding and deleting photos over the web.
+    public static var httpAdminToken: Self {
+        Setting("http.admin_token", allowed: "a secret of at least 16 characters, or none") { $0.web.adminToken = $1.secret }
+    }
+}
+
+// MARK: - Event sync
+
+extension Setting<StoreEndpoint> {
+    /// `sync.endpoint`: the event's S3-compatible store.
+    public static var syncEndpoint: Self {
+        Setting(
+            "sync.endpoint", allowed: "the store's address, such as https://s3.eu-central-1.amazonaws.com or http://127.0.0.1:8333"
+        ) { $0.sync.endpoint = $1.url }
+    }
+}
+
+extension Setting<String> {
+    /// `sync.bucket`: the event's bucket.
+    public static var syncBucket: Self {
+        Setting("sync.bucket", allowed: "a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens", where: SyncSettings.isBucketName) {
+            $0.sync.bucket = $1
         }
     }
 
-    private static func path(
-        _ name: String, apply: @escaping @Sendable (inout BoothConfiguration, String) -> Void
-    ) -> ConfigurationKey {
-        key(name, "an absolute path, such as /dev/...") { configuration, value in
-            guard value.hasPrefix("/") else { return false }
-            apply(&configuration, value)
-            return true
-        }
+    /// `sync.region`: the bucket's region.
+    public static var syncRegion: Self {
+        Setting(
+            "sync.region", allowed: "a region such as us-east-1, eu-central-1 or auto",
+            where: { $0.wholeMatch(of: /[a-z0-9][a-z0-9\-]{0,62}/) != nil }
+        ) { $0.sync.region = $1 }
     }
 
-    private static func integer(
-        _ name: String, _ range: ClosedRange<Int>, apply: @escaping @Sendable (inout BoothConfiguration, Int) -> Void
-    ) -> ConfigurationKey {
-        key(name, "a whole number from \(range.lowerBound) to \(range.upperBound)") { configuration, value in
-            guard let number = wholeNumber(value), range.contains(number) else { return false }
-            apply(&configuration, number)
-            return true
-        }
+    /// `sync.event`: the event's name, its folder in the bucket.
+    public static var syncEvent: Self {
+        Setting("sync.event", allowed: "the event's name, such as Anna & Ben's wedding") { $0.sync.event = $1 }
     }
 
-    private static func seconds(
-        _ name: String, _ range: ClosedRange<Double>,
-        apply: @escaping @Sendable (inout BoothConfiguration, Duration) -> Void
-    ) -> ConfigurationKey {
-        key(name, "a number of seconds from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())") { configuration, value in
-            // Plain decimals only: Double() would also take "0x1p2", "1e1" and "inf".
-            guard value.wholeMatch(of: /[0-9]{1,9}(\.[0-9]{1,9})?/) != nil, let seconds = Double(value), range.contains(seconds)
-            else { return false }
-            apply(&configuration, .milliseconds(Int64((seconds * 1000).rounded())))
-            return true
-        }
-    }
+    /// `sync.credentials_file`: the store's credentials, in the AWS credentials format.
+    public static var syncCredentialsFile: Self { path("sync.credentials_file") { $0.sync.credentialsFile = $1 } }
+}
 
-    private static func choice<Choice: RawRepresentable<String> & CaseIterable & SendableMetatype>(
-        _ name: String, _ type: Choice.Type, apply: @escaping @Sendable (inout BoothConfiguration, Choice) -> Void
-    ) -> ConfigurationKey {
-        key(name, Choice.allCases.map(\.rawValue).joined(separator: ", ")) { configuration, value in
-            guard let choice = Choice(rawValue: value) else { return false }
-            apply(&configuration, choice)
-            return true
-        }
-    }
+extension Setting<Bool> {
+    /// `sync.path_style`: path-style bucket addresses, as self-hosted stores need.
+    public static var syncPathStyle: Self { Setting("sync.path_style", allowed: "true or false") { $0.sync.pathStyle = $1 } }
+}
 
-    /// Digits only: Int() would also take a sign ("+5"), which no setting needs.
-    private static func wholeNumber(_ value: String) -> Int? {
-        guard !value.isEmpty, value.count <= 9, value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return Int(value)
+extension Setting<Int> {
+    /// `sync.max_bytes_per_second`: the uploads' speed limit; 0 for none.
+    public static var syncMaxBytesPerSecond: Self {
+        Setting("sync.max_bytes_per_second", in: 0...1_000_000_000) { $0.sync.maxBytesPerSecond = $1 == 0 ? nil : $1 }
     }
+}
 
-    private static func boolean(_ value: String) -> Bool? {
-        switch value.lowercased() {
-        case "true", "yes", "on": true
-        case "false", "no", "off": false
-        default: nil
-        }
-    }
-
-    private static func polarity(_ value: String) -> Bool? {
-        switch value {
-        case "active-low": true
-        case "active-high": false
-        default: nil
-        }
-    }
+extension Setting<Seconds> {
+    /// `sync.interval_seconds`: how often the event's other booths are looked for.
+    public static var syncInterval: Self { Setting("sync.interval_seconds", in: 1...3600) { $0.sync.listInterval = $1.duration } }
 }

@@ -20,22 +20,4 @@ public struct WebConfiguration: Sendable, Hashable {
     public var dateFormat = PhotoDateFormat.standard
 
     public init() {}
-
-    /// Whether `value` is an IPv4 address in dotted decimal ("192.168.1.20") or an IPv6
-    /// address ("::1"), as the web server binds it. Host names are refused: they may resolve
-    /// to nothing at boot, before the network is up. The corresponding C function is
-    /// `inet_pton`.
-    public static func isIPAddress(_ value: String) -> Bool {
-        var address = in6_addr()
-        return inet_pton(AF_INET, value, &address) == 1 || inet_pton(AF_INET6, value, &address) == 1
-    }
-
-    /// `value` when it is an `http://` or `https://` address with a host and nothing after the
-    /// path, without a trailing slash; `nil` otherwise.
-    static func publicURL(_ value: String) -> String? {
-        guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
-        else { return nil }
-        return value.hasSuffix("/") ? String(value.dropLast()) : value
-    }
 }

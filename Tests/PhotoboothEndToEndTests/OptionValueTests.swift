@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+@Suite("Option values", .timeLimit(.minutes(2)))
+struct OptionValueTests {
+    @Test(
+        "A wrong value gets the same message from its option (bad usage, 2) as from its key in the file (1), with what is allowed",
+        arguments: [
+            ("--camera-size", "camera.size", "big"), ("--shutter-polarity", "shutter.polarity", "low"),
+            ("--countdown", "booth.countdown_seconds", "99"), ("--keypad-baud", "keypad.baud", "9601"),
+            ("--http-address", "http.address", "localhost"), ("--public-url", "http.public_url", "booth.local"),
+        ])
+    func sameMessage(option: String, key: String, value: String) async throws {
+        let directory = DataDirectory()
+        let byOption = try await BoothProcess.run(["run", "--simulate", "--no-http", option, value, "--data-dir", directory.path])
+        let config = directory.url.appendingPathExtension("yaml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let parts = key.split(separator: ".")
+        try "\(parts[0]):\n  \(parts[1]): \"\(value)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let byFile = try await BoothProcess.run(["run", "--simulate", "--no-http", "--config", config.path, "--data-dir", directory.path])
+
+        #expect(byFile.status == 1 && byOption.status == 2, "\(byFile.stderr)\n\(byOption.stderr)")
+        // The file's message: where, which key, and the sentence that says what is allowed.
+        let line = try #require(byFile.stderr.split(separator: "\n").first { $0.contains("\(config.lastPathComponent):2: \(key): ") })
+        let sentence = try #require(line.components(separatedBy: "\(key): ").last)
+        #expect(sentence.hasPrefix("\"\(value)\" is not allowed; use "), "\(line)")
+        // The option's: ArgumentParser names the option, then the same sentence.
+        #expect(byOption.stderr.contains("'\(option) <") && byOption.stderr.contains(">': \(sentence)\n"), "\(byOption.stderr)")
+    }
+}
