@@ -56,7 +56,7 @@ struct CheckCommand: ParsableCommand {
                 print("Note: the booth is running; a photo being saved right now may show up as a temporary file or a file without a row.")
             }
             report = try library.check()
-        } catch let error as LibraryError where error == .damagedCatalog {
+        } catch let error as LibraryError where error.code == .damagedCatalog {
             print("The catalog of \(directory.path) is damaged: \(error)")
             guard repair else { throw ExitCode.failure }
             // Opened before the check found the damage: no connection may touch the files set aside.
