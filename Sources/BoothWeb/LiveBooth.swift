@@ -13,15 +13,15 @@ public struct LiveBooth: Sendable {
     public var photoAdded: LatestValue<UUID>
     /// The booth's state right now.
     public var status: @Sendable () -> BoothStatus
-    /// The booth's own metrics in Prometheus' text format (photos taken, save durations,
-    /// dropped frames, camera reconnects, state, disk free).
-    public var metrics: @Sendable () -> String
+    /// The booth's own metrics (photos taken, save durations, dropped frames, camera
+    /// reconnects, state, disk free), which `/metrics` shows before the web's.
+    public var metrics: @Sendable () -> PrometheusText
 
     /// The booth as the web sees it; feeds not given are empty and never publish.
     public init(
         preview: LatestValue<Data> = LatestValue(), screen: LatestValue<Data> = LatestValue(),
         photoAdded: LatestValue<UUID> = LatestValue(), status: @escaping @Sendable () -> BoothStatus,
-        metrics: @escaping @Sendable () -> String = { "" }
+        metrics: @escaping @Sendable () -> PrometheusText = { PrometheusText() }
     ) {
         self.preview = preview
         self.screen = screen
