@@ -9,8 +9,9 @@ public struct LiveBooth: Sendable {
     public var preview: LatestValue<Data>
     /// The booth's screen as rendered, as JPEG, a few times per second while watched.
     public var screen: LatestValue<Data>
-    /// The id of each photo as it is saved, for pages that show new photos as they come.
-    public var photoAdded: LatestValue<UUID>
+    /// The id of each photo as it is saved, for pages that show new photos as they come: every
+    /// one, in order.
+    public var photoAdded: EventBroadcast<UUID>
     /// The booth's state right now.
     public var status: @Sendable () -> BoothStatus
     /// The booth's own metrics (photos taken, save durations, dropped frames, camera
@@ -20,7 +21,7 @@ public struct LiveBooth: Sendable {
     /// The booth as the web sees it; feeds not given are empty and never publish.
     public init(
         preview: LatestValue<Data> = LatestValue(), screen: LatestValue<Data> = LatestValue(),
-        photoAdded: LatestValue<UUID> = LatestValue(), status: @escaping @Sendable () -> BoothStatus,
+        photoAdded: EventBroadcast<UUID> = EventBroadcast(), status: @escaping @Sendable () -> BoothStatus,
         metrics: @escaping @Sendable () -> PrometheusText = { PrometheusText() }
     ) {
         self.preview = preview

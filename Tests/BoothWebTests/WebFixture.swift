@@ -41,10 +41,10 @@ final class WebFixture: Sendable {
 
     /// The gallery's application with `settings` (admin token "secret" unless told otherwise).
     func application(
-        _ settings: WebSettings = WebSettings(boothName: "Test Booth", adminToken: "secret"), eventKeepAlive: Duration = .seconds(15)
+        _ settings: WebSettings = WebSettings(boothName: "Test Booth", adminToken: "secret"), eventKeepAlive: Duration = .seconds(15),
+        logger: Logger = Logger(label: "test")
     ) -> some ApplicationProtocol {
-        GalleryServer.buildApplication(
-            library: library, live: live, settings: settings, logger: Logger(label: "test"), eventKeepAlive: eventKeepAlive)
+        GalleryServer.buildApplication(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
     }
 
     /// A JPEG of the test pattern.
