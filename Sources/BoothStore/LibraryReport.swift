@@ -44,8 +44,8 @@ public struct LibraryReport: Sendable {
             switch self {
             case .malformedRow(let row):
                 """
-                catalog row without a photo id: the row \(row.rowID) of the catalog's photo table, photo \(row.number) \
-                "\(row.caption)" in \(row.file), has the id "\(row.id)"; the gallery and lists leave it out until \
+                catalog row without a photo id: photo \(row.number) "\(row.caption)" in \(row.file) (rowid \(row.rowID) of the \
+                catalog's photo table) has the id "\(row.id)"; the gallery and lists leave it out until \
                 `photobooth check --repair` records the photo again from its original and sidecar
                 """
             case .missingOriginal(let photo):

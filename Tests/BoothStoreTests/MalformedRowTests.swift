@@ -82,8 +82,9 @@ struct MalformedRowTests {
         let garbled = try #require(rows.first { $0.file == photos[1].file })
         #expect(garbled.id == Self.garbage && garbled.number == photos[1].number && garbled.caption == "Photo 4")
         let text = "\(LibraryReport.Problem.malformedRow(garbled))"
-        #expect(text.contains("row \(garbled.rowID) of the catalog's photo table"), "\(text)")
-        #expect(text.contains("in \(photos[1].file), has the id \"\(Self.garbage)\""), "\(text)")
+        #expect(
+            text.contains("\"Photo 4\" in \(photos[1].file) (rowid \(garbled.rowID) of the catalog's photo table) has the id \"\(Self.garbage)\""),
+            "\(text)")
         #expect(text.contains("`photobooth check --repair` records the photo again"), "\(text)")
     }
 
