@@ -1,7 +1,8 @@
 import Synchronization
 
 /// The latest of a stream of values, for any number of readers that each want the newest one
-/// and never a backlog: a live picture's frames, the booth's screen, "a photo was added".
+/// and never a backlog: a live picture's frames, the booth's screen. Events that no reader may
+/// miss (a photo was saved) go through an ``EventBroadcast`` instead.
 ///
 /// The producer ``publish(_:)``es without waiting; a reader asks for the value after the
 /// version it last saw and gets the newest one, skipping any it was too slow for. Producers

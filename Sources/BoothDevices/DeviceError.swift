@@ -1,14 +1,43 @@
 import Foundation
 
-/// Why a device could not be used. The description names the device and says what to do.
+/// Why a device could not be used. The description names the device and says what to do;
+/// ``code`` says which kind of failure it is, for callers and tests that act on the kind (the
+/// booth waits for a ``Code/disconnected`` device to come back).
+///
+/// Two errors are equal when they have the same code, whatever their message, so a caller can
+/// also match on the static members (`error == .disconnected`).
 public struct DeviceError: Error, Hashable, CustomStringConvertible {
-    private enum Code: Hashable {
-        case unavailable
-        case disconnected
-        case unsupported
+    /// A kind of device error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: Hashable, Sendable {
+            case unavailable, disconnected, unsupported
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// The device cannot be opened or used at all.
+        public static let unavailable = Code(.unavailable)
+        /// The device went away (unplugged, its driver unloaded) or its node does not exist.
+        public static let disconnected = Code(.disconnected)
+        /// The device works but cannot do what the booth needs (no usable format, wrong pixel
+        /// layout).
+        public static let unsupported = Code(.unsupported)
+
+        public var description: String {
+            switch kind {
+            case .unavailable: "device unavailable"
+            case .disconnected: "device disconnected"
+            case .unsupported: "device unsupported"
+            }
+        }
     }
 
-    private let code: Code
+    /// Which kind of failure this is.
+    public let code: Code
     public let description: String
 
     private init(_ code: Code, _ description: String) {
@@ -20,11 +49,11 @@ public struct DeviceError: Error, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// The device cannot be opened or used at all.
-    public static let unavailable = DeviceError(.unavailable, "device unavailable")
+    public static let unavailable = DeviceError(.unavailable, Code.unavailable.description)
     /// The device went away (unplugged, its driver unloaded) or its node does not exist.
-    public static let disconnected = DeviceError(.disconnected, "device disconnected")
+    public static let disconnected = DeviceError(.disconnected, Code.disconnected.description)
     /// The device works but cannot do what the booth needs (no usable format, wrong pixel layout).
-    public static let unsupported = DeviceError(.unsupported, "device unsupported")
+    public static let unsupported = DeviceError(.unsupported, Code.unsupported.description)
 
     /// The same kind of error with a message of its own.
     func detailed(_ description: String) -> DeviceError { DeviceError(code, description) }

@@ -1,13 +1,45 @@
-/// Why an image could not be read or written.
+/// Why an image could not be read or written: ``detail`` says what exactly went wrong, for
+/// people; ``code`` says which kind of failure it is, for callers and tests that act on the kind.
 ///
-/// Two errors are equal when they are of the same kind, whatever their detail, so callers and
-/// tests can match on the static members (`ImageError.truncated`).
+/// Two errors are equal when they have the same code, whatever their detail, so callers and
+/// tests can also match on the static members (`ImageError.truncated`).
 public struct ImageError: Error, Hashable, CustomStringConvertible {
-    private enum Code: Hashable {
-        case notJPEG, truncated, malformed, undecodable, unencodable
+    /// A kind of image error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: Hashable, Sendable {
+            case notJPEG, truncated, malformed, undecodable, unencodable
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// The bytes do not start like a JPEG.
+        public static let notJPEG = Code(.notJPEG)
+        /// The JPEG ends before its end marker.
+        public static let truncated = Code(.truncated)
+        /// The JPEG's structure is broken.
+        public static let malformed = Code(.malformed)
+        /// The JPEG's structure is fine but its content cannot be decoded.
+        public static let undecodable = Code(.undecodable)
+        /// An image could not be encoded.
+        public static let unencodable = Code(.unencodable)
+
+        public var description: String {
+            switch kind {
+            case .notJPEG: "the data is not a JPEG image"
+            case .truncated: "the JPEG image is truncated"
+            case .malformed: "the JPEG image is malformed"
+            case .undecodable: "the JPEG image cannot be decoded"
+            case .unencodable: "the image cannot be encoded as JPEG"
+            }
+        }
     }
 
-    private let code: Code
+    /// Which kind of failure this is.
+    public let code: Code
     /// What exactly went wrong, for people.
     public let detail: String
 
@@ -17,15 +49,15 @@ public struct ImageError: Error, Hashable, CustomStringConvertible {
     }
 
     /// The bytes do not start like a JPEG.
-    public static let notJPEG = ImageError(.notJPEG, "the data is not a JPEG image")
+    public static let notJPEG = ImageError(.notJPEG, Code.notJPEG.description)
     /// The JPEG ends before its end marker.
-    public static let truncated = ImageError(.truncated, "the JPEG image is truncated")
+    public static let truncated = ImageError(.truncated, Code.truncated.description)
     /// The JPEG's structure is broken.
-    public static let malformed = ImageError(.malformed, "the JPEG image is malformed")
+    public static let malformed = ImageError(.malformed, Code.malformed.description)
     /// The JPEG's structure is fine but its content cannot be decoded.
-    public static let undecodable = ImageError(.undecodable, "the JPEG image cannot be decoded")
+    public static let undecodable = ImageError(.undecodable, Code.undecodable.description)
     /// An image could not be encoded.
-    public static let unencodable = ImageError(.unencodable, "the image cannot be encoded as JPEG")
+    public static let unencodable = ImageError(.unencodable, Code.unencodable.description)
 
     /// The same kind of error with a more precise detail.
     func detailed(_ detail: String) -> ImageError {

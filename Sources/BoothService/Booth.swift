@@ -185,7 +185,7 @@ func lockAndOpenLibrary(
         let lock = try LibraryLock(directory: configuration.dataDirectory)
         do {
             return (lock, try openLibrary(configuration, thumbnailer: thumbnailer, logger: logger))
-        } catch let error as LibraryError where error == .damagedCatalog {
+        } catch let error as LibraryError where error.code == .damagedCatalog {
             logger.error("\(error)")
             logger.notice("Setting the damaged catalog aside and rebuilding it from the photos and their sidecars.")
             for action in try PhotoLibrary.rebuildCatalog(
@@ -226,7 +226,7 @@ private func openLibrary(
         for action in try library.reconcile() {
             logger.notice("Library: \(action)")
         }
-    } catch let error where error == .damagedCatalog {
+    } catch let error where error.code == .damagedCatalog {
         // Its files are about to be set aside: no connection of it may touch them after.
         library.close()
         throw error

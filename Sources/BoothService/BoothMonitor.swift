@@ -6,7 +6,7 @@ import Foundation
 import Synchronization
 
 /// What the operator sees of the running booth: its status (`/api/status`, `/healthz`) and
-/// its metrics (`/metrics`, in Prometheus' text format: photos taken, how long saves take, the
+/// its metrics (`/metrics`: photos taken, how long saves take, the
 /// camera's dropped frames and reconnects, the current state, free disk).
 ///
 /// It is told from the booth's loop, the photo writer's queue and the camera's task; one mutex
@@ -98,65 +98,62 @@ final class BoothMonitor: Sendable {
         return status
     }
 
-    /// The metrics as Prometheus' text exposition format (version 0.0.4). Reads the free disk
-    /// space now (``StorageHealth/check(_:reserveBytes:probing:)``, which writes nothing).
-    func exposition() -> String {
+    /// The booth's metrics for `/metrics`. Reads the free disk space now
+    /// (``StorageHealth/check(_:reserveBytes:probing:)``, which writes nothing).
+    func exposition() -> PrometheusText {
         let counts = counts.withLock { $0 }
-        var lines: [String] = []
-        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
-            lines.append("# HELP \(name) \(help)")
-            lines.append("# TYPE \(name) \(type)")
-            for (labels, value) in samples { lines.append("\(name)\(labels) \(value)") }
-        }
-        metric("photobooth_photos_taken_total", "counter", "Photos saved since the booth started.", [("", "\(counts.photosTaken)")])
-        let buckets = zip(Self.saveBuckets, counts.saveBucketCounts).map { bound, count in
-            ("_bucket{le=\"\(bound.formatted(.number.grouping(.never)))\"}", "\(count)")
-        }
-        lines.append("# HELP photobooth_save_duration_seconds From the chosen frame to the photo committed to disk and catalog.")
-        lines.append("# TYPE photobooth_save_duration_seconds histogram")
-        for (suffix, value) in buckets + [("_bucket{le=\"+Inf\"}", "\(counts.photosTaken)")] {
-            lines.append("photobooth_save_duration_seconds\(suffix) \(value)")
-        }
-        lines.append("photobooth_save_duration_seconds_sum \(counts.saveSum)")
-        lines.append("photobooth_save_duration_seconds_count \(counts.photosTaken)")
-        metric(
-            "photobooth_camera_dropped_frames_total", "counter",
-            "Frames the camera or the booth dropped (gaps in the camera's frame counter).", [("", "\(counts.droppedFrames)")])
-        metric(
-            "photobooth_camera_reconnects_total", "counter", "Times the camera was reopened after it failed or went away.",
-            [("", "\(counts.cameraReconnects)")])
-        metric("photobooth_state", "gauge", "The booth's current state (1 for the state it is in).", [("{state=\"\(counts.state)\"}", "1")])
+        var text = PrometheusText()
+        text.add("photobooth_photos_taken_total", .counter, help: "Photos saved since the booth started.", value: counts.photosTaken)
+        text.addHistogram(
+            "photobooth_save_duration_seconds", help: "From the chosen frame to the photo committed to disk and catalog.",
+            buckets: Array(zip(Self.saveBuckets, counts.saveBucketCounts)), sum: counts.saveSum, count: counts.photosTaken)
+        text.add(
+            "photobooth_camera_dropped_frames_total", .counter,
+            help: "Frames the camera or the booth dropped (gaps in the camera's frame counter).", value: counts.droppedFrames)
+        text.add(
+            "photobooth_camera_reconnects_total", .counter, help: "Times the camera was reopened after it failed or went away.",
+            value: counts.cameraReconnects)
+        text.add(
+            "photobooth_state", .gauge, help: "The booth's current state (1 for the state it is in).",
+            samples: [.init(labels: ["state": counts.state.description], value: 1)])
         if let free = StorageHealth.check(dataDirectory, reserveBytes: 0).freeBytes {
-            metric("photobooth_disk_free_bytes", "gauge", "Free space for the photo library.", [("", "\(free)")])
+            text.add("photobooth_disk_free_bytes", .gauge, help: "Free space for the photo library.", value: free)
         }
         if let storage = counts.storage {
-            metric(
-                "photobooth_storage_reserve_bytes", "gauge", "Free space the booth keeps; below it, it takes no photos.",
-                [("", "\(storage.reserveBytes)")])
-            metric(
-                "photobooth_storage_ok", "gauge", "1 when photos can be saved, 0 when the disk is below the reserve or cannot be written.",
-                [("", storage.problem == nil ? "1" : "0")])
+            text.add(
+                "photobooth_storage_reserve_bytes", .gauge, help: "Free space the booth keeps; below it, it takes no photos.",
+                value: storage.reserveBytes)
+            text.add(
+                "photobooth_storage_ok", .gauge,
+                help: "1 when photos can be saved, 0 when the disk is below the reserve or cannot be written.",
+                value: storage.problem == nil ? 1 : 0)
         }
         if let figures = sync.withLock({ $0 })?.snapshot {
-            metric("photobooth_sync_outbox_photos", "gauge", "Photos waiting to be uploaded to the event's bucket.", [("", "\(figures.pending)")])
+            text.add("photobooth_sync_outbox_photos", .gauge, help: "Photos waiting to be uploaded to the event's bucket.", value: figures.pending)
             let age = figures.oldestPending.map { max(0, Date().timeIntervalSince($0)) } ?? 0
-            metric(
-                "photobooth_sync_oldest_pending_seconds", "gauge", "How long the oldest photo in the outbox has waited.",
-                [("", String(format: "%.0f", age))])
-            metric(
-                "photobooth_sync_objects_total", "counter", "Objects uploaded to and imported from the event's bucket.",
-                [("{direction=\"uploaded\"}", "\(figures.objectsUploaded)"), ("{direction=\"imported\"}", "\(figures.objectsImported)")])
-            metric(
-                "photobooth_sync_bytes_total", "counter", "Bytes uploaded to and imported from the event's bucket.",
-                [("{direction=\"uploaded\"}", "\(figures.bytesUploaded)"), ("{direction=\"imported\"}", "\(figures.bytesImported)")])
-            metric(
-                "photobooth_sync_failures_total", "counter", "Failed requests to the event's bucket, by kind.",
-                StoreError.Kind.allCases.map { ("{kind=\"\($0.rawValue)\"}", "\(figures.failures[$0] ?? 0)") })
-            metric(
-                "photobooth_sync_clock_correction_seconds", "gauge", "Seconds added to the booth's clock to sign requests (from the store's time).",
-                [("", String(format: "%.0f", figures.clockCorrection))])
+            text.add(
+                "photobooth_sync_oldest_pending_seconds", .gauge, help: "How long the oldest photo in the outbox has waited.",
+                value: age.rounded())
+            text.add(
+                "photobooth_sync_objects_total", .counter, help: "Objects uploaded to and imported from the event's bucket.",
+                samples: [
+                    .init(labels: ["direction": "uploaded"], value: figures.objectsUploaded),
+                    .init(labels: ["direction": "imported"], value: figures.objectsImported),
+                ])
+            text.add(
+                "photobooth_sync_bytes_total", .counter, help: "Bytes uploaded to and imported from the event's bucket.",
+                samples: [
+                    .init(labels: ["direction": "uploaded"], value: figures.bytesUploaded),
+                    .init(labels: ["direction": "imported"], value: figures.bytesImported),
+                ])
+            text.add(
+                "photobooth_sync_failures_total", .counter, help: "Failed requests to the event's bucket, by kind.",
+                samples: StoreError.Kind.allCases.map { .init(labels: ["kind": $0.rawValue], value: figures.failures[$0] ?? 0) })
+            text.add(
+                "photobooth_sync_clock_correction_seconds", .gauge,
+                help: "Seconds added to the booth's clock to sign requests (from the store's time).", value: figures.clockCorrection.rounded())
         }
-        return lines.joined(separator: "\n") + "\n"
+        return text
     }
 }
 

@@ -142,7 +142,7 @@ final class PhotoWriter: Sendable {
                 try library.setCaption(name, of: id)
                 logger.notice("named \(id.lowercased) \"\(name)\" (the name waited for the disk)")
                 observer.photoNamed(id)
-            } catch  where error == .unknownPhoto {
+            } catch  where error.code == .unknownPhoto {
                 logger.notice("The name \"\(name)\" waited for photo \(id.lowercased), which was deleted meanwhile; it is dropped.")
             } catch {
                 if finally {
@@ -189,7 +189,7 @@ final class PhotoWriter: Sendable {
                 return .stored
             } catch {
                 logger.error("Photo \(shot.photo.id.lowercased) was not saved: \(error)")
-                report(.photoNotSaved(id: shot.photo.id, fault: error == .storageFull ? .storageFull : .storageFailing))
+                report(.photoNotSaved(id: shot.photo.id, fault: error.code == .storageFull ? .storageFull : .storageFailing))
                 return .notWritten
             }
         }

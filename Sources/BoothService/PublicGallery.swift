@@ -37,8 +37,7 @@ public enum PublicGallery {
                 var status = BoothStatus(state: "serving", cameraConnected: false, since: since)
                 status.sync = SyncReport(sync.metrics.snapshot)
                 return status
-            },
-            metrics: { "" })
+            })
         let settings = WebSettings(
             address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
             adminToken: nil, dateFormat: configuration.web.dateFormat, event: configuration.sync.event ?? "")

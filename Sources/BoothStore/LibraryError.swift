@@ -2,13 +2,60 @@ import Foundation
 import GRDB
 
 /// Why the photo library could not do what was asked. The description says what failed, on which
-/// file, and what to do.
+/// file, and what to do; ``code`` says which kind of failure it is, for callers and tests that
+/// act on the kind rather than on the words.
+///
+/// Two errors are equal when they have the same code, whatever their message, so a caller can
+/// also match on the static members (`error == .storageFull`).
 public struct LibraryError: Error, Hashable, CustomStringConvertible {
-    private enum Code: Hashable {
-        case noLibrary, storageFull, fileFailure, databaseFailure, damagedCatalog, unknownPhoto, ambiguousPhoto, inUse, notOurs
+    /// A kind of library error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: Hashable, Sendable {
+            case noLibrary, storageFull, fileFailure, databaseFailure, damagedCatalog, unknownPhoto, ambiguousPhoto, inUse, notOurs
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// The folder holds no catalog.
+        public static let noLibrary = Code(.noLibrary)
+        /// The library's disk is full, or the catalog is open for reading only because it was.
+        public static let storageFull = Code(.storageFull)
+        /// A file of the library could not be read or written.
+        public static let fileFailure = Code(.fileFailure)
+        /// The catalog failed for another reason than damage or a full disk.
+        public static let databaseFailure = Code(.databaseFailure)
+        /// SQLite cannot read the catalog: it has to be rebuilt.
+        public static let damagedCatalog = Code(.damagedCatalog)
+        /// No photo has the id asked for.
+        public static let unknownPhoto = Code(.unknownPhoto)
+        /// Several photos have ids that start with the reference given.
+        public static let ambiguousPhoto = Code(.ambiguousPhoto)
+        /// Another process holds the library.
+        public static let inUse = Code(.inUse)
+        /// The photo belongs to another booth of the event, which alone changes it.
+        public static let notOurs = Code(.notOurs)
+
+        public var description: String {
+            switch kind {
+            case .noLibrary: "no photo library"
+            case .storageFull: "the disk is full"
+            case .fileFailure: "a file operation failed"
+            case .databaseFailure: "the catalog failed"
+            case .damagedCatalog: "the catalog is damaged"
+            case .unknownPhoto: "no such photo"
+            case .ambiguousPhoto: "several photos match"
+            case .inUse: "the library is in use"
+            case .notOurs: "the photo belongs to another booth of the event"
+            }
+        }
     }
 
-    private let code: Code
+    /// Which kind of failure this is.
+    public let code: Code
     public let description: String
 
     private init(_ code: Code, _ description: String) {
@@ -16,19 +63,23 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         self.description = description
     }
 
+    private init(_ code: Code) {
+        self.init(code, code.description)
+    }
+
     public static func == (lhs: LibraryError, rhs: LibraryError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    /// Kinds, for matching (`error == .storageFull`).
-    public static let noLibrary = LibraryError(.noLibrary, "no photo library")
-    public static let storageFull = LibraryError(.storageFull, "the disk is full")
-    public static let fileFailure = LibraryError(.fileFailure, "a file operation failed")
-    public static let databaseFailure = LibraryError(.databaseFailure, "the catalog failed")
-    public static let damagedCatalog = LibraryError(.damagedCatalog, "the catalog is damaged")
-    public static let unknownPhoto = LibraryError(.unknownPhoto, "no such photo")
-    public static let ambiguousPhoto = LibraryError(.ambiguousPhoto, "several photos match")
-    public static let inUse = LibraryError(.inUse, "the library is in use")
-    public static let notOurs = LibraryError(.notOurs, "the photo belongs to another booth of the event")
+    /// Errors of each kind with a generic message, for matching (`#expect(throws: LibraryError.storageFull)`).
+    public static let noLibrary = LibraryError(.noLibrary)
+    public static let storageFull = LibraryError(.storageFull)
+    public static let fileFailure = LibraryError(.fileFailure)
+    public static let databaseFailure = LibraryError(.databaseFailure)
+    public static let damagedCatalog = LibraryError(.damagedCatalog)
+    public static let unknownPhoto = LibraryError(.unknownPhoto)
+    public static let ambiguousPhoto = LibraryError(.ambiguousPhoto)
+    public static let inUse = LibraryError(.inUse)
+    public static let notOurs = LibraryError(.notOurs)
 
     static func noLibrary(at directory: URL) -> LibraryError {
         LibraryError(

@@ -2,8 +2,23 @@ import BoothCore
 
 /// What `check` found in a library.
 public struct LibraryReport: Sendable {
+    /// A catalog row whose id is not a photo id (a hand edit, or damage SQLite's own check does
+    /// not see): it has no identity to show it by, so the gallery and every list leave it out.
+    public struct MalformedRow: Sendable, Hashable {
+        /// Where the row is in the catalog's `photo` table.
+        public var rowID: Int64
+        /// The id it has, as it is.
+        public var id: String
+        /// The original it names.
+        public var file: String
+        public var number: Int
+        public var caption: String
+    }
+
     /// One inconsistency.
     public enum Problem: Sendable, Hashable, CustomStringConvertible {
+        /// A catalog row whose id is not a photo id.
+        case malformedRow(MalformedRow)
         /// A catalog row whose original file is missing.
         case missingOriginal(Photo)
         /// An original without a catalog row (the booth stopped between rename and commit, or
@@ -27,6 +42,12 @@ public struct LibraryReport: Sendable {
 
         public var description: String {
             switch self {
+            case .malformedRow(let row):
+                """
+                catalog row without a photo id: photo \(row.number) "\(row.caption)" in \(row.file) (rowid \(row.rowID) of the \
+                catalog's photo table) has the id "\(row.id)"; the gallery and lists leave it out until \
+                `photobooth check --repair` records the photo again from its original and sidecar
+                """
             case .missingOriginal(let photo):
                 "missing original: photo \(photo.id.lowercased) \"\(photo.caption)\" has no file \(photo.file)"
             case .unrecorded(let file):

@@ -26,17 +26,22 @@ extension PhotoLibrary {
             try DurableFile.remove(directory.appendingPathComponent(temporary))
             actions.append("removed the temporary file \(temporary) left by an interrupted save")
         }
-        let rows = try recordedRows()
+        let (rows, malformed) = try recordedRows()
+        // A row without a photo id is no crash's doing: `check` reports it and `check --repair`
+        // records its photo again. Until then its original is neither adopted (the row holds its
+        // file) nor given a sidecar from a row that cannot say which photo it is.
+        let heldByMalformedRows = Set(malformed.map(\.file))
+        for row in malformed { logger.warning("\(LibraryReport.Problem.malformedRow(row))") }
         let sidecars = readSidecars(of: files)
         // An original adopted without a sidecar must not take the number another one's sidecar holds.
         for (file, sidecar) in sidecars where rows[file] == nil { numberTaken(sidecar.number) }
         var missingSidecars: [(Photo, PhotoSidecar)] = []
-        for file in files.originals {
+        for file in files.originals where !heldByMalformedRows.contains(file) {
             let sidecar = sidecars[file]
             guard let (photo, booth, hidden) = rows[file] else {
                 switch try adopt(file, described: sidecar) {
-                case .adopted(let photo):
-                    let source = sidecar == nil ? "" : ", from its sidecar"
+                case .adopted(let photo, let newID):
+                    let source = newID.map { ", with a new id since \($0)" } ?? (sidecar == nil ? "" : ", from its sidecar")
                     actions.append(
                         "adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))\(source): the booth stopped before recording it, or the catalog lost it"
                     )
@@ -76,7 +81,9 @@ extension PhotoLibrary {
         problems += integrity.filter { $0 != "ok" }.map { .damagedCatalog($0) }
 
         let files = try scanPhotos()
-        let rows = try recordedRows()
+        let (rows, malformed) = try recordedRows()
+        problems += malformed.map { .malformedRow($0) }
+        let heldByMalformedRows = Set(malformed.map(\.file))
         let onDisk = Set(files.originals)
         let beingRecycled = try interruptedRecycling()
         problems += beingRecycled.map { .interruptedRecycling($0) }
@@ -97,7 +104,7 @@ extension PhotoLibrary {
                 problems.append(.sidecarDiffers(photo, caption: sidecar.caption, hidden: sidecar.hidden))
             }
         }
-        for file in files.originals where rows[file] == nil {
+        for file in files.originals where rows[file] == nil && !heldByMalformedRows.contains(file) {
             if let reason = unreadableReason(file) {
                 problems.append(.unreadable(file: file, photo: nil, reason: reason))
             } else {
@@ -124,10 +131,13 @@ extension PhotoLibrary {
             case .temporaryFile(let file):
                 try DurableFile.remove(directory.appendingPathComponent(file))
                 actions.append("removed the temporary file \(file)")
+            case .malformedRow(let row):
+                actions.append(try recordAgain(row))
             case .unrecorded(let file):
                 switch try adopt(file, described: readSidecar(of: file)) {
-                case .adopted(let photo):
-                    actions.append("adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))")
+                case .adopted(let photo, let newID):
+                    actions.append(
+                        "adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))\(newID.map { ", with a new id since \($0)" } ?? "")")
                 case .unreadable(let reason):
                     let destination = try quarantine(file)
                     actions.append("moved \(file) to \(destination): it does not decode (\(reason))")
@@ -242,14 +252,18 @@ extension PhotoLibrary {
             let (sidecar, row) = description(of: file)
             if sidecar ?? row != nil { sorted.0.append(file) } else { sorted.1.append(file) }
         }
-        var (fromSidecars, fromRows, unnamed, unreadable) = (0, 0, 0, 0)
+        var (fromSidecars, fromRows, unnamed, unreadable, newIDs) = (0, 0, 0, 0, 0)
         var adopted = Set<UUID>()
         for file in described + undescribed {
             let (sidecar, row) = description(of: file)
             switch try adopt(file, described: sidecar ?? row) {
-            case .adopted(let photo):
+            case .adopted(let photo, let newID):
                 adopted.insert(sidecar?.id ?? row?.id ?? photo.id)
                 if sidecar != nil { fromSidecars += 1 } else if row != nil { fromRows += 1 } else { unnamed += 1 }
+                if let newID {
+                    newIDs += 1
+                    logger.notice("The rebuilt catalog gives \(file) the new id \(photo.id.lowercased), since \(newID).")
+                }
             case .unreadable:
                 unreadable += 1
             }
@@ -263,6 +277,7 @@ extension PhotoLibrary {
             rebuilt the catalog from \(files.originals.count) original\(files.originals.count == 1 ? "" : "s"): \
             \(fromSidecars) named from their sidecars, \(fromRows) from the damaged catalog, \(unnamed) given a default name
             """
+        if newIDs > 0 { summary += "; \(newIDs) given a new id, having none of their own that was free" }
         if unreadable > 0 { summary += "; \(unreadable) that do not decode are left for `photobooth check --repair`" }
         if lost > 0 { summary += "; \(lost) salvaged row\(lost == 1 ? "" : "s") without an original kept as lost" }
         return [summary]
@@ -308,7 +323,9 @@ extension PhotoLibrary {
     // MARK: Helpers
 
     enum Adoption {
-        case adopted(Photo)
+        /// Recorded; `newID` says why it was given a new id, when it had none of its own that
+        /// was free.
+        case adopted(Photo, newID: String?)
         case unreadable(String)
     }
 
@@ -317,6 +334,10 @@ extension PhotoLibrary {
     /// photo already recorded; otherwise the id comes from the file name when it is a free UUID,
     /// the time from the file, and the caption is a default one. The sidecar is written to
     /// match.
+    ///
+    /// A file that says no id (no sidecar, and a name that is not one, such as a photo copied in
+    /// by hand), or the id of another recorded photo (a copy), becomes a photo of its own with a
+    /// new id: the adoption says so, for the caller to report.
     func adopt(_ file: String, described description: PhotoSidecar?) throws(LibraryError) -> Adoption {
         let url = directory.appendingPathComponent(file)
         let data = try DurableFile.read(url)
@@ -327,8 +348,18 @@ extension PhotoLibrary {
             return .unreadable("\(error)")
         }
         let stem = url.deletingPathExtension().lastPathComponent
-        var id = description?.id ?? UUID(uuidString: stem) ?? UUID()
-        if try photo(id: id, includingHidden: true) != nil { id = UUID() }
+        var newID: String?
+        var id: UUID
+        if let own = description?.id ?? UUID(uuidString: stem) {
+            id = own
+        } else {
+            id = UUID()
+            newID = "neither a sidecar nor its file name gives one"
+        }
+        if try photo(id: id, includingHidden: true) != nil {
+            newID = "its id \(id.lowercased) belongs to another photo"
+            id = UUID()
+        }
         var number = description?.number ?? reservePhotoNumber()
         if try isNumberTaken(number) { number = reservePhotoNumber() }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
@@ -342,7 +373,49 @@ extension PhotoLibrary {
             try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))
         }
         try insert(photo, thumbnail: thumbnail.jpeg, booth: sidecar.booth, hidden: sidecar.hidden)
-        return .adopted(photo)
+        return .adopted(photo, newID: newID)
+    }
+
+    /// Replaces a row without a photo id by a row made from its original and sidecar, as an
+    /// unrecorded original is adopted (the sidecar, written before the row, has the photo's id,
+    /// name and time). A row whose original is gone or does not decode is kept as lost, under
+    /// the id it has, and the original moved to `quarantine/`. Returns what it did.
+    private func recordAgain(_ row: LibraryReport.MalformedRow) throws(LibraryError) -> String {
+        // The row's file is as suspect as its id: only a file under photos/ is the booth's.
+        let isOurs = row.file.hasPrefix(Self.photosFolder + "/") && !row.file.split(separator: "/").contains("..")
+        let exists = isOurs && access(directory.appendingPathComponent(row.file).path, F_OK) == 0
+        if exists, unreadableReason(row.file) == nil {
+            try write("remove a row without a photo id") { db in try Self.forget(row, in: db) }
+            switch try adopt(row.file, described: readSidecar(of: row.file)) {
+            case .adopted(let photo, let newID):
+                let source = newID.map { "with a new id since \($0)" } ?? "with the id of its sidecar or file name"
+                return "recorded \(row.file) again as \"\(photo.caption)\" (\(photo.id.lowercased)), \(source): its row had the id \"\(row.id)\""
+            case .unreadable(let reason):
+                return "removed the row of \(row.file) with the id \"\(row.id)\"; its original does not decode (\(reason))"
+            }
+        }
+        var reason = "its catalog row had the id \"\(row.id)\", which is not a photo id, and its original is missing"
+        if exists {
+            let destination = try quarantine(row.file)
+            reason = "its catalog row had the id \"\(row.id)\", which is not a photo id, and its original does not decode (moved to \(destination))"
+        }
+        try write("record a lost photo") { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO lost_photo
+                    SELECT id, number, caption, created_at, thumbnail, width, height, byte_count, file, ?, ?
+                    FROM photo WHERE rowid = ?
+                    """,
+                arguments: [Date().utcTimestamp, reason, row.rowID])
+            try Self.forget(row, in: db)
+        }
+        return "recorded photo \(row.number) \"\(row.caption)\" as lost: \(reason)"
+    }
+
+    /// Removes a row without a photo id, and what the sync outbox holds for it.
+    private static func forget(_ row: LibraryReport.MalformedRow, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM photo WHERE rowid = ?", arguments: [row.rowID])
+        try db.execute(sql: "DELETE FROM sync_outbox WHERE photo_id = ?", arguments: [row.id])
     }
 
     /// Gives a row the name and hidden flag of its sidecar when they differ; returns what it
@@ -454,15 +527,25 @@ extension PhotoLibrary {
         }
     }
 
-    /// Every recorded photo, hidden or not, by its file, with its booth and hidden flag.
-    private func recordedRows() throws(LibraryError) -> [String: (Photo, booth: String, hidden: Bool)] {
+    /// Every recorded photo, hidden or not, by its file, with its booth and hidden flag; and
+    /// the rows whose id is not a photo id, which are no photo (``wellFormedID``).
+    private func recordedRows() throws(LibraryError) -> (
+        photos: [String: (Photo, booth: String, hidden: Bool)], malformed: [LibraryReport.MalformedRow]
+    ) {
         try read("list recorded photos") { db in
             var rows: [String: (Photo, booth: String, hidden: Bool)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT \(Self.photoColumns), booth, hidden FROM photo") {
-                let photo = Self.photo(from: row)
-                rows[photo.file] = (photo, row["booth"], row["hidden"])
+            var malformed: [LibraryReport.MalformedRow] = []
+            for row in try Row.fetchAll(db, sql: "SELECT rowid, \(Self.photoColumns), booth, hidden FROM photo ORDER BY file") {
+                do throws(MalformedRow) {
+                    let photo = try Self.photo(from: row)
+                    rows[photo.file] = (photo, row["booth"], row["hidden"])
+                } catch {
+                    malformed.append(
+                        LibraryReport.MalformedRow(
+                            rowID: row["rowid"], id: error.id, file: error.file, number: row["number"], caption: row["caption"]))
+                }
             }
-            return rows
+            return (rows, malformed)
         }
     }
 

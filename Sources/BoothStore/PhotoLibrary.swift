@@ -53,6 +53,12 @@ public final class PhotoLibrary: Sendable {
     /// worker wakes at once rather than at its next poll.
     public let queuedForSync = LatestValue<Int>()
     private let queuedCount = Mutex(0)
+    /// How many catalog rows had an id that is not a photo id (``wellFormedID``) when the
+    /// library was opened. The booth never writes one (a hand edit or damage does): such a row
+    /// has no identity to show it by, so every listing and count leaves it out alike and
+    /// ``check()`` reports it. The test costs a pattern match per row, so queries make it only
+    /// when there is such a row.
+    let malformedRowCount: Int
 
     /// Opens the library in `directory` and brings its catalog to the current schema. On a disk
     /// so full that SQLite cannot open the catalog for writing, or one that cannot be written at
@@ -110,12 +116,25 @@ public final class PhotoLibrary: Sendable {
             throw LibraryError.database(error, while: "open the catalog", at: catalog)
         }
         do {
-            let highest = try database.read { db in
-                try Int.fetchOne(db, sql: "SELECT MAX(number) FROM (SELECT number FROM photo UNION ALL SELECT number FROM lost_photo)")
+            let (highest, malformed) = try database.read { db in
+                (
+                    try Int.fetchOne(db, sql: "SELECT MAX(number) FROM (SELECT number FROM photo UNION ALL SELECT number FROM lost_photo)"),
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE NOT (\(Self.wellFormedID))") ?? 0
+                )
             }
             nextNumber = Mutex((highest ?? 0) + 1)
+            malformedRowCount = malformed
         } catch {
             throw LibraryError.database(error, while: "open the catalog", at: catalog)
+        }
+        if malformedRowCount > 0 {
+            logger.warning(
+                """
+                The catalog \(catalog) has \(malformedRowCount) photo row\(malformedRowCount == 1 ? "" : "s") whose id is not a photo id; \
+                the gallery and every list leave \(malformedRowCount == 1 ? "it" : "them") out. `photobooth check` names \
+                \(malformedRowCount == 1 ? "it" : "them"), and `photobooth check --repair` records the photo\(malformedRowCount == 1 ? "" : "s") again from \
+                the original\(malformedRowCount == 1 ? "" : "s") and sidecar\(malformedRowCount == 1 ? "" : "s").
+                """)
         }
     }
 
@@ -313,7 +332,7 @@ public final class PhotoLibrary: Sendable {
         try read("look up a photo") { db in
             try Row.fetchOne(
                 db, sql: "SELECT \(Self.photoColumns), booth, hidden FROM photo WHERE id = ?", arguments: [id.lowercased]
-            ).map { (Self.photo(from: $0), $0["booth"], $0["hidden"]) }
+            ).map { (try Self.photo(from: $0), $0["booth"], $0["hidden"]) }
         }
     }
 
@@ -323,7 +342,7 @@ public final class PhotoLibrary: Sendable {
         try read("list photos") { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT \(Self.photoColumns) FROM photo WHERE \(Self.shown(includingHidden)) ORDER BY \(Self.newestFirst) LIMIT ? OFFSET ?",
+                sql: "SELECT \(Self.photoColumns) FROM photo WHERE \(shown(includingHidden)) ORDER BY \(Self.newestFirst) LIMIT ? OFFSET ?",
                 arguments: [limit ?? -1, max(offset, 0)]
             ).map(Self.photo(from:))
         }
@@ -333,7 +352,7 @@ public final class PhotoLibrary: Sendable {
     public func hiddenPhotos() throws(LibraryError) -> [Photo] {
         try read("list hidden photos") { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE hidden = 1 ORDER BY \(Self.newestFirst)"
+                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE hidden = 1 AND \(wellFormed) ORDER BY \(Self.newestFirst)"
             ).map(Self.photo(from:))
         }
     }
@@ -341,7 +360,7 @@ public final class PhotoLibrary: Sendable {
     /// How many photos the library holds; hidden ones count only when `includingHidden`.
     public func count(includingHidden: Bool = false) throws(LibraryError) -> Int {
         try read("count photos") { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE \(Self.shown(includingHidden))") ?? 0
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE \(shown(includingHidden))") ?? 0
         }
     }
 
@@ -353,7 +372,7 @@ public final class PhotoLibrary: Sendable {
             try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT COUNT(*) FROM photo WHERE \(Self.shown(false))
+                    SELECT COUNT(*) FROM photo WHERE \(shown(false))
                     AND (created_at > ? OR (created_at = ? AND number > ?))
                     """,
                 arguments: [createdAt, createdAt, photo.number]) ?? 0
@@ -365,18 +384,37 @@ public final class PhotoLibrary: Sendable {
     /// visible photos), so a page never sorts the catalog.
     static let newestFirst = "created_at DESC, number DESC"
 
-    /// The condition that picks the photos a query may see. It is written into the SQL, not
-    /// bound, because SQLite uses the partial index `photo_visible_newest_first` only for a query
-    /// that states the index's own condition.
-    static func shown(_ includingHidden: Bool) -> String {
-        includingHidden ? "1" : "hidden = 0"
+    /// The condition that picks the photos a query may see: visible ones unless
+    /// `includingHidden`, and never a row without a photo id (``malformedRowCount``). It is
+    /// written into the SQL, not bound, because SQLite uses the partial index
+    /// `photo_visible_newest_first` only for a query that states the index's own condition.
+    func shown(_ includingHidden: Bool) -> String {
+        switch (includingHidden, malformedRowCount > 0) {
+        case (true, false): "1"
+        case (true, true): Self.wellFormedID
+        case (false, false): "hidden = 0"
+        case (false, true): "hidden = 0 AND \(Self.wellFormedID)"
+        }
     }
+
+    /// The condition that leaves out rows without a photo id, when the catalog has any.
+    var wellFormed: String {
+        malformedRowCount > 0 ? Self.wellFormedID : "1"
+    }
+
+    /// Whether a row's id is a photo id as the catalog writes them: a UUID in lowercase
+    /// (`UUID.lowercased`), which is what lookups by id compare with.
+    static let wellFormedID: String = {
+        let hex = "[0-9a-f]"
+        let groups = [8, 4, 4, 4, 12].map { String(repeating: hex, count: $0) }
+        return "id GLOB '\(groups.joined(separator: "-"))'"
+    }()
 
     /// The photo with this id, or `nil`; a hidden photo is `nil` unless `includingHidden`.
     public func photo(id: UUID, includingHidden: Bool = false) throws(LibraryError) -> Photo? {
         try read("look up a photo") { db in
             try Row.fetchOne(
-                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE \(Self.shown(includingHidden)) AND id = ?",
+                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE \(shown(includingHidden)) AND id = ?",
                 arguments: [id.lowercased]
             ).map(Self.photo(from:))
         }
@@ -399,7 +437,7 @@ public final class PhotoLibrary: Sendable {
         }
         let matches = try read("look up a photo") { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE substr(id, 1, ?) = ? LIMIT 2",
+                db, sql: "SELECT \(Self.photoColumns) FROM photo WHERE \(wellFormed) AND substr(id, 1, ?) = ? LIMIT 2",
                 arguments: [prefix.count, prefix]
             ).map(Self.photo(from:))
         }
@@ -415,7 +453,7 @@ public final class PhotoLibrary: Sendable {
     public func thumbnail(of id: UUID, includingHidden: Bool = false) throws(LibraryError) -> Data? {
         try read("read a thumbnail") { db in
             try Data.fetchOne(
-                db, sql: "SELECT thumbnail FROM photo WHERE \(Self.shown(includingHidden)) AND id = ?",
+                db, sql: "SELECT thumbnail FROM photo WHERE \(shown(includingHidden)) AND id = ?",
                 arguments: [id.lowercased])
         }
     }
@@ -475,11 +513,17 @@ public final class PhotoLibrary: Sendable {
 
     static let photoColumns = "id, number, caption, created_at, width, height, byte_count, file, camera_make, camera_model, origin, booth"
 
-    static func photo(from row: Row) -> Photo {
+    /// The photo of a catalog row. A row whose id is not a photo id (``wellFormedID``) has no
+    /// identity to give it: queries leave such rows out (``shown(_:)``), and one that gets here
+    /// all the same is an error, never a photo with a made-up id.
+    static func photo(from row: Row) throws(MalformedRow) -> Photo {
         let number: Int = row["number"]
-        let id: String = row["id"]
+        let text: String = row["id"]
+        guard let id = UUID(uuidString: text), id.lowercased == text else {
+            throw MalformedRow(id: text, file: row["file"])
+        }
         return Photo(
-            id: UUID(uuidString: id) ?? UUID(),
+            id: id,
             number: number,
             caption: Caption(sanitizing: row["caption"] as String) ?? .placeholder(number: number),
             createdAt: Date(utcTimestamp: row["created_at"]) ?? Date(timeIntervalSince1970: 0),
@@ -505,5 +549,17 @@ public final class PhotoLibrary: Sendable {
     /// Temporary files are hidden and end in `.tmp`, so that reconciliation recognises them.
     static func temporaryName(for id: UUID, extension fileExtension: String = "jpg") -> String {
         ".\(id.lowercased).\(fileExtension).tmp"
+    }
+}
+
+/// A catalog row whose id is not a photo id: a hand edit or damage, never the booth.
+struct MalformedRow: Error, CustomStringConvertible {
+    /// The row's id, as the catalog has it.
+    var id: String
+    /// The original the row names.
+    var file: String
+
+    var description: String {
+        "the catalog row of \(file) has the id \"\(id)\", which is not a photo id; `photobooth check` reports it"
     }
 }

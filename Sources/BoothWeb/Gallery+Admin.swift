@@ -32,7 +32,7 @@ extension Gallery {
         let id = try photoID(from: context)
         do {
             try await library.offloaded { library throws(LibraryError) in try action(library, id) }
-        } catch let error as LibraryError where error == .unknownPhoto {
+        } catch let error as LibraryError where error.code == .unknownPhoto {
             throw WebError.notFound("There is no photo \(id.lowercased) in the library.")
         }
         logger.notice("Web admin: \(name) photo \(id.lowercased)")

@@ -24,9 +24,9 @@ extension Gallery {
     func motionJPEG(
         _ feed: LatestValue<Data>, _ stream: WebMetrics.Stream, _ request: Request, _ context: GalleryRequestContext
     ) -> Response {
-        let relay = FeedRelay(feed: feed, stallLimit: settings.idleTimeout)
-        let metrics = self.metrics
         let logger = context.logger
+        let relay = FeedRelay(source: .newest(feed), stallLimit: settings.idleTimeout, name: "the \(stream.rawValue) stream", logger: logger)
+        let metrics = self.metrics
         return Response(
             status: .ok,
             headers: [.contentType: "multipart/x-mixed-replace; boundary=\(Self.frameBoundary)", .cacheControl: "no-store"],
@@ -59,28 +59,30 @@ extension Gallery {
         return buffer
     }
 
-    /// `/api/events`: an event `photo` for each photo the booth stores from now on (its data
-    /// is a ``PhotoCard`` as JSON), and a comment line as keep-alive every
-    /// `eventKeepAlive`.
+    /// `/api/events`: an event `photo` for each photo the booth stores from now on, in order
+    /// (its data is a ``PhotoCard`` as JSON), and a comment line as keep-alive every
+    /// `eventKeepAlive`. A client that lets more than ``WebSettings/eventBacklog`` events wait
+    /// is disconnected rather than skipped: its browser reconnects, and the gallery page reloads
+    /// to show what it missed.
     func photoEvents(_ request: Request, _ context: GalleryRequestContext) -> Response {
-        let feed = live.photoAdded
         let metrics = self.metrics
         let logger = context.logger
+        let relay = FeedRelay(
+            source: .every(live.photoAdded, backlog: settings.eventBacklog), keepAlive: eventKeepAlive, stallLimit: settings.idleTimeout,
+            name: "the event stream", logger: logger)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],
             body: ResponseBody { writer in
                 let closeStream = metrics.openStream(.events)
                 defer { closeStream() }
-                // Only photos stored after the client connected: the page shows the others.
-                let relay = FeedRelay(
-                    feed: feed, startAfter: feed.latest?.version ?? 0, keepAlive: eventKeepAlive,
-                    stallLimit: settings.idleTimeout)
                 do {
-                    // A browser reconnects after 3 s when the booth restarts.
-                    try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                    // Only photos stored after the client connected: the page shows the others.
                     try await relay.run(for: request, on: context.channel) { item in
                         switch item {
+                        case .opened:
+                            // A browser reconnects after 3 s when the booth restarts.
+                            try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
                         case .keepAlive:
                             try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                         case .value(let id):

@@ -37,24 +37,16 @@ extension Gallery {
     /// The booth's metrics, the web's, and the library's size, in Prometheus' text format.
     func metricsText() async -> Response {
         var text = live.metrics()
-        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
-        text += metrics.exposition()
+        metrics.write(into: &text)
         do {
             let (visible, all) = try await library.offloaded { library throws(LibraryError) in
                 (try library.count(), try library.count(includingHidden: true))
             }
-            text += """
-                # HELP photobooth_library_photos Photos in the library that guests can see.
-                # TYPE photobooth_library_photos gauge
-                photobooth_library_photos \(visible)
-                # HELP photobooth_library_hidden_photos Photos hidden from guests.
-                # TYPE photobooth_library_hidden_photos gauge
-                photobooth_library_hidden_photos \(all - visible)
-
-                """
+            text.add("photobooth_library_photos", .gauge, help: "Photos in the library that guests can see.", value: visible)
+            text.add("photobooth_library_hidden_photos", .gauge, help: "Photos hidden from guests.", value: all - visible)
         } catch {
             logger.warning("/metrics leaves out the library's size: \(error)")
         }
-        return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+        return .text(text.description, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

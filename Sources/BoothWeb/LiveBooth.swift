@@ -9,19 +9,20 @@ public struct LiveBooth: Sendable {
     public var preview: LatestValue<Data>
     /// The booth's screen as rendered, as JPEG, a few times per second while watched.
     public var screen: LatestValue<Data>
-    /// The id of each photo as it is saved, for pages that show new photos as they come.
-    public var photoAdded: LatestValue<UUID>
+    /// The id of each photo as it is saved, for pages that show new photos as they come: every
+    /// one, in order.
+    public var photoAdded: EventBroadcast<UUID>
     /// The booth's state right now.
     public var status: @Sendable () -> BoothStatus
-    /// The booth's own metrics in Prometheus' text format (photos taken, save durations,
-    /// dropped frames, camera reconnects, state, disk free).
-    public var metrics: @Sendable () -> String
+    /// The booth's own metrics (photos taken, save durations, dropped frames, camera
+    /// reconnects, state, disk free), which `/metrics` shows before the web's.
+    public var metrics: @Sendable () -> PrometheusText
 
     /// The booth as the web sees it; feeds not given are empty and never publish.
     public init(
         preview: LatestValue<Data> = LatestValue(), screen: LatestValue<Data> = LatestValue(),
-        photoAdded: LatestValue<UUID> = LatestValue(), status: @escaping @Sendable () -> BoothStatus,
-        metrics: @escaping @Sendable () -> String = { "" }
+        photoAdded: EventBroadcast<UUID> = EventBroadcast(), status: @escaping @Sendable () -> BoothStatus,
+        metrics: @escaping @Sendable () -> PrometheusText = { PrometheusText() }
     ) {
         self.preview = preview
         self.screen = screen

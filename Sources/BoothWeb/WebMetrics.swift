@@ -1,3 +1,4 @@
+import BoothCore
 import Hummingbird
 import Synchronization
 
@@ -29,26 +30,15 @@ final class WebMetrics: Sendable {
         return { [self] in counts.withLock { $0.openStreams[stream, default: 0] -= 1 } }
     }
 
-    /// The web's part of `/metrics`, in Prometheus' text format.
-    func exposition() -> String {
+    /// Adds the web's families to `/metrics`: answers by status class, and open streams.
+    func write(into text: inout PrometheusText) {
         let counts = counts.withLock { $0 }
-        var text = """
-            # HELP photobooth_http_requests_total Requests the web gallery answered, by status class.
-            # TYPE photobooth_http_requests_total counter
-
-            """
-        for kind in 1...5 {
-            text += "photobooth_http_requests_total{code=\"\(kind)xx\"} \(counts.answers[kind])\n"
-        }
-        text += """
-            # HELP photobooth_web_streams Live streams open now (camera preview, booth screen, new-photo events).
-            # TYPE photobooth_web_streams gauge
-
-            """
-        for stream in Stream.allCases {
-            text += "photobooth_web_streams{stream=\"\(stream.rawValue)\"} \(counts.openStreams[stream, default: 0])\n"
-        }
-        return text
+        text.add(
+            "photobooth_http_requests_total", .counter, help: "Requests the web gallery answered, by status class.",
+            samples: (1...5).map { PrometheusText.Sample(labels: ["code": "\($0)xx"], value: counts.answers[$0]) })
+        text.add(
+            "photobooth_web_streams", .gauge, help: "Live streams open now (camera preview, booth screen, new-photo events).",
+            samples: Stream.allCases.map { PrometheusText.Sample(labels: ["stream": $0.rawValue], value: counts.openStreams[$0, default: 0]) })
     }
 }
 

@@ -21,6 +21,11 @@ public struct WebSettings: Sendable {
     public var idleTimeout: Duration
     /// The event the booth belongs to, written into every original the gallery hands out.
     public var event: String
+    /// How many photo events may wait for one client of `/api/events`: one more and the
+    /// client is disconnected (its browser reconnects and reloads the page), since a client
+    /// must never miss one unknowingly. Photos come every few seconds at most, so 64 is a
+    /// client that has not read for minutes.
+    public var eventBacklog = 64
 
     /// Settings with the given values; the defaults serve every interface on port 8080, with
     /// admin actions off.

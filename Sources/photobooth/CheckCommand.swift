@@ -9,12 +9,15 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Check that catalog, sidecars and files agree and that every photo decodes.",
         discussion: """
-            Reports a damaged catalog, catalog rows without files, files without rows, unreadable \
+            Reports a damaged catalog, catalog rows without files, catalog rows whose id is not a \
+            photo id (the gallery and lists leave them out), files without rows, unreadable \
             JPEGs, photos whose XMP sidecar is missing or says another name than the catalog, and \
             leftover temporary files. Exits 0 when the library is clean, 1 otherwise. With --repair it fixes \
             what can be fixed without deleting an original: temporary files are removed, files \
             without rows are adopted with the name and time of their sidecar (or a default \
-            caption), names the catalog lost are restored from the sidecars, missing sidecars are \
+            caption; a file that gives no free id gets a new one, and says so), rows without a \
+            photo id are replaced by rows made from their original and sidecar, names the catalog \
+            lost are restored from the sidecars, missing sidecars are \
             written, unreadable files are moved to quarantine/, and rows whose file is missing or \
             unreadable are kept in the lost_photo table. A damaged catalog (truncated, or its \
             write-ahead log lost mid-checkpoint) is set aside as photobooth.damaged-TIME.sqlite and \
@@ -56,7 +59,7 @@ struct CheckCommand: ParsableCommand {
                 print("Note: the booth is running; a photo being saved right now may show up as a temporary file or a file without a row.")
             }
             report = try library.check()
-        } catch let error as LibraryError where error == .damagedCatalog {
+        } catch let error as LibraryError where error.code == .damagedCatalog {
             print("The catalog of \(directory.path) is damaged: \(error)")
             guard repair else { throw ExitCode.failure }
             // Opened before the check found the damage: no connection may touch the files set aside.

@@ -18,15 +18,20 @@ struct ConfigurationTests {
         return configuration
     }
 
-    /// The message of the error `text` causes.
-    func failure(_ text: String) throws -> String {
+    /// The error `text` causes.
+    func error(_ text: String) throws -> ConfigurationError {
         do {
             _ = try load(text)
         } catch let error as ConfigurationError {
-            return error.description
+            return error
         }
         Issue.record("no error for \(text)")
-        return ""
+        return ConfigurationError(.unreadableFile, "no error")
+    }
+
+    /// The message of the error `text` causes.
+    func failure(_ text: String) throws -> String {
+        try error(text).description
     }
 
     @Test("The documented example in deploy/ is valid and holds the defaults")
@@ -56,12 +61,8 @@ struct ConfigurationTests {
         #expect(sync.credentialsFile == "/etc/photobooth/sync-credentials" && sync.maxBytesPerSecond == 250_000)
         #expect(sync.listInterval == .seconds(10))
         for (text, key) in [("sync: {endpoint: ftp://store}", "sync.endpoint"), ("sync: {bucket: Anna_Photos}", "sync.bucket")] {
-            #expect(throws: ConfigurationError.self) { try load(text) }
-            do {
-                _ = try load(text)
-            } catch {
-                #expect("\(error)".contains(key), "\(error)")
-            }
+            let refused = try error(text)
+            #expect(refused.code == .notAllowed && refused.key == key, "\(refused)")
         }
     }
 
@@ -104,9 +105,10 @@ struct ConfigurationTests {
         #expect(configuration.settings.galleryTimeout == .seconds(20))
         #expect(web.dateFormat.string(from: Date(timeIntervalSince1970: 0), timeZone: .gmt) == "01.01.1970 00:00")
         #expect(try failure("http: {admin_token: short}").contains("at least 16 characters"))
-        #expect(try failure("http: {public_url: booth.local}").contains("http.public_url"))
+        #expect(try error("http: {public_url: booth.local}").key == "http.public_url")
         #expect(try failure("http: {port: 0}").contains("1 to 65535"))
-        #expect(try failure("gallery: {date_format: \"'Taken'\"}").contains("gallery.date_format"), "a pattern with no date in it")
+        let pattern = try error("gallery: {date_format: \"'Taken'\"}")
+        #expect(pattern.code == .notAllowed && pattern.key == "gallery.date_format", "a pattern with no date in it")
         #expect(try load("http: {public_url: auto, admin_token: none}").web == WebConfiguration())
     }
 
@@ -130,9 +132,13 @@ struct ConfigurationTests {
 
     @Test("An unknown key or section is refused with the keys there are")
     func unknownKey() throws {
-        let key = try failure("camera:\n  devise: /dev/video0\n")
-        #expect(key.contains(":2: unknown key \"camera.devise\"; camera has camera.device, camera.size"))
-        #expect(try failure("kamera: {}").contains("unknown key \"kamera\"; the file has booth, camera"))
+        let key = try error("camera:\n  devise: /dev/video0\n")
+        #expect(key.code == .unknownKey && key.key == "camera.devise")
+        #expect(key.description.contains(":2: unknown key \"camera.devise\"; camera has camera.device, camera.size"))
+        let section = try error("kamera: {}")
+        #expect(section.code == .unknownKey && section.key == "kamera")
+        #expect(section.description.contains("unknown key \"kamera\"; the file has booth, camera"))
+        #expect(try error("camera: [/dev/video0]").code == .notAMapping)
     }
 
     @Test("Values are read strictly: no near-misses, hexadecimal floats, signs or host names")
@@ -143,7 +149,7 @@ struct ConfigurationTests {
             "http: {address: 10.0.0}", "booth: {countdown_seconds: 0x1p2}", "booth: {countdown_seconds: 1e1}",
             "booth: {countdown_seconds: inf}", "booth: {countdown_seconds: -1}", "keypad: {baud: +9600}",
         ] {
-            #expect(try failure(text).contains("is not allowed"), "\(text)")
+            #expect(try error(text).code == .notAllowed, "\(text)")
         }
         #expect(try failure("http: {address: 999.1.1.1}").contains(".yaml:1: http.address: \"999.1.1.1\" is not allowed; use an IP address"))
         #expect(try load("camera: {size: 640X480}").hardware.camera.width == 640)
@@ -160,7 +166,8 @@ struct ConfigurationTests {
             #expect(configuration.hardware == HardwareConfiguration() && configuration.settings == BoothSettings(), "\(text)")
         }
         #expect(try failure("camera:\n  device:\n").contains(".yaml:2: camera.device has no value"))
-        #expect(try failure("camera: {device: ~}").contains("camera.device has no value"))
+        let noValue = try error("camera: {device: ~}")
+        #expect(noValue.code == .noValue && noValue.key == "camera.device")
     }
 
     @Test("A file that is not UTF-8 is refused with the line of the first bad byte")
@@ -169,11 +176,9 @@ struct ConfigurationTests {
         try Data("camera:\n  device: /dev/video0\nbooth:\n  name: Caf\u{E9} \u{263A}\n".utf8.map { $0 } + [0xE9, 0x0A]).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var configuration = BoothConfiguration(dataDirectory: URL(fileURLWithPath: "/tmp/booth"), simulate: false)
-        #expect {
-            try configuration.apply(file: file.path)
-        } throws: { error in
-            "\(error)".hasSuffix(".yaml:5: the file is not UTF-8 text (byte 56 is not); save it as UTF-8.")
-        }
+        let error = #expect(throws: ConfigurationError.self) { try configuration.apply(file: file.path) }
+        #expect(error?.code == .notUTF8)
+        #expect(error?.description.hasSuffix(".yaml:5: the file is not UTF-8 text (byte 56 is not); save it as UTF-8.") == true)
     }
 
     @Test("doctor's web check binds the address and port, and says why it cannot")
@@ -210,7 +215,8 @@ struct ConfigurationTests {
 
     @Test("Broken YAML is refused with the parser's message")
     func brokenYAML() throws {
-        #expect(try failure("camera: [unclosed").contains("not valid YAML"))
+        let broken = try error("camera: [unclosed")
+        #expect(broken.code == .notYAML && broken.description.contains("not valid YAML"))
     }
 
     @Test("An option's value sets what the same value of the file's key sets")

@@ -78,7 +78,8 @@ struct SidecarTests {
         try FileManager.default.createDirectory(
             at: fixture.library.sidecarURL(of: photo).deletingLastPathComponent().appendingPathComponent(".\(photo.id.lowercased).xmp.tmp"),
             withIntermediateDirectories: true)
-        #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
+        let error = #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
+        #expect(error?.code == .fileFailure, "\(String(describing: error))")
         #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Anna")
     }
 
@@ -89,7 +90,8 @@ struct SidecarTests {
         try fixture.library.database.write { db in
             try db.execute(sql: "CREATE TEMP TRIGGER refuse BEFORE UPDATE ON photo BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
         }
-        #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
+        let error = #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
+        #expect(error?.code == .databaseFailure, "\(String(describing: error))")
         #expect(try fixture.sidecar(of: photo)?.caption.text == "Anna")
         #expect(try fixture.library.reconcile().isEmpty)
         #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Anna")
@@ -218,9 +220,10 @@ struct SidecarTests {
         let blocker = fixture.library.sidecarURL(of: anna).deletingLastPathComponent().appendingPathComponent(".\(anna.id.lowercased).xmp.tmp")
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
 
-        #expect(throws: LibraryError.self) {
+        let error = #expect(throws: LibraryError.self) {
             try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
         }
+        #expect(error?.code == .fileFailure, "\(String(describing: error))")
         #expect(try Data(contentsOf: fixture.url(PhotoLibrary.catalogName)) == garbage)
         #expect(!fixture.files().contains { $0.hasPrefix("photobooth.damaged-") || $0.hasPrefix("photobooth.rebuilding") }, "\(fixture.files())")
 

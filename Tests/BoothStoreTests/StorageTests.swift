@@ -58,11 +58,12 @@ struct StorageTests {
         let jpeg = try LibraryFixture.jpeg(frame: 2)
         let id = UUID()
         // The number is taken, so the row's insert fails after the original was written.
-        #expect(throws: LibraryError.self) {
+        let error = #expect(throws: LibraryError.self) {
             try fixture.library.add(
                 jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: id, number: first.number,
                 caption: .placeholder(number: first.number), createdAt: Date())
         }
+        #expect(error?.code == .databaseFailure, "\(String(describing: error))")
         #expect(!fixture.files().contains { $0.contains(id.lowercased) }, "\(fixture.files())")
         #expect(try fixture.library.reconcile().isEmpty, "nothing to adopt")
         #expect(try fixture.library.photos().map(\.id) == [first.id])

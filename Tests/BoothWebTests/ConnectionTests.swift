@@ -102,25 +102,34 @@ struct ConnectionTests {
                 #expect(abs(sent.timeIntervalSinceNow) < 60)
             }
             try await RawConnection.with(port: port) { session in
-                try await session.send("GET /preview.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                try await waitUntil { feed.isWatched }
-                feed.publish(try WebFixture.jpeg())
-                try await session.read { LiveStreamTests.parts($0.response?.body ?? []).count == 1 }
-                await group.triggerGracefulShutdown()
-                try await session.readUntilClosed()
-                #expect(session.response?.isComplete == true, "the stream ends properly, with its last chunk")
+                try await RawConnection.with(port: port) { events in
+                    try await session.send("GET /preview.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    try await events.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    try await waitUntil { feed.isWatched && fixture.live.photoAdded.subscriberCount == 1 }
+                    feed.publish(try WebFixture.jpeg())
+                    try await session.read { LiveStreamTests.parts($0.response?.body ?? []).count == 1 }
+                    try await events.read { $0.response?.bodyText.hasPrefix("retry: 3000\n\n") == true }
+                    await group.triggerGracefulShutdown()
+                    try await session.readUntilClosed()
+                    #expect(session.response?.isComplete == true, "the stream ends properly, with its last chunk")
+                    try await events.readUntilClosed()
+                    #expect(events.response?.isComplete == true, "the event stream too")
+                }
             }
             try await tasks.next()
         }
-        #expect(!feed.isWatched)
+        #expect(!feed.isWatched && fixture.live.photoAdded.subscriberCount == 0)
         #expect(
             GalleryServer.pagePath(of: UUID(uuidString: "3F2C9A4E-0B1D-4C6E-9F8A-2D4B6C8E0A1F")!) == "/photos/3f2c9a4e-0b1d-4c6e-9f8a-2d4b6c8e0a1f")
     }
 }
 
-/// Collects the gallery's log lines, to learn the port it bound.
+/// Collects the gallery's log lines, to learn the port it bound or what it said.
 final class LogMessages: LogHandler, Sendable {
     private let lines = Mutex<[String]>([])
+
+    /// Every line logged so far.
+    var all: [String] { lines.withLock { $0 } }
 
     var port: Int? {
         lines.withLock { lines in

@@ -50,6 +50,7 @@ struct GalleryPageTests {
             #expect(!html.contains("class=\"empty\""))
             #expect(html.contains("<main class=\"gallery\" data-page-size=\"30\" data-live>"), "page 1 shows new photos as they come")
             #expect(html.contains("new EventSource(\"/api/events\")"))
+            #expect(html.contains("if (connected) location.reload();"), "a reconnected stream may have missed photos: the page reloads")
         }
     }
 

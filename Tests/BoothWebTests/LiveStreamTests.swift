@@ -1,6 +1,7 @@
 import BoothCore
 import Foundation
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Testing
 
@@ -109,6 +110,85 @@ struct LiveStreamTests {
         }
     }
 
+    @Test("/api/events hands every photo to every client, in order, however fast they come")
+    func everyPhotoInOrder() async throws {
+        let fixture = try WebFixture()
+        let photos = try fixture.add(count: 20)
+        try await fixture.application().test(.live) { client in
+            let port = try #require(client.port)
+            try await RawConnection.with(port: port) { first in
+                try await RawConnection.with(port: port) { second in
+                    try await first.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    try await second.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    try await waitUntil { fixture.live.photoAdded.subscriberCount == 2 }
+                    // A burst, faster than any client reads: a newest-only feed would skip most.
+                    for photo in photos { fixture.live.photoAdded.publish(photo.id) }
+                    try await first.read { Self.eventIDs($0.response?.bodyText ?? "").count == photos.count }
+                    try await second.read { Self.eventIDs($0.response?.bodyText ?? "").count == photos.count }
+                    #expect(Self.eventIDs(first.response?.bodyText ?? "") == photos.map(\.id.lowercased))
+                    #expect(Self.eventIDs(second.response?.bodyText ?? "") == photos.map(\.id.lowercased))
+                }
+            }
+        }
+    }
+
+    @Test("A client of /api/events that stops reading is disconnected once its backlog is full; the others miss nothing")
+    func slowEventClientIsDropped() async throws {
+        let fixture = try WebFixture()
+        // A cycle of distinct photos, so that a gap in what a client got shows.
+        let photos = try fixture.add(count: 10)
+        let feed = fixture.live.photoAdded
+        let messages = LogMessages()
+        var settings = WebSettings(idleTimeout: .seconds(600))
+        settings.eventBacklog = 8
+        try await fixture.application(settings, logger: Logger(label: "test") { _ in messages }).test(.live) { client in
+            let port = try #require(client.port)
+            try await RawConnection.with(port: port, timeout: .seconds(120)) { stalled in
+                try await stalled.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                try await waitUntil { feed.subscriberCount == 1 }
+                try await RawConnection.with(port: port, timeout: .seconds(120)) { reader in
+                    try await reader.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    try await waitUntil { feed.subscriberCount == 2 }
+                    // One photo at a time, each once the reader has it, until the socket buffers
+                    // to the client that reads nothing are full and its backlog overflows.
+                    var published = 0
+                    var counter = EventCounter()
+                    while feed.subscriberCount == 2 && published < 200_000 {
+                        feed.publish(photos[published % photos.count].id)
+                        published += 1
+                        try await reader.read { counter.count(in: $0) == published }
+                    }
+                    #expect(feed.subscriberCount == 1, "the client that reads nothing was dropped after \(published) events")
+                    // The one that reads goes on, and got every event.
+                    feed.publish(photos[published % photos.count].id)
+                    published += 1
+                    try await reader.read { counter.count(in: $0) == published }
+                    let got = Self.eventIDs(reader.response?.bodyText ?? "")
+                    #expect(got == (0..<published).map { photos[$0 % photos.count].id.lowercased })
+                }
+                // The dropped client finds the end of its stream after what it was sent: in
+                // order, without a gap, far short of what was published.
+                try await stalled.readUntilClosed()
+                let got = Self.eventIDs(stalled.response?.bodyText ?? "")
+                #expect(!got.isEmpty)
+                #expect(got == (0..<got.count).map { photos[$0 % photos.count].id.lowercased })
+            }
+            try await waitUntil { messages.all.contains { $0.hasPrefix("Disconnected a client of the event stream") } }
+            let line = try #require(messages.all.first { $0.hasPrefix("Disconnected a client of the event stream") })
+            #expect(line.contains("that fell 8 events behind; its browser reconnects and loads what it missed."), "\(line)")
+        }
+    }
+
+    /// The photo ids of the `photo` events in an event stream's text, in order.
+    static func eventIDs(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("data: "),
+                let card = try? JSONSerialization.jsonObject(with: Data(line.dropFirst("data: ".count).utf8)) as? [String: Any]
+            else { return nil }
+            return card["id"] as? String
+        }
+    }
+
     /// The complete JPEG parts of a Motion JPEG body.
     static func parts(_ body: [UInt8]) -> [(headers: String, jpeg: [UInt8])] {
         var parts: [(String, [UInt8])] = []
@@ -126,6 +206,25 @@ struct LiveStreamTests {
             index = headEnd.upperBound + length + 2
         }
         return parts
+    }
+}
+
+/// Counts the `photo` events a session received, reading each byte once however often it is
+/// asked.
+struct EventCounter {
+    private let marker = Array("event: photo\n".utf8)
+    /// Where to look next: after the last marker found, or where one may have begun.
+    private var next = 0
+    private var events = 0
+
+    mutating func count(in session: RawSession) -> Int {
+        let received = session.received
+        while let found = received[next...].firstRange(of: marker) {
+            events += 1
+            next = found.upperBound
+        }
+        next = max(next, received.count - marker.count + 1)
+        return events
     }
 }
 

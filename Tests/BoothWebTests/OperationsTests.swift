@@ -62,21 +62,28 @@ struct OperationsTests {
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
             let text = String(buffer: response.body)
-            #expect(text.hasPrefix(WebFixture.boothMetrics))
-            for line in [
-                "# TYPE photobooth_http_requests_total counter",
-                "photobooth_http_requests_total{code=\"2xx\"} 2",
-                "photobooth_http_requests_total{code=\"4xx\"} 2",
-                "photobooth_http_requests_total{code=\"5xx\"} 0",
-                "# TYPE photobooth_web_streams gauge",
-                "photobooth_web_streams{stream=\"preview\"} 0",
-                "# TYPE photobooth_library_photos gauge",
-                "photobooth_library_photos 1",
-                "photobooth_library_hidden_photos 1",
-            ] {
-                #expect(text.split(separator: "\n").contains(Substring(line)), "missing: \(line)\n\(text)")
-            }
-            #expect(text.hasSuffix("\n"))
+            #expect(
+                text == WebFixture.boothMetrics.description + """
+                    # HELP photobooth_http_requests_total Requests the web gallery answered, by status class.
+                    # TYPE photobooth_http_requests_total counter
+                    photobooth_http_requests_total{code="1xx"} 0
+                    photobooth_http_requests_total{code="2xx"} 2
+                    photobooth_http_requests_total{code="3xx"} 0
+                    photobooth_http_requests_total{code="4xx"} 2
+                    photobooth_http_requests_total{code="5xx"} 0
+                    # HELP photobooth_web_streams Live streams open now (camera preview, booth screen, new-photo events).
+                    # TYPE photobooth_web_streams gauge
+                    photobooth_web_streams{stream="preview"} 0
+                    photobooth_web_streams{stream="screen"} 0
+                    photobooth_web_streams{stream="events"} 0
+                    # HELP photobooth_library_photos Photos in the library that guests can see.
+                    # TYPE photobooth_library_photos gauge
+                    photobooth_library_photos 1
+                    # HELP photobooth_library_hidden_photos Photos hidden from guests.
+                    # TYPE photobooth_library_hidden_photos gauge
+                    photobooth_library_hidden_photos 1
+
+                    """, "\(text)")
         }
     }
 }

@@ -18,7 +18,11 @@ final class WebFixture: Sendable {
     /// What `live.status()` says about the camera.
     let camera = CameraSwitch()
     /// What `live.metrics()` returns.
-    static let boothMetrics = "# TYPE photobooth_photos_taken_total counter\nphotobooth_photos_taken_total 7\n"
+    static var boothMetrics: PrometheusText {
+        var text = PrometheusText()
+        text.add("photobooth_photos_taken_total", .counter, help: "Photos saved since the booth started.", value: 7)
+        return text
+    }
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-web-tests-\(UUID().lowercased)")
@@ -37,10 +41,10 @@ final class WebFixture: Sendable {
 
     /// The gallery's application with `settings` (admin token "secret" unless told otherwise).
     func application(
-        _ settings: WebSettings = WebSettings(boothName: "Test Booth", adminToken: "secret"), eventKeepAlive: Duration = .seconds(15)
+        _ settings: WebSettings = WebSettings(boothName: "Test Booth", adminToken: "secret"), eventKeepAlive: Duration = .seconds(15),
+        logger: Logger = Logger(label: "test")
     ) -> some ApplicationProtocol {
-        GalleryServer.buildApplication(
-            library: library, live: live, settings: settings, logger: Logger(label: "test"), eventKeepAlive: eventKeepAlive)
+        GalleryServer.buildApplication(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
     }
 
     /// A JPEG of the test pattern.

@@ -25,6 +25,30 @@ struct LibraryCommandTests {
         #expect(try await listed(directory).map(\.caption) == ["Bob"])
     }
 
+    @Test("check names a catalog row whose id is not a photo id, list leaves it out, and --repair records the photo again")
+    func malformedRow() async throws {
+        let directory = DataDirectory()
+        try await session("\nAlice\n\nBob\n", in: directory)
+        let alice = try #require(try await listed(directory).first { $0.caption == "Alice" })
+        let catalog = try DatabaseQueue(path: directory.url.appendingPathComponent("photobooth.sqlite").path)
+        try await catalog.write { try $0.execute(sql: "UPDATE photo SET id = 'not-an-id' WHERE id = ?", arguments: [alice.id]) }
+        try catalog.close()
+
+        #expect(try await listed(directory).map(\.caption) == ["Bob"])
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("Checked 1 photo: 1 problem:"), "\(check.stdout)")
+        let file = try #require(alice.file.firstRange(of: "/photos/").map { alice.file[$0.lowerBound...].dropFirst() })
+        #expect(check.stdout.contains("catalog row without a photo id: photo 1 \"Alice\" in \(file) (rowid "), "\(check.stdout)")
+        #expect(check.stdout.contains(" has the id \"not-an-id\""), "\(check.stdout)")
+        #expect(check.stdout.contains("`photobooth check --repair` records the photo again"), "\(check.stdout)")
+
+        let repair = try await BoothProcess.run(["check", "--repair", "--data-dir", directory.path])
+        #expect(repair.status == 0, "\(repair.stdout)")
+        #expect(repair.stdout.contains("with the id of its sidecar or file name: its row had the id \"not-an-id\""), "\(repair.stdout)")
+        #expect(try await listed(directory).map(\.id).contains(alice.id))
+    }
+
     @Test("The running booth's claim on its library holds even when the old lock file is deleted")
     func claimSurvivesDeletedLockFile() async throws {
         let directory = DataDirectory()

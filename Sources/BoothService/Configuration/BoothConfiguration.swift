@@ -56,18 +56,18 @@ public struct BoothConfiguration: Sendable {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ConfigurationError("\(path): cannot read the configuration file: \((error as NSError).localizedDescription)")
+            throw ConfigurationError(.unreadableFile, "\(path): cannot read the configuration file: \((error as NSError).localizedDescription)")
         }
         let text = try Self.text(of: bytes, in: path)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch {
-            throw ConfigurationError("\(path): not valid YAML: \(error)")
+            throw ConfigurationError(.notYAML, "\(path): not valid YAML: \(error)")
         }
         guard let root, !Self.isNull(root) else { return }
         guard let sections = root.mapping else {
-            throw ConfigurationError("\(path):\(Self.line(root)): the file must be a mapping of sections (camera:, shutter:, ...).")
+            throw ConfigurationError(.notAMapping, "\(path):\(Self.line(root)): the file must be a mapping of sections (camera:, shutter:, ...).")
         }
         for (sectionNode, body) in sections {
             let section = sectionNode.string ?? ""
@@ -79,16 +79,20 @@ public struct BoothConfiguration: Sendable {
             guard !keys.isEmpty else {
                 let sectionNames = Set(ConfigurationKey.all.map { $0.name.split(separator: ".")[0] })
                 throw ConfigurationError(
+                    .unknownKey, key: section,
                     "\(path):\(Self.line(sectionNode)): unknown key \"\(section)\"; the file has \(sectionNames.sorted().joined(separator: ", ")).")
             }
             if Self.isNull(body) { continue }
             guard let entries = body.mapping else {
-                throw ConfigurationError("\(path):\(Self.line(body)): \(section) must hold keys (\(keys.map { $0.name }.joined(separator: ", "))).")
+                throw ConfigurationError(
+                    .notAMapping, key: section,
+                    "\(path):\(Self.line(body)): \(section) must hold keys (\(keys.map { $0.name }.joined(separator: ", "))).")
             }
             for (keyNode, value) in entries {
                 let name = "\(section).\(keyNode.string ?? "")"
                 guard let key = ConfigurationKey.named(name) else {
                     throw ConfigurationError(
+                        .unknownKey, key: name,
                         "\(path):\(Self.line(keyNode)): unknown key \"\(name)\"; \(section) has \(keys.map { $0.name }.joined(separator: ", ")).")
                 }
                 try apply(key, value, in: path)
@@ -99,6 +103,7 @@ public struct BoothConfiguration: Sendable {
     private mutating func apply(_ key: ConfigurationKey, _ value: Node, in path: String) throws(ConfigurationError) {
         if Self.isNull(value) {
             throw ConfigurationError(
+                .noValue, key: key.name,
                 "\(path):\(Self.line(value)): \(key.name) has no value; give one (\(key.allowed)) or remove the line to keep the default.")
         }
         do throws(SettingValueError) {
@@ -107,7 +112,7 @@ public struct BoothConfiguration: Sendable {
             }
             try key.apply(&self, scalar)
         } catch {
-            throw ConfigurationError("\(path):\(Self.line(value)): \(key.name): \(error)")
+            throw ConfigurationError(.notAllowed, key: key.name, "\(path):\(Self.line(value)): \(key.name): \(error)")
         }
     }
 
@@ -128,18 +133,65 @@ public struct BoothConfiguration: Sendable {
             offset += scalar.count
         }
         throw ConfigurationError(
-            "\(path):\(line): the file is not UTF-8 text (byte \(offset + 1) is not); save it as UTF-8.")
+            .notUTF8, "\(path):\(line): the file is not UTF-8 text (byte \(offset + 1) is not); save it as UTF-8.")
     }
 
     private static func line(_ node: Node) -> Int { (node.mark?.line ?? 0) }
 }
 
 /// A configuration that cannot be used; the message names the file and line (or the option),
-/// the key and what is allowed.
+/// the key and what is allowed. ``code`` and ``key`` say the same for callers and tests that act
+/// on the kind of mistake rather than on the words.
 public struct ConfigurationError: Error, CustomStringConvertible {
+    /// A kind of configuration error.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Kind: Hashable, Sendable {
+            case unreadableFile, notUTF8, notYAML, notAMapping, unknownKey, noValue, notAllowed
+        }
+
+        private let kind: Kind
+
+        private init(_ kind: Kind) {
+            self.kind = kind
+        }
+
+        /// The configuration file cannot be read (missing, not readable).
+        public static let unreadableFile = Code(.unreadableFile)
+        /// The file holds bytes that are not UTF-8.
+        public static let notUTF8 = Code(.notUTF8)
+        /// The file is not YAML.
+        public static let notYAML = Code(.notYAML)
+        /// The file, or a section of it, is not a mapping of keys.
+        public static let notAMapping = Code(.notAMapping)
+        /// A key the booth does not know (a typo).
+        public static let unknownKey = Code(.unknownKey)
+        /// A key without a value.
+        public static let noValue = Code(.noValue)
+        /// A value the key does not allow (wrong kind, out of range).
+        public static let notAllowed = Code(.notAllowed)
+
+        public var description: String {
+            switch kind {
+            case .unreadableFile: "the configuration file cannot be read"
+            case .notUTF8: "the configuration file is not UTF-8 text"
+            case .notYAML: "the configuration file is not YAML"
+            case .notAMapping: "not a mapping of keys"
+            case .unknownKey: "unknown key"
+            case .noValue: "a key has no value"
+            case .notAllowed: "a value is not allowed"
+            }
+        }
+    }
+
+    /// Which kind of mistake this is.
+    public let code: Code
+    /// The key (`camera.device`) or section (`camera`) the mistake is in, when it is in one.
+    public let key: String?
     public let description: String
 
-    init(_ description: String) {
+    init(_ code: Code, key: String? = nil, _ description: String) {
+        self.code = code
+        self.key = key
         self.description = description
     }
 }

@@ -1,6 +1,7 @@
 extension PageTemplates {
     /// The gallery grid, one page of photos, newest first. Page 1 listens for new photos
-    /// (Server-Sent Events at `/api/events`) and puts each at the top; without JavaScript or
+    /// (Server-Sent Events at `/api/events`) and puts each at the top, and reloads when the
+    /// stream reconnects, which may have missed some; without JavaScript or
     /// EventSource it is a plain page that shows new photos when reloaded. The script builds
     /// elements with `textContent`, never HTML, so a caption cannot inject markup.
     static let gallery = #"""
@@ -24,6 +25,13 @@ extension PageTemplates {
           if (!gallery || !window.EventSource || !window.JSON) return;
           var pageSize = Number(gallery.getAttribute("data-page-size"));
           var events = new EventSource("/api/events");
+          // The stream carries every photo in order, but a reconnection (the booth restarted, or
+          // dropped this page for falling behind) may have missed some: reload to show them.
+          var connected = false;
+          events.addEventListener("open", function () {
+            if (connected) location.reload();
+            connected = true;
+          });
           events.addEventListener("photo", function (event) {
             var photo = JSON.parse(event.data);
             if (gallery.querySelector('a.photo[data-id="' + photo.id + '"]')) return;
