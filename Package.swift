@@ -29,6 +29,9 @@ let package = Package(
         // AsyncHTTPClient (TLS with the system's trust store). No S3 SDK is among our packages.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
+        // File descriptors and errno as types: `FileDescriptor` (open, read, write, close, each
+        // retried on EINTR) and `Errno`.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -45,8 +48,12 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
         // What BoothCore may not do, being pure: the system calls its users share (the monotonic
-        // clock's reading, thread priority, writing a descriptor whole).
-        .target(name: "BoothSystem", dependencies: ["BoothCore"], swiftSettings: strictSettings),
+        // clock's reading, thread priority, retrying on EINTR) and the one way to own a thread.
+        .target(
+            name: "BoothSystem",
+            dependencies: ["BoothCore", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "BoothImaging",
             dependencies: ["BoothCore", "CTurboJPEG", "CQRencode"],
@@ -159,7 +166,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
-        .testTarget(name: "BoothSystemTests", dependencies: ["BoothSystem"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BoothSystemTests", dependencies: ["BoothSystem", "BoothCore", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "BoothImagingTests",
             dependencies: ["BoothImaging"],
