@@ -92,6 +92,7 @@ let package = Package(
                 "CGPIOD",
                 "CLinuxFB",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
@@ -182,7 +183,11 @@ let package = Package(
         // Pseudo-terminals, so the serial keypad's tests run it on a real terminal device.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(
-            name: "BoothDevicesTests", dependencies: ["BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "CPseudoTerminal"],
+            name: "BoothDevicesTests",
+            dependencies: [
+                "BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "CPseudoTerminal",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "BoothScreenTests", dependencies: ["BoothScreen", "BoothCore", "BoothImaging", .product(name: "Logging", package: "swift-log")],
