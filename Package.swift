@@ -156,6 +156,7 @@ let package = Package(
                 "BoothImaging",
                 "BoothStore",
                 "BoothSync",
+                "BoothSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

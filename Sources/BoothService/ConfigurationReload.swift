@@ -1,3 +1,4 @@
+import BoothSystem
 import Dispatch
 import Foundation
 import Logging
@@ -82,7 +83,7 @@ struct ConfigurationReloader: Service {
                 logger.notice("SIGHUP: reading the configuration again.")
                 do {
                     // Reading a file blocks: not on the cooperative pool.
-                    _ = try await onOwnThread(read)
+                    _ = try await DedicatedThread.run(name: "reading config", read)
                     accept()
                 } catch {
                     logger.error("The configuration was not reloaded; the booth goes on with the one it runs. \(error)")
