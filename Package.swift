@@ -63,6 +63,8 @@ let package = Package(
             name: "BoothStore",
             dependencies: [
                 "BoothCore",
+                "BoothSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -145,6 +147,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
