@@ -29,6 +29,9 @@ let package = Package(
         // AsyncHTTPClient (TLS with the system's trust store). No S3 SDK is among our packages.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.25.0"),
+        // File descriptors and errno as types: `FileDescriptor` (open, read, write, close, each
+        // retried on EINTR) and `Errno`.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -45,8 +48,12 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
         // What BoothCore may not do, being pure: the system calls its users share (the monotonic
-        // clock's reading, thread priority, writing a descriptor whole).
-        .target(name: "BoothSystem", dependencies: ["BoothCore"], swiftSettings: strictSettings),
+        // clock's reading, thread priority, retrying on EINTR) and the one way to own a thread.
+        .target(
+            name: "BoothSystem",
+            dependencies: ["BoothCore", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "BoothImaging",
             dependencies: ["BoothCore", "CTurboJPEG", "CQRencode"],
@@ -56,6 +63,8 @@ let package = Package(
             name: "BoothStore",
             dependencies: [
                 "BoothCore",
+                "BoothSystem",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -85,6 +94,7 @@ let package = Package(
                 "CGPIOD",
                 "CLinuxFB",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
@@ -137,6 +147,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings
         ),
@@ -149,6 +160,8 @@ let package = Package(
                 "BoothStore",
                 // The devices' own types are the types of some options (--shutter-bias).
                 "BoothDevices",
+                // doctor runs its checks on a thread of its own.
+                "BoothSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -160,7 +173,9 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
-        .testTarget(name: "BoothSystemTests", dependencies: ["BoothSystem", "BoothCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "BoothSystemTests", dependencies: ["BoothSystem", "BoothCore", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "BoothImagingTests",
             dependencies: ["BoothImaging", "BoothCore"],
@@ -180,7 +195,7 @@ let package = Package(
             name: "BoothDevicesTests",
             dependencies: [
                 "BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "BoothCore", "CLinuxFB", "CPseudoTerminal",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings),
         .testTarget(

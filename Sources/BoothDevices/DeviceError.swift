@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Why a device could not be used. The description names the device and says what to do;
 /// ``code`` says which kind of failure it is, for callers and tests that act on the kind (the
@@ -60,8 +61,13 @@ public struct DeviceError: Error, Hashable, CustomStringConvertible {
 
     /// A system call on `device` failed with `errno`. A device that is gone (ENODEV, ENOENT,
     /// ENXIO) is ``disconnected``; the booth waits for it to come back.
+    static func systemCall(_ call: String, on device: String, errno code: Errno) -> DeviceError {
+        let gone = [Errno.operationNotSupportedByDevice, .noSuchFileOrDirectory, .noSuchAddressOrDevice].contains(code)
+        return DeviceError(gone ? .disconnected : .unavailable, "\(device): \(call) failed: \(String(cString: strerror(code.rawValue))).")
+    }
+
+    /// ``systemCall(_:on:errno:)`` for a C call that left its error in `errno`.
     static func systemCall(_ call: String, on device: String, errno code: Int32) -> DeviceError {
-        let gone = [ENODEV, ENOENT, ENXIO].contains(code)
-        return DeviceError(gone ? .disconnected : .unavailable, "\(device): \(call) failed: \(String(cString: strerror(code))).")
+        systemCall(call, on: device, errno: Errno(rawValue: code))
     }
 }

@@ -28,21 +28,19 @@ public struct SimulatedCamera: Camera {
     public func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: CameraFrame.self, bufferingPolicy: .bufferingNewest(FrameRing().capacity))
-        let stop = StopFlag()
-        continuation.onTermination = { _ in stop.raise() }
+        let wakeup = Wakeup()
+        continuation.onTermination = { _ in wakeup.requestStop() }
         let camera = self
-        let thread = Thread {
-            camera.stream(into: continuation, until: stop)
+        _ = DedicatedThread(name: "simulated camera", wakeup: wakeup) { wakeup in
+            camera.stream(into: continuation, until: wakeup)
         }
-        thread.name = "simulated camera"
-        thread.start()
         return stream
     }
 
     /// The camera's loop: one frame per period, paced by absolute deadlines on the monotonic
     /// clock so that the rate does not drift. When encoding falls behind, frames are skipped
     /// (their sequence numbers too), as a real camera drops frames nobody reads in time.
-    private func stream(into continuation: AsyncThrowingStream<CameraFrame, any Error>.Continuation, until stop: StopFlag) {
+    private func stream(into continuation: AsyncThrowingStream<CameraFrame, any Error>.Continuation, until wakeup: Wakeup) {
         let pattern = TestPattern(width: width, height: height)
         let encoder: JPEGEncoder
         do {
@@ -55,9 +53,10 @@ public struct SimulatedCamera: Camera {
         let period = Duration.seconds(1) / framesPerSecond
         let start = clock.now
         var sequence: UInt64 = 0
-        while !stop.isRaised {
+        while !wakeup.isStopping {
             let exposure = start + period * Int(sequence)
-            Self.sleep(until: exposure)
+            // Only a stop wakes the camera before its exposure.
+            if wakeup.wait(until: exposure) { break }
             do {
                 let jpeg = try encoder.encode(pattern.render(frame: sequence, at: clock.date(of: exposure)), quality: 85)
                 let frame = CameraFrame(
@@ -73,20 +72,4 @@ public struct SimulatedCamera: Camera {
         }
         continuation.finish()
     }
-
-    /// Sleeps until `deadline` on the monotonic clock. The corresponding C function is
-    /// `clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME)`.
-    private static func sleep(until deadline: MonotonicInstant) {
-        var target = timespec(
-            tv_sec: Int(deadline.nanoseconds / 1_000_000_000), tv_nsec: Int(deadline.nanoseconds % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
-    }
-}
-
-/// A flag one side raises and a thread polls, safe across threads.
-final class StopFlag: Sendable {
-    private let raised = Atomic(false)
-
-    func raise() { raised.store(true, ordering: .releasing) }
-    var isRaised: Bool { raised.load(ordering: .acquiring) }
 }

@@ -5,6 +5,7 @@ import BoothSystem
 import Foundation
 import Logging
 import Synchronization
+import SystemPackage
 
 /// The terminal as the simulated booth's shutter button, keypad and screen.
 ///
@@ -59,15 +60,15 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// never read from (nor output written to) a descriptor number that was closed and reused.
     /// The reader thread closes `input` when input ends; `deinit` closes `output` after the
     /// last write, since pending writes keep the console alive.
-    private let input: Int32
-    private let output: Int32
+    private let input: FileDescriptor
+    private let output: FileDescriptor
     private let patient: Bool
     private let roles: Roles
     /// Whether a photo page's link is also drawn as a QR code.
     private let drawsQRCodes: Bool
     private let logger: Logger
     /// Writes to the terminal happen here, in order, off the caller's thread.
-    private let printer = DispatchQueue(label: "photobooth.terminal-screen")
+    private let printer = SerialWorker(name: "terminal screen")
     private let state = Mutex(State())
 
     private struct State {
@@ -106,18 +107,19 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     ///     characters; by default, when `output` is a terminal.
     ///   - roles: what the lines stand for; both the button and the keypad by default.
     public init(
-        input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, patient: Bool? = nil, drawsQRCodes: Bool? = nil,
+        input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput, patient: Bool? = nil,
+        drawsQRCodes: Bool? = nil,
         roles: Roles = [.button, .keypad], logger: Logger
     ) throws(DeviceError) {
         self.input = try Self.duplicate(input, name: "standard input")
         do {
             self.output = try Self.duplicate(output, name: "standard output")
         } catch {
-            close(self.input)
+            try? self.input.close()
             throw error
         }
-        self.patient = patient ?? (isatty(input) == 0)
-        self.drawsQRCodes = drawsQRCodes ?? (isatty(output) != 0)
+        self.patient = patient ?? (isatty(input.rawValue) == 0)
+        self.drawsQRCodes = drawsQRCodes ?? (isatty(output.rawValue) != 0)
         self.roles = roles
         self.logger = logger
         (presses, pressSink) = AsyncStream.makeStream(of: MonotonicInstant.self)
@@ -125,17 +127,16 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     }
 
     deinit {
-        close(output)
+        try? output.close()
     }
 
     /// The corresponding C function is `fcntl(F_DUPFD_CLOEXEC)`.
-    private static func duplicate(_ descriptor: Int32, name: String) throws(DeviceError) -> Int32 {
-        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard copy >= 0 else {
-            let code = errno
-            throw DeviceError.systemCall("fcntl(F_DUPFD_CLOEXEC)", on: name, errno: code)
+    private static func duplicate(_ descriptor: FileDescriptor, name: String) throws(DeviceError) -> FileDescriptor {
+        do {
+            return FileDescriptor(rawValue: try SystemCall.retrying { fcntl(descriptor.rawValue, F_DUPFD_CLOEXEC, 0) })
+        } catch {
+            throw DeviceError.systemCall("fcntl(F_DUPFD_CLOEXEC)", on: name, errno: error)
         }
-        return copy
     }
 
     /// Starts reading input on a thread of its own (reads block); a console that is neither
@@ -149,9 +150,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             default: write(texts(.consoleHelpKeypad))
             }
         }
-        let thread = Thread { [self] in readLines() }
-        thread.name = "terminal input"
-        thread.start()
+        // Reads block until input ends: the thread ends then, never before.
+        _ = DedicatedThread(name: "terminal input") { [self] _ in readLines() }
     }
 
     public func show(_ content: ScreenContent) {
@@ -180,23 +180,25 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     /// Returns once everything shown so far is written to the terminal.
     public func flush() async {
-        await withCheckedContinuation { continuation in printer.async { continuation.resume() } }
+        await printer.drain()
     }
 
     // MARK: Input
 
     private func readLines() {
-        defer { close(input) }
+        defer { try? input.close() }
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         reading: while true {
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try input.read(into: $0) }
+            } catch {
+                logger.error("Cannot read the terminal: \(error). Input ends here.")
+                break reading
+            }
             switch count {
             case 0:
-                break reading
-            case ..<0:
-                if errno == EINTR { continue }
-                logger.error("Cannot read the terminal: \(String(cString: strerror(errno))). Input ends here.")
                 break reading
             default:
                 buffer += chunk[0..<count]
@@ -440,6 +442,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     private func write(_ line: String) {
         let bytes = Array((line + "\n").utf8)
-        printer.async { [self] in writeAll(bytes, to: output) }
+        // A terminal that cannot take the line loses it; the booth never waits for one.
+        printer.submit { [self] in _ = try? output.writeAll(bytes) }
     }
 }

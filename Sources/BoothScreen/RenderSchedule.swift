@@ -17,8 +17,6 @@ public struct RenderSchedule {
         case wait(until: MonotonicInstant)
         /// Nothing to draw: sleep until woken.
         case sleep
-        /// The screen stops.
-        case finish
     }
 
     public let previewInterval: Duration
@@ -27,7 +25,6 @@ public struct RenderSchedule {
     private var contentChanged = true
     private var pendingFrame: CameraFrame?
     private var lastPreview: MonotonicInstant?
-    private var stopping = false
 
     public init(previewInterval: Duration) {
         self.previewInterval = previewInterval
@@ -59,16 +56,8 @@ public struct RenderSchedule {
         contentChanged = true
     }
 
-    /// Whether ``stop()`` was called.
-    public var isStopping: Bool { stopping }
-
-    public mutating func stop() {
-        stopping = true
-    }
-
     /// What to do at `now`.
     public mutating func next(at now: MonotonicInstant) -> Step {
-        if stopping { return .finish }
         if contentChanged {
             contentChanged = false
             return .render(content, frame: content.showsLivePreview ? takeFrame(at: now) : nil)

@@ -15,11 +15,12 @@ import Synchronization
 /// is never delayed by a viewer.
 public final class ScreenMirror: Screen {
     /// The rendered screen, latest picture only.
-    public let pictures = LatestValue<Data>()
+    public let pictures: LatestValue<Data>
     private let requests: RenderRequests
-    private let logger: Logger
+    private let thread: DedicatedThread
     /// How many times the thread looked and found nobody watching, for tests.
-    let unwatchedLooks = Atomic(0)
+    var unwatchedLooks: Int { looks.unwatched.load(ordering: .relaxed) }
+    private let looks: Looks
 
     /// A mirror `width` x `height` pixels. Fonts are loaded here, so a mirror that cannot draw
     /// text fails now rather than when someone watches; this blocks until they are: call it
@@ -28,32 +29,23 @@ public final class ScreenMirror: Screen {
         width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, picturesPerSecond: Int = 5, logger: Logger
     ) throws(ScreenError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
-        requests = RenderRequests(previewInterval: .seconds(1) / picturesPerSecond)
-        self.logger = logger
-        // The renderer and the encoder belong to the thread that uses them: it makes them and
-        // says how that went.
-        let startup = Mutex<Result<Void, ScreenError>?>(nil)
-        let started = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
-            // Only a web viewer needs the mirror: the booth's own threads come first.
-            BackgroundPriority.lowerCallingThread()
-            do throws(ScreenError) {
-                var renderer = try ScreenRenderer(
-                    width: width, height: height, fonts: fonts, keys: keys,
-                    logger: logger)
-                let encoder = try Self.makeEncoder()
-                startup.withLock { $0 = .success(()) }
-                started.signal()
-                run(renderer: &renderer, encoder: encoder)
-            } catch {
-                startup.withLock { $0 = .failure(error) }
-                started.signal()
-            }
+        let requests = RenderRequests(previewInterval: .seconds(1) / picturesPerSecond)
+        self.requests = requests
+        let looks = Looks()
+        self.looks = looks
+        let pictures = LatestValue<Data>()
+        self.pictures = pictures
+        // The renderer and the encoder belong to the thread that uses them: it makes them, and
+        // the mirror exists once it has. Only a web viewer needs the mirror: the booth's own
+        // threads come first.
+        thread = try DedicatedThread(name: "screen mirror", priority: .background, wakeup: requests.wakeup) {
+            (_, started) throws(ScreenError) in
+            var renderer = try ScreenRenderer(
+                width: width, height: height, fonts: fonts, keys: keys, logger: logger)
+            let encoder = try Self.makeEncoder()
+            started()
+            Self.run(renderer: &renderer, encoder: encoder, requests: requests, pictures: pictures, looks: looks, logger: logger)
         }
-        thread.name = "screen mirror"
-        thread.start()
-        started.wait()
-        if case .failure(let error) = startup.withLock({ $0 }) { throw error }
     }
 
     private static func makeEncoder() throws(ScreenError) -> JPEGEncoder {
@@ -75,24 +67,32 @@ public final class ScreenMirror: Screen {
 
     /// Stops the mirror's thread; viewers see the stream end.
     public func stop() async {
-        await requests.stop()
+        await thread.stop()
         pictures.close()
     }
 
     // MARK: Mirror thread
 
-    private func run(renderer: inout ScreenRenderer, encoder: borrowing JPEGEncoder) {
+    /// Counts the thread's looks that found nobody watching.
+    private final class Looks: Sendable {
+        let unwatched = Atomic(0)
+    }
+
+    private static func run(
+        renderer: inout ScreenRenderer, encoder: borrowing JPEGEncoder, requests: RenderRequests, pictures: LatestValue<Data>,
+        looks: Looks, logger: Logger
+    ) {
         let clock = MonotonicClock()
+        let wakeup = requests.wakeup
         var failures = 0
         var wasWatched = false
-        defer { requests.finished() }
-        while true {
+        while !wakeup.isStopping {
             let watched = pictures.isWatched
             // Nobody watching: look again twice a second, which costs nothing measurable.
-            guard watched || requests.isStopping else {
-                unwatchedLooks.add(1, ordering: .relaxed)
+            guard watched else {
+                looks.unwatched.add(1, ordering: .relaxed)
                 wasWatched = false
-                requests.wait(until: clock.now + .milliseconds(500), on: clock)
+                wakeup.wait(until: clock.now + .milliseconds(500))
                 continue
             }
             // A new viewer gets the screen as it is now, drawn for them.
@@ -106,12 +106,10 @@ public final class ScreenMirror: Screen {
                     if failures % 100 == 1 { logger.error("The screen mirror cannot encode a picture: \(error) (\(failures) times so far).") }
                 }
             case .wait(let deadline):
-                requests.wait(until: deadline, on: clock)
+                wakeup.wait(until: deadline)
             case .sleep:
                 // Wake up now and then to notice that the last viewer left.
-                requests.wait(until: clock.now + .milliseconds(500), on: clock)
-            case .finish:
-                return
+                wakeup.wait(until: clock.now + .milliseconds(500))
             }
             wasWatched = watched
         }

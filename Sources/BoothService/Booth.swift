@@ -4,6 +4,7 @@ import BoothImaging
 import BoothScreen
 import BoothStore
 import BoothSync
+import BoothSystem
 import BoothWeb
 import Foundation
 import Logging
@@ -36,7 +37,7 @@ public enum Booth {
         let reporter = ServiceManagerReporter(notifier: SystemdNotifier())
         // Devices first: a booth that cannot work stops before it touches the library. Opening
         // them blocks (ioctls, termios, mmap), so on a thread of its own.
-        let devices = try await onOwnThread {
+        let devices = try await DedicatedThread.run(name: "opening devices") {
             let real = configuration.simulate ? configuration.realParts : .all
             let devices: DeviceSet
             do {
@@ -132,7 +133,7 @@ public enum Booth {
             runtime.storageChecked(health.problem.map { $0 == .full ? .storageFull : .storageFailing })
         }
         // The first check is reported before the camera can say it is ready (it blocks: off the pool).
-        try await onOwnThread { storage.start(reporting: storageChecked) }
+        await DedicatedThread.run(name: "storage check") { storage.start(reporting: storageChecked) }
         defer { storage.stop() }
         devices.start()
         // The group stops services in reverse order, waiting for each: the booth first (it
@@ -181,7 +182,7 @@ public enum Booth {
 func lockAndOpenLibrary(
     _ configuration: BoothConfiguration, thumbnailer: any Thumbnailer, logger: Logger
 ) async throws -> (LibraryLock, PhotoLibrary) {
-    try await onOwnThread {
+    try await DedicatedThread.run(name: "opening library") {
         let lock = try LibraryLock(directory: configuration.dataDirectory)
         do {
             return (lock, try openLibrary(configuration, thumbnailer: thumbnailer, logger: logger))
@@ -386,14 +387,4 @@ struct ScreenGroup: Screen {
 /// Why the booth could not start.
 public struct BoothError: Error, CustomStringConvertible {
     public let description: String
-}
-
-/// Runs blocking `work` on a Dispatch thread and waits for it without holding a thread of
-/// Swift's cooperative pool.
-func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
-            continuation.resume(with: Result { try work() })
-        }
-    }
 }

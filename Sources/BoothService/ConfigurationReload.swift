@@ -1,3 +1,4 @@
+import BoothSystem
 import Dispatch
 import Foundation
 import Logging
@@ -7,6 +8,13 @@ import Synchronization
 /// SIGHUP (`systemctl reload photobooth`), trapped once for the whole process: a signal's
 /// disposition belongs to the process, and a hangup that arrives while nobody waits is kept
 /// for the next ``next()``.
+///
+/// Not service-lifecycle's signal support: a `ServiceGroup` traps its signals only while it
+/// runs, and a `UnixSignalsSequence` only from when it is made, in an async context; the
+/// reloader's service runs once the devices, the library and the first disk check are open.
+/// A hangup before that would end the process (SIGHUP's default) or be lost, and one between
+/// a reload's `exec` and the new run's trap would end it too. Here SIGHUP is ignored from the
+/// first use on, which `exec` keeps, and remembered until the reloader asks.
 final class HangupSignal: Sendable {
     static let shared = HangupSignal()
 
@@ -82,7 +90,7 @@ struct ConfigurationReloader: Service {
                 logger.notice("SIGHUP: reading the configuration again.")
                 do {
                     // Reading a file blocks: not on the cooperative pool.
-                    _ = try await onOwnThread(read)
+                    _ = try await DedicatedThread.run(name: "reading config", read)
                     accept()
                 } catch {
                     logger.error("The configuration was not reloaded; the booth goes on with the one it runs. \(error)")

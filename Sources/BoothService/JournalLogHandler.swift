@@ -2,6 +2,7 @@ import BoothCore
 import BoothSystem
 import Foundation
 import Logging
+import SystemPackage
 
 /// Log lines for systemd's journal. When standard error is the journal's stream (systemd names
 /// its device and inode in `$JOURNAL_STREAM`), each line starts with its syslog priority, such
@@ -63,6 +64,7 @@ public struct JournalLogHandler: LogHandler {
     /// Each line in one `write(2)` (unless the kernel takes it in parts), so that lines from
     /// different threads do not interleave.
     public static let writeToStandardError: @Sendable (String) -> Void = { line in
-        writeAll(Array(line.utf8), to: STDERR_FILENO)
+        // A line the journal cannot take is lost: logging never stops the booth.
+        _ = try? FileDescriptor.standardError.writeAll(line.utf8)
     }
 }

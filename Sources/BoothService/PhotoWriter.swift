@@ -2,12 +2,11 @@ import BoothCore
 import BoothImaging
 import BoothStore
 import BoothSystem
-import Dispatch
 import Foundation
 import Logging
 import Synchronization
 
-/// Saves shots on a background queue while the guest types a name: JPEG repair, thumbnail,
+/// Saves shots on a ``SerialWorker`` while the guest types a name: JPEG repair, thumbnail,
 /// durable write and catalog commit all block, so none of them runs on Swift's cooperative
 /// thread pool or delays the state machine. Jobs run one at a time, in order, so a photo's
 /// caption is always stored after the photo itself.
@@ -31,20 +30,20 @@ final class PhotoWriter: Sendable {
         case notWritten
     }
 
-    private let queue = DispatchQueue(label: "photobooth.photo-writer", qos: .userInitiated)
+    private let worker = SerialWorker(name: "photo writer")
     private let library: PhotoLibrary
     private let thumbnailer: any Thumbnailer
     private let observer: BoothObserver
     private let logger: Logger
     /// Where results go: the booth's event stream.
     private let report: @Sendable (BoothEvent) -> Void
-    /// What became of each shot whose caption is not stored yet. Touched only on `queue`; the
+    /// What became of each shot whose caption is not stored yet. Touched only on `worker`; the
     /// mutex makes that safe to state to the compiler. A shot the booth gave up on is saved
     /// but never finished; its entry stays, a few bytes per missed shot.
     private let outcomes = Mutex<[UUID: Outcome]>([:])
     /// Names guests typed that could not be written yet (the disk was full), by photo, in the
     /// order they came. The photo is saved under its placeholder meanwhile; each name is written
-    /// once the disk can take it (``writePendingNames()``). Touched only on `queue`.
+    /// once the disk can take it (``writePendingNames()``). Touched only on `worker`.
     private let pendingNames = Mutex<[(id: UUID, name: Caption)]>([])
 
     init(
@@ -65,7 +64,7 @@ final class PhotoWriter: Sendable {
     /// booth before the shot does, and the guest's name (``finish(_:caption:)``), which can only
     /// be typed once the shot is announced, is always queued after the store job.
     func store(_ shot: Shot) {
-        queue.async { [self] in
+        worker.submit { [self] in
             report(.shotTaken(shot.photo, shutterAt: shot.shutterAt))
             let outcome = save(shot)
             outcomes.withLock { $0[shot.photo.id] = outcome }
@@ -84,7 +83,7 @@ final class PhotoWriter: Sendable {
     /// Queues the final caption of a photo; reports ``BoothEvent/photoSaved(id:caption:)`` once
     /// the photo and the caption are committed.
     func finish(_ photo: TakenPhoto, caption: Caption) {
-        queue.async { [self] in
+        worker.submit { [self] in
             guard outcomes.withLock({ $0.removeValue(forKey: photo.id) }) == .stored else { return }
             guard caption != photo.placeholder else {
                 observer.photoNamed(photo.id)
@@ -118,20 +117,16 @@ final class PhotoWriter: Sendable {
     /// wait for the next call (or the next photo saved). Call it whenever the disk looks able to
     /// take them: nothing is written when no name waits.
     func writePendingNames() {
-        queue.async { [self] in writePending(finally: false) }
+        worker.submit { [self] in writePending(finally: false) }
     }
 
     /// Returns when every queued job has run, after a last try at the names still waiting.
     func drain() async {
-        await withCheckedContinuation { continuation in
-            queue.async { [self] in
-                writePending(finally: true)
-                continuation.resume()
-            }
-        }
+        worker.submit { [self] in writePending(finally: true) }
+        await worker.drain()
     }
 
-    /// On `queue`. `finally`: the booth is stopping, so a name that cannot be written now is lost,
+    /// On `worker`. `finally`: the booth is stopping, so a name that cannot be written now is lost,
     /// and the log says which.
     private func writePending(finally: Bool) {
         let waiting = pendingNames.withLock { $0 }

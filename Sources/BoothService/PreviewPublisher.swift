@@ -15,31 +15,47 @@ final class PreviewPublisher: Sendable {
     private let feed: LatestValue<Data>
     private let rawInterval: Duration
     private let clock = MonotonicClock()
-    private let frameWaiting = DispatchSemaphore(value: 0)
+    private let frames: Frames
+    private let thread: DedicatedThread
 
-    private struct State {
-        var pending: CameraFrame?
-        var lastRaw: MonotonicInstant?
+    /// What the camera's task leaves for the thread.
+    private final class Frames: Sendable {
+        struct State {
+            var pending: CameraFrame?
+            var lastRaw: MonotonicInstant?
+        }
+
+        let state = Mutex(State())
+
+        /// The frame left for the thread, taken.
+        func take() -> CameraFrame? {
+            state.withLock { state in
+                defer { state.pending = nil }
+                return state.pending
+            }
+        }
     }
-
-    private let state = Mutex(State())
 
     init(feed: LatestValue<Data>, rawFramesPerSecond: Int = 10) {
         self.feed = feed
         rawInterval = .seconds(1) / rawFramesPerSecond
-        let thread = Thread { [self] in
-            BackgroundPriority.lowerCallingThread()
-            publishFrames()
+        let frames = Frames()
+        self.frames = frames
+        thread = DedicatedThread(name: "web preview", priority: .background) { wakeup in
+            Self.publish(frames, to: feed, until: wakeup)
         }
-        thread.name = "web preview"
-        thread.start()
+    }
+
+    /// The thread ends with the publisher (with the booth's run).
+    deinit {
+        thread.requestStop()
     }
 
     /// Offers a frame from the camera; returns at once.
     func offer(_ frame: CameraFrame) {
         guard feed.isWatched else { return }
         let now = clock.now
-        let wake = state.withLock { state -> Bool in
+        let wake = frames.state.withLock { state -> Bool in
             if frame.encoding != .mjpeg {
                 if let last = state.lastRaw, now < last + rawInterval { return false }
                 state.lastRaw = now
@@ -47,19 +63,14 @@ final class PreviewPublisher: Sendable {
             defer { state.pending = frame }
             return state.pending == nil
         }
-        if wake { frameWaiting.signal() }
+        if wake { thread.wake() }
     }
 
-    /// The thread's loop, for as long as the booth runs (the web's preview lives as long).
-    private func publishFrames() -> Never {
-        while true {
-            frameWaiting.wait()
-            guard
-                let frame = state.withLock({ state -> CameraFrame? in
-                    defer { state.pending = nil }
-                    return state.pending
-                })
-            else { continue }
+    /// The thread's loop, for as long as the booth runs.
+    private static func publish(_ frames: Frames, to feed: LatestValue<Data>, until wakeup: Wakeup) {
+        while !wakeup.isStopping {
+            wakeup.wait(until: nil)
+            guard let frame = frames.take() else { continue }
             // A damaged frame is simply not shown; the next one will be.
             if let jpeg = try? frame.photoJPEG() { feed.publish(jpeg) }
         }

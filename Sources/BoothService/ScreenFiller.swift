@@ -1,6 +1,6 @@
 import BoothCore
 import BoothStore
-import Dispatch
+import BoothSystem
 import Foundation
 import Logging
 import Synchronization
@@ -8,9 +8,9 @@ import Synchronization
 /// Fills in what the state machine leaves to the booth before the screen shows it: the
 /// gallery's rows and photos from the library, and the photo page's link on the saved screen.
 ///
-/// Catalog reads block, so they run on a serial queue of their own, never on Swift's cooperative
-/// thread pool. Every screen passes through that queue, so screens are shown in the order the
-/// machine asked for them and a slow read never shows after a newer screen.
+/// Catalog reads block, so they run on a ``SerialWorker`` of their own, never on Swift's
+/// cooperative thread pool. Every screen passes through that worker, so screens are shown in the
+/// order the machine asked for them and a slow read never shows after a newer screen.
 ///
 /// The list is paged from SQLite: one page (``GalleryList/rowsPerPage`` photos) is read when
 /// the selection reaches it, and moves within the page read nothing.
@@ -22,8 +22,8 @@ final class ScreenFiller: Screen {
     private let logger: Logger
     /// Where the screens read the originals: the library.
     private let originals: LibraryOriginals
-    private let queue = DispatchQueue(label: "photobooth.screen-filler", qos: .userInitiated)
-    /// The page last read, while the gallery is open. Touched on `queue` only; the mutex makes
+    private let worker = SerialWorker(name: "screen filler")
+    /// The page last read, while the gallery is open. Touched on `worker` only; the mutex makes
     /// that safe to state to the compiler.
     private let page = Mutex<Page?>(nil)
 
@@ -54,13 +54,13 @@ final class ScreenFiller: Screen {
 
     /// Shows `content` once filled in, after every screen asked for before it.
     func show(_ content: ScreenContent) {
-        queue.async { [self] in screen.show(filled(content)) }
+        worker.submit { [self] in screen.show(filled(content)) }
     }
 
-    /// Counts the library's photos on the queue and hands the count to `report` (`nil` when the
+    /// Counts the library's photos on the worker and hands the count to `report` (`nil` when the
     /// catalog cannot be read).
     func countPhotos(then report: @escaping @Sendable (Int?) -> Void) {
-        queue.async { [self] in
+        worker.submit { [self] in
             do {
                 report(try library.count())
             } catch {
@@ -72,7 +72,7 @@ final class ScreenFiller: Screen {
 
     /// Returns once every screen handed over so far is shown.
     func drain() async {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+        await worker.drain()
     }
 
     /// `content` with the booth's part filled in.

@@ -1,5 +1,6 @@
+import BoothCore
 import BoothStore
-import Dispatch
+import BoothSystem
 import Foundation
 import Logging
 import Synchronization
@@ -11,27 +12,26 @@ import Synchronization
 /// ``StorageHealth/problem``. After a write the library refused, the checks also try a write
 /// until one succeeds: a quota or a failing card looks well to `statvfs`.
 ///
-/// The checks (`statvfs`, `access`) run on a queue of their own, never on Swift's cooperative
+/// The checks (`statvfs`, `access`) run on a thread of their own, never on Swift's cooperative
 /// pool: a stuck disk must not stall the booth.
 final class StorageWatcher: Sendable {
-    static let healthyInterval = DispatchTimeInterval.seconds(10)
-    static let faultInterval = DispatchTimeInterval.seconds(2)
+    static let healthyInterval = Duration.seconds(10)
+    static let faultInterval = Duration.seconds(2)
 
     private struct State {
-        var checked: (@Sendable (StorageHealth) -> Void)?
         var last: StorageHealth?
         /// A write failed since the last check that wrote successfully.
         var probing = false
-        /// Counts checks, so that only the latest one's follow-up runs.
-        var generation = 0
-        var stopped = false
+        /// A check was asked for (after a save) and not made yet.
+        var asked = false
     }
 
     private let directory: URL
     private let reserveBytes: Int64
     private let logger: Logger
-    private let queue = DispatchQueue(label: "photobooth.storage", qos: .utility)
     private let state = Mutex(State())
+    /// The thread that checks, from ``start(reporting:)`` on.
+    private let thread = Mutex<DedicatedThread?>(nil)
 
     /// A watcher of the library in `directory`, idle until ``start(reporting:)``.
     init(directory: URL, reserveBytes: Int64, logger: Logger) {
@@ -40,15 +40,26 @@ final class StorageWatcher: Sendable {
         self.logger = logger
     }
 
-    /// Checks now and from then on; `checked` hears every check, on the watcher's queue. Blocks
-    /// until the first check is reported, so that the booth knows its disk before the camera is
-    /// ready and a guest can press: call it off Swift's cooperative pool.
+    /// Checks now and from then on; `checked` hears every check, on the watcher's thread.
+    /// Blocks until the first check is reported, so that the booth knows its disk before the
+    /// camera is ready and a guest can press: call it off Swift's cooperative pool.
     func start(reporting checked: @escaping @Sendable (StorageHealth) -> Void) {
-        state.withLock { state in
-            state.checked = checked
-            state.last = nil
+        let thread = DedicatedThread(name: "storage watcher") { [self] (wakeup, started) throws(Never) in
+            let clock = MonotonicClock()
+            var next = clock.now + check(reporting: checked, unless: wakeup)
+            started()
+            while !wakeup.isStopping {
+                wakeup.wait(until: next)
+                // A check asked for meanwhile (after a save) has its own follow-up.
+                let asked = state.withLock { state in
+                    defer { state.asked = false }
+                    return state.asked
+                }
+                guard asked || clock.now >= next else { continue }
+                next = clock.now + check(reporting: checked, unless: wakeup)
+            }
         }
-        queue.sync { check() }
+        self.thread.withLock { $0 = thread }
     }
 
     /// The last check, `nil` before the first.
@@ -57,25 +68,30 @@ final class StorageWatcher: Sendable {
     /// Checks now, then on the watcher's own schedule. `probing`: the library just refused a
     /// write, so this check and the next ones try one, until one succeeds.
     func checkNow(probing: Bool = false) {
-        if probing { state.withLock { $0.probing = true } }
-        queue.async { [self] in check() }
+        state.withLock { state in
+            if probing { state.probing = true }
+            state.asked = true
+        }
+        thread.withLock { $0 }?.wake()
     }
 
     /// No more checks.
     func stop() {
-        state.withLock { $0.stopped = true }
+        thread.withLock { $0 }?.requestStop()
     }
 
-    private func check() {
+    /// Checks the disk and reports it, unless the watcher stopped meanwhile; returns when to
+    /// check next.
+    private func check(reporting checked: @Sendable (StorageHealth) -> Void, unless wakeup: Wakeup) -> Duration {
         let probing = state.withLock { $0.probing }
         let health = StorageHealth.check(directory, reserveBytes: reserveBytes, probing: probing)
-        let (previous, generation, checked) = state.withLock { state in
+        let previous = state.withLock { state in
             defer { state.last = health }
             if probing && health.problem == nil { state.probing = false }
-            state.generation += 1
-            return (state.last, state.generation, state.stopped ? nil : state.checked)
+            return state.last
         }
-        guard let checked else { return }
+        let interval = health.problem == nil ? Self.healthyInterval : Self.faultInterval
+        guard !wakeup.isStopping else { return interval }
         if previous == nil || previous?.problem != health.problem {
             switch (previous?.problem, health.problem) {
             case (_, _?): logger.error("\(health)")
@@ -84,11 +100,6 @@ final class StorageWatcher: Sendable {
             }
         }
         checked(health)
-        let interval = health.problem == nil ? Self.healthyInterval : Self.faultInterval
-        queue.asyncAfter(deadline: .now() + interval) { [self] in
-            // A check asked for meanwhile (after a save) has its own follow-up.
-            guard state.withLock({ $0.generation == generation }) else { return }
-            check()
-        }
+        return interval
     }
 }

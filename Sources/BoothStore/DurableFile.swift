@@ -1,9 +1,11 @@
+import BoothSystem
 import Foundation
 import Glibc
+import SystemPackage
 
 /// File operations that survive a crash or a power cut once they return, and that never replace
-/// an existing file. One function per system call, each retrying on `EINTR` and throwing a
-/// ``LibraryError`` that names the file.
+/// an existing file. One function per system call, each throwing a ``LibraryError`` that names
+/// the file (`FileDescriptor` and ``SystemCall`` retry on `EINTR`).
 enum DurableFile {
     /// Writes `data` to `url` so that after any crash either the complete file is there or
     /// nothing is: write a temporary file in the same folder, `fsync` it, rename it into place,
@@ -62,14 +64,14 @@ enum DurableFile {
     static func replaceWithoutSync(_ url: URL, with data: Data, temporaryName: String) throws(LibraryError) {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(temporaryName)
         _ = unlink(temporary.path)
-        let descriptor = try open(temporary.path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        let descriptor = try createNew(temporary.path)
         var failure: LibraryError?
         do throws(LibraryError) {
             try writeAll(data, to: descriptor, path: temporary.path)
         } catch {
             failure = error
         }
-        _ = Glibc.close(descriptor)
+        try? descriptor.close()
         if failure == nil, rename(temporary.path, url.path) != 0 {
             failure = LibraryError.file("rename into", url.path, errno: errno)
         }
@@ -104,8 +106,8 @@ enum DurableFile {
     /// Makes the entries of `folder` (new names, renames) durable. The corresponding C function is
     /// `fsync` on the folder.
     static func syncFolder(_ folder: URL) throws(LibraryError) {
-        let descriptor = try open(folder.path, flags: O_RDONLY | O_DIRECTORY | O_CLOEXEC, mode: 0)
-        defer { _ = Glibc.close(descriptor) }
+        let descriptor = try open(folder.path, options: [.directory, .closeOnExec])
+        defer { try? descriptor.close() }
         try sync(descriptor, path: folder.path)
     }
 
@@ -117,18 +119,18 @@ enum DurableFile {
 
     /// The whole content of a file.
     static func read(_ url: URL) throws(LibraryError) -> Data {
-        let descriptor = try open(url.path, flags: O_RDONLY | O_CLOEXEC, mode: 0)
-        defer { _ = Glibc.close(descriptor) }
+        let descriptor = try open(url.path, options: .closeOnExec)
+        defer { try? descriptor.close() }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return data }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw LibraryError.file("read", url.path, errno: code)
+            let count: Int
+            do {
+                count = try Errno.catching { try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) } }
+            } catch {
+                throw LibraryError.file("read", url.path, errno: error)
             }
+            if count == 0 { return data }
             data.append(contentsOf: chunk[0..<count])
         }
     }
@@ -182,7 +184,7 @@ enum DurableFile {
     /// Creates `path` (failing if it exists), writes `data` and syncs it; on any failure the
     /// partial file is removed. The descriptor is closed exactly once either way.
     private static func writeNewFile(_ data: Data, at path: String) throws(LibraryError) {
-        let descriptor = try open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644)
+        let descriptor = try createNew(path)
         var failure: LibraryError?
         do {
             try writeAll(data, to: descriptor, path: path)
@@ -190,10 +192,12 @@ enum DurableFile {
         } catch {
             failure = error
         }
-        if Glibc.close(descriptor) != 0 {
-            let code = errno
-            if code != EINTR && failure == nil { failure = LibraryError.file("close", path, errno: code) }
-        }
+        do {
+            try Errno.catching { try descriptor.close() }
+        } catch  where error != .interrupted {
+            // On Linux the descriptor is closed even when close fails; EINTR loses nothing written.
+            failure = failure ?? LibraryError.file("close", path, errno: error)
+        } catch {}
         if let failure {
             _ = unlink(path)
             throw failure
@@ -224,38 +228,43 @@ enum DurableFile {
 
     // MARK: System calls
 
-    /// The corresponding C function is `open`.
-    private static func open(_ path: String, flags: Int32, mode: mode_t) throws(LibraryError) -> Int32 {
-        while true {
-            let descriptor = Glibc.open(path, flags, mode)
-            if descriptor >= 0 { return descriptor }
-            let code = errno
-            if code != EINTR { throw LibraryError.file("open", path, errno: code) }
+    /// Opens `path` for reading. The corresponding C function is `open`.
+    private static func open(_ path: String, options: FileDescriptor.OpenOptions) throws(LibraryError) -> FileDescriptor {
+        do {
+            return try Errno.catching { try FileDescriptor.open(FilePath(path), .readOnly, options: options) }
+        } catch {
+            throw LibraryError.file("open", path, errno: error)
+        }
+    }
+
+    /// Creates `path` for writing, failing if it exists. The corresponding C function is `open`
+    /// with `O_CREAT | O_EXCL`.
+    private static func createNew(_ path: String) throws(LibraryError) -> FileDescriptor {
+        do {
+            return try Errno.catching {
+                try FileDescriptor.open(
+                    FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec], permissions: FilePermissions(rawValue: 0o644))
+            }
+        } catch {
+            throw LibraryError.file("open", path, errno: error)
         }
     }
 
     /// The corresponding C function is `write`, repeated until every byte is written.
-    private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(LibraryError) {
-        let failure: Int32? = data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+    private static func writeAll(_ data: Data, to descriptor: FileDescriptor, path: String) throws(LibraryError) {
+        do {
+            try Errno.catching { try descriptor.writeAll(data) }
+        } catch {
+            throw LibraryError.file("write", path, errno: error)
         }
-        if let failure { throw LibraryError.file("write", path, errno: failure) }
     }
 
     /// The corresponding C function is `fsync`.
-    private static func sync(_ descriptor: Int32, path: String) throws(LibraryError) {
-        while fsync(descriptor) != 0 {
-            let code = errno
-            if code != EINTR { throw LibraryError.file("sync", path, errno: code) }
+    private static func sync(_ descriptor: FileDescriptor, path: String) throws(LibraryError) {
+        do {
+            try SystemCall.retrying { fsync(descriptor.rawValue) }
+        } catch {
+            throw LibraryError.file("sync", path, errno: error)
         }
     }
 }

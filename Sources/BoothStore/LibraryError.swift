@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SystemPackage
 
 /// Why the photo library could not do what was asked. The description says what failed, on which
 /// file, and what to do; ``code`` says which kind of failure it is, for callers and tests that
@@ -119,6 +120,10 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
     }
 
     /// A system call on `path` failed with `errno`.
+    static func file(_ operation: String, _ path: String, errno code: Errno) -> LibraryError {
+        file(operation, path, errno: code.rawValue)
+    }
+
     static func file(_ operation: String, _ path: String, errno code: Int32) -> LibraryError {
         let reason = String(cString: strerror(code))
         if code == ENOSPC || code == EDQUOT {

@@ -1,5 +1,7 @@
+import BoothSystem
 import Foundation
 import Glibc
+import SystemPackage
 
 /// An exclusive claim on a library folder, so that two booths, or a booth and a repair, never
 /// write to the same library at once. The kernel releases it when the process ends, however it
@@ -12,7 +14,7 @@ public final class LibraryLock: Sendable {
     /// The lock file of earlier versions, removed when found: nothing locks it any more.
     static let formerFileName = "photobooth.lock"
 
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
 
     /// Claims `directory`, creating it when needed; throws ``LibraryError/inUse`` when another
     /// process holds the claim. The corresponding C function is `flock(LOCK_EX | LOCK_NB)` on
@@ -20,35 +22,39 @@ public final class LibraryLock: Sendable {
     public init(directory: URL) throws(LibraryError) {
         try DurableFile.makeFolders(directory)
         let descriptor = try Self.openFolder(directory)
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EINTR { continue }
-            let code = errno
-            close(descriptor)
-            if code == EWOULDBLOCK { throw LibraryError.inUse(directory) }
-            throw LibraryError.file("lock", directory.path, errno: code)
+        do {
+            try SystemCall.retrying { flock(descriptor.rawValue, LOCK_EX | LOCK_NB) }
+        } catch {
+            try? descriptor.close()
+            if error == .wouldBlock { throw LibraryError.inUse(directory) }
+            throw LibraryError.file("lock", directory.path, errno: error)
         }
         self.descriptor = descriptor
         _ = unlink(directory.appendingPathComponent(Self.formerFileName).path)
     }
 
     deinit {
-        close(descriptor)
+        try? descriptor.close()
     }
 
     /// Whether another process holds the claim on `directory` right now.
     public static func isHeld(in directory: URL) -> Bool {
         guard let descriptor = try? openFolder(directory) else { return false }
-        defer { close(descriptor) }
-        return flock(descriptor, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK
+        defer { try? descriptor.close() }
+        do {
+            try SystemCall.retrying { flock(descriptor.rawValue, LOCK_SH | LOCK_NB) }
+            return false
+        } catch {
+            return error == .wouldBlock
+        }
     }
 
     /// The corresponding C function is `open(O_DIRECTORY)`.
-    private static func openFolder(_ directory: URL) throws(LibraryError) -> Int32 {
-        while true {
-            let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if descriptor >= 0 { return descriptor }
-            let code = errno
-            if code != EINTR { throw LibraryError.file("open the library folder", directory.path, errno: code) }
+    private static func openFolder(_ directory: URL) throws(LibraryError) -> FileDescriptor {
+        do {
+            return try Errno.catching { try FileDescriptor.open(FilePath(directory.path), .readOnly, options: [.directory, .closeOnExec]) }
+        } catch {
+            throw LibraryError.file("open the library folder", directory.path, errno: error)
         }
     }
 }

@@ -36,34 +36,31 @@ enum WebThreads {
 }
 
 /// A task executor of its own threads, at the web's priority: jobs run in the order they come,
-/// each on whichever thread is free.
+/// each on whichever thread is free. Unlike a ``SerialWorker``, two jobs may run at once: a
+/// slow handler does not hold the others back.
 final class ThreadExecutor: TaskExecutor, Sendable {
     private let jobs = Mutex<[UnownedJob]>([])
-    private let available = DispatchSemaphore(value: 0)
+    /// Shared by the threads: a new job wakes them all, and one of them takes it.
+    private let wakeup = Wakeup()
 
     init(name: String, threads: Int) {
         for index in 0..<threads {
-            let thread = Thread { [self] in
-                BackgroundPriority.lowerCallingThread()
-                work()
+            // The threads live as long as the process (the executor is a static).
+            _ = DedicatedThread(name: "\(name) \(index + 1)", priority: .background, wakeup: wakeup) { [self] wakeup in
+                while !wakeup.isStopping {
+                    if let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                        job.runSynchronously(on: asUnownedTaskExecutor())
+                    } else {
+                        wakeup.wait(until: nil)
+                    }
+                }
             }
-            thread.name = "\(name) \(index + 1)"
-            thread.start()
         }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         jobs.withLock { $0.append(job) }
-        available.signal()
-    }
-
-    /// A worker's loop; the threads live as long as the process (the executor is a static).
-    private func work() -> Never {
-        while true {
-            available.wait()
-            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
+        wakeup.signal()
     }
 }

@@ -1,6 +1,5 @@
 #include "cv4l2.h"
 
-#include <errno.h>
 #include <libv4l2.h>
 #include <sys/ioctl.h>
 
@@ -25,19 +24,11 @@ const uint32_t cv4l2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
 const uint32_t cv4l2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
 
 int cv4l2_ioctl(int fd, unsigned long request, void *argument) {
-    int result;
-    do {
-        result = ioctl(fd, request, argument);
-    } while (result == -1 && errno == EINTR);
-    return result;
+    return ioctl(fd, request, argument);
 }
 
 int cv4l2_libv4l2_ioctl(int fd, unsigned long request, void *argument) {
-    int result;
-    do {
-        result = v4l2_ioctl(fd, request, argument);
-    } while (result == -1 && errno == EINTR);
-    return result;
+    return v4l2_ioctl(fd, request, argument);
 }
 
 int cv4l2_libv4l2_open(int fd) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoothService
+import BoothSystem
 import Foundation
 import Logging
 
@@ -43,9 +44,7 @@ struct DoctorCommand: AsyncParsableCommand {
             dataDirectory: library.directory, explicitDataDirectory: library.dataDirectory != nil, simulate: false)
         let logger = Logger(label: "photobooth")
         // The checks block on devices: a thread of their own, not the cooperative pool.
-        var checks = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: Doctor.checks(configuration, logger: logger)) }.start()
-        }
+        var checks = await DedicatedThread.run(name: "doctor") { Doctor.checks(configuration, logger: logger) }
         if configuration.sync.isEnabled {
             checks.append(await Doctor.checkEventBucket(configuration))
         }

@@ -2,6 +2,7 @@ import BoothCore
 import BoothImaging
 import Foundation
 import Logging
+import SystemPackage
 import Testing
 
 @testable import BoothDevices
@@ -19,7 +20,8 @@ private final class ConsoleHarness {
         // the photobooth command, that must be an error on write, not a fatal SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         console = try TerminalConsole(
-            input: inputPipe.fileHandleForReading.fileDescriptor, output: outputPipe.fileHandleForWriting.fileDescriptor,
+            input: FileDescriptor(rawValue: inputPipe.fileHandleForReading.fileDescriptor),
+            output: FileDescriptor(rawValue: outputPipe.fileHandleForWriting.fileDescriptor),
             patient: patient, drawsQRCodes: drawsQRCodes, logger: Logger(label: "test"))
         // The console keeps its own copies; the test's ends can go at any time.
         try inputPipe.fileHandleForReading.close()

@@ -106,15 +106,4 @@ struct ScreenScheduleTests {
             return
         }
     }
-
-    @Test("Stopping wins over anything left to draw")
-    func stop() {
-        var schedule = RenderSchedule(previewInterval: interval)
-        schedule.show(.ready)
-        schedule.stop()
-        guard case .finish = schedule.next(at: start) else {
-            Issue.record("finishes")
-            return
-        }
-    }
 }

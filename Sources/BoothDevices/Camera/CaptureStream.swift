@@ -70,15 +70,12 @@ final class CaptureStream {
     /// buffer again. Returns `nil` when no buffer was ready after all (EAGAIN).
     func dequeue() throws(DeviceError) -> Buffer? {
         var buffer = Self.buffer(index: 0)
-        let result = withUnsafeMutablePointer(to: &buffer) { pointer in
-            switch device.access {
-            case .direct: cv4l2_ioctl(device.descriptor, cv4l2_VIDIOC_DQBUF, pointer)
-            case .converting: cv4l2_libv4l2_ioctl(device.descriptor, cv4l2_VIDIOC_DQBUF, pointer)
-            }
-        }
-        if result != 0 {
-            if errno == EAGAIN { return nil }
-            throw .systemCall("VIDIOC_DQBUF", on: device.path, errno: errno)
+        do {
+            try device.call(cv4l2_VIDIOC_DQBUF, &buffer)
+        } catch  where error == .resourceTemporarilyUnavailable {
+            return nil
+        } catch {
+            throw .systemCall("VIDIOC_DQBUF", on: device.path, errno: error)
         }
         let index = Int(buffer.index)
         guard mappings.indices.contains(index) else {

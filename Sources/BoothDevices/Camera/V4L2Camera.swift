@@ -60,16 +60,10 @@ public struct V4L2Camera: Camera {
     public func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: CameraFrame.self, bufferingPolicy: .bufferingNewest(FrameRing().capacity))
-        let wakeup: Wakeup
-        do {
-            wakeup = try Wakeup()
-        } catch {
-            continuation.finish(throwing: error)
-            return stream
-        }
-        continuation.onTermination = { _ in wakeup.signal() }
+        let wakeup = Wakeup()
+        continuation.onTermination = { _ in wakeup.requestStop() }
         let camera = self
-        let thread = Thread {
+        _ = DedicatedThread(name: "camera \(settings.device)", wakeup: wakeup) { wakeup in
             do {
                 let session = try CameraSession(settings: camera.settings, logger: camera.logger)
                 try session.stream(until: wakeup, drops: camera.drops) { continuation.yield($0) }
@@ -78,8 +72,6 @@ public struct V4L2Camera: Camera {
                 continuation.finish(throwing: error)
             }
         }
-        thread.name = "camera \(settings.device)"
-        thread.start()
         return stream
     }
 }
@@ -204,7 +196,7 @@ final class CameraSession {
         }
     }
 
-    /// Delivers frames to `deliver` until `wakeup` is signalled (or `deadline` passes); throws
+    /// Delivers frames to `deliver` until `wakeup` is asked to stop (or `deadline` passes); throws
     /// when the device fails or goes away. Damaged, empty and short frames are dropped and
     /// counted, and so are the first frames while the picture settles.
     func stream(
@@ -213,12 +205,12 @@ final class CameraSession {
         let clock = MonotonicClock()
         var settling = settings.settleFrames
         while true {
-            var wait = Duration.seconds(1)
+            var until = clock.now + .seconds(1)
             if let deadline {
-                wait = min(wait, clock.now.duration(to: deadline))
-                if wait <= .zero { return }
+                if clock.now >= deadline { return }
+                until = min(until, deadline)
             }
-            switch try wakeup.wait(for: device.descriptor, timeout: wait, device: device.path) {
+            switch try wakeup.wait(for: device.descriptor, until: until, device: device.path) {
             case .woken: return
             case .timedOut: continue
             case .ready(let hangUp):
@@ -271,11 +263,11 @@ final class CameraSession {
 
     /// Waits up to `timeout` for the first frame the session delivers (for `photobooth doctor`).
     func firstFrame(timeout: Duration) throws(DeviceError) -> CameraFrame? {
-        let wakeup = try Wakeup()
+        let wakeup = Wakeup()
         var first: CameraFrame?
         try stream(until: wakeup, deadline: MonotonicClock().now + timeout, drops: FrameDrops()) { frame in
             first = frame
-            wakeup.signal()
+            wakeup.requestStop()
         }
         return first
     }

@@ -1,5 +1,7 @@
+import BoothSystem
 import CV4L2
 import Foundation
+import SystemPackage
 
 /// An open V4L2 video capture device: the file descriptor, and the ioctls the booth uses on it.
 ///
@@ -17,19 +19,23 @@ final class VideoDevice {
 
     let path: String
     let access: Access
-    let descriptor: Int32
+    let descriptor: FileDescriptor
 
     /// Opens `path` for capture. A missing node or an unplugged device is
     /// ``DeviceError/disconnected``.
     init(path: String, access: Access = .direct) throws(DeviceError) {
         self.path = path
         self.access = access
-        let descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .systemCall("open", on: path, errno: errno) }
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try Errno.catching { try FileDescriptor.open(FilePath(path), .readWrite, options: [.nonBlocking, .closeOnExec]) }
+        } catch {
+            throw .systemCall("open", on: path, errno: error)
+        }
         if access == .converting {
-            guard cv4l2_libv4l2_open(descriptor) == descriptor else {
-                let code = errno
-                close(descriptor)
+            guard cv4l2_libv4l2_open(descriptor.rawValue) == descriptor.rawValue else {
+                let code = Errno.lastError
+                try? descriptor.close()
                 throw .systemCall("v4l2_fd_open (libv4l2)", on: path, errno: code)
             }
         }
@@ -38,41 +44,51 @@ final class VideoDevice {
 
     deinit {
         switch access {
-        case .direct: close(descriptor)
-        case .converting: _ = cv4l2_libv4l2_close(descriptor)
+        case .direct: try? descriptor.close()
+        case .converting: _ = cv4l2_libv4l2_close(descriptor.rawValue)
         }
     }
 
     /// Runs one ioctl, throwing the errno as a typed error that names the request.
     func control<Argument>(_ request: UInt, _ name: String, _ argument: inout Argument) throws(DeviceError) {
-        let result = withUnsafeMutablePointer(to: &argument) { pointer in
-            switch access {
-            case .direct: cv4l2_ioctl(descriptor, request, pointer)
-            case .converting: cv4l2_libv4l2_ioctl(descriptor, request, pointer)
-            }
+        do {
+            try call(request, &argument)
+        } catch {
+            throw .systemCall(name, on: path, errno: error)
         }
-        guard result == 0 else { throw .systemCall(name, on: path, errno: errno) }
     }
 
     /// Like ``control(_:_:_:)`` for enumerations and optional requests: `false` when the index is
     /// past the end (EINVAL) or the driver lacks the request (ENOTTY).
     func enumerate<Argument>(_ request: UInt, _ name: String, _ argument: inout Argument) throws(DeviceError) -> Bool {
-        let result = withUnsafeMutablePointer(to: &argument) { pointer in
-            switch access {
-            case .direct: cv4l2_ioctl(descriptor, request, pointer)
-            case .converting: cv4l2_libv4l2_ioctl(descriptor, request, pointer)
+        do {
+            try call(request, &argument)
+            return true
+        } catch  where error == .invalidArgument || error == .inappropriateIOCTLForDevice {
+            return false
+        } catch {
+            throw .systemCall(name, on: path, errno: error)
+        }
+    }
+
+    /// One ioctl, through libv4l2 when converting.
+    func call<Argument>(_ request: UInt, _ argument: inout Argument) throws(Errno) {
+        try withUnsafeMutablePointer(to: &argument) { pointer throws(Errno) in
+            _ = try SystemCall.retrying {
+                switch access {
+                case .direct: cv4l2_ioctl(descriptor.rawValue, request, pointer)
+                case .converting: cv4l2_libv4l2_ioctl(descriptor.rawValue, request, pointer)
+                }
             }
         }
-        if result == 0 { return true }
-        if errno == EINVAL || errno == ENOTTY { return false }
-        throw .systemCall(name, on: path, errno: errno)
     }
 
     func map(length: Int, offset: UInt32) throws(DeviceError) -> UnsafeMutableRawPointer {
         let address: UnsafeMutableRawPointer? =
             switch access {
-            case .direct: mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, off_t(offset))
-            case .converting: cv4l2_libv4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, Int64(offset))
+            case .direct: mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor.rawValue, off_t(offset))
+            case .converting:
+                cv4l2_libv4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor.rawValue, Int64(offset))
             }
         guard let address, address != MAP_FAILED else { throw .systemCall("mmap", on: path, errno: errno) }
         return address

@@ -32,7 +32,7 @@ public final class GPIOButton: ShutterButton {
     }
 
     public let presses: AsyncStream<MonotonicInstant>
-    private let thread: DeviceThread
+    private let thread: DedicatedThread
 
     /// Requests the line at once, so a wrong chip or line stops the booth before it starts;
     /// afterwards a failing line is reopened by the button's thread.
@@ -45,14 +45,14 @@ public final class GPIOButton: ShutterButton {
         )
         // The line opened here is handed to the thread, which owns it from then on.
         let firstLine = Mutex<GPIOLine?>(first)
-        thread = try DeviceThread(name: "shutter button", logger: logger) { wakeup, worked in
+        thread = .device(name: "shutter button", logger: logger) { wakeup, worked in
             let line = try firstLine.withLock { $0.take() } ?? Self.open(settings)
             worked = true
             var debouncer = ButtonDebouncer(window: settings.debounce, pressed: try line.value())
             let clock = MonotonicClock()
             while true {
-                let wait = debouncer.settleAt.map { max(clock.now.duration(to: $0), .zero) } ?? .seconds(60)
-                switch try wakeup.wait(for: line.eventDescriptor, timeout: wait, device: line.label) {
+                let deadline = debouncer.settleAt ?? clock.now + .seconds(60)
+                switch try wakeup.wait(for: line.eventDescriptor, until: deadline, device: line.label) {
                 case .woken: return
                 case .timedOut:
                     // Quiet for the debounce window: the level says where the button is.
@@ -74,7 +74,7 @@ public final class GPIOButton: ShutterButton {
         }
     }
 
-    deinit { thread.stop() }
+    deinit { thread.requestStop() }
 
     private static func open(_ settings: Settings) throws(DeviceError) -> GPIOLine {
         let line = try GPIOLine(chip: settings.chip, line: settings.line)

@@ -1,6 +1,7 @@
 import BoothCore
 import CGPIOD
 import Foundation
+import SystemPackage
 
 /// Which line of a GPIO chip: by offset, or by the name the board gives it ("GPIO17").
 public enum GPIOLineSelector: Sendable, Hashable, CustomStringConvertible {
@@ -115,7 +116,7 @@ final class GPIOLine {
     }
 
     /// The descriptor that becomes readable when an edge event is waiting.
-    var eventDescriptor: Int32 { gpiod_line_event_get_fd(line) }
+    var eventDescriptor: FileDescriptor { FileDescriptor(rawValue: gpiod_line_event_get_fd(line)) }
 
     /// Reads the waiting edge event; returns when it happened, on the kernel's monotonic clock.
     /// (Its rising/falling label is not returned: during contact bounce it is unreliable.)

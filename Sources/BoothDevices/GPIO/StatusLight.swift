@@ -1,4 +1,5 @@
 import BoothCore
+import BoothSystem
 import Foundation
 import Logging
 import Synchronization
@@ -40,12 +41,13 @@ public final class StatusLight: Screen {
     /// Half a blink: 4 changes a second are seen at once and do not look like a fault.
     static let blinkPhase = Duration.milliseconds(250)
 
-    private let state = NSCondition()
-    // Guarded by `state`.
-    nonisolated(unsafe) private var pattern = Pattern.off
-    nonisolated(unsafe) private var stopped = false
-    /// Signalled once the thread has turned the light off and released the line.
-    private let finished = DispatchSemaphore(value: 0)
+    /// What the light shows now, which its thread follows.
+    private final class Shown: Sendable {
+        let pattern = Mutex(Pattern.off)
+    }
+
+    private let shown: Shown
+    private let thread: DedicatedThread
 
     /// Requests the line (off) at once, so a wrong line stops the booth before it starts.
     public init(settings: Settings, logger: Logger) throws(DeviceError) {
@@ -53,59 +55,48 @@ public final class StatusLight: Screen {
         try line.requestOutput(activeLow: settings.activeLow, value: false)
         logger.info("Status light on \(line.label).")
         let owned = Mutex<GPIOLine?>(line)
-        let thread = Thread { [self] in
-            if let line = owned.withLock({ $0.take() }) { drive(line, logger: logger) }
-            finished.signal()
+        let shown = Shown()
+        self.shown = shown
+        thread = DedicatedThread(name: "status light") { wakeup in
+            if let line = owned.withLock({ $0.take() }) { Self.drive(line, following: shown, wakeup: wakeup, logger: logger) }
         }
-        thread.name = "status light"
-        thread.start()
     }
 
     public func show(_ content: ScreenContent) {
         let new = Pattern(for: content)
-        state.withLock {
-            // Each second of the countdown is a new screen but the same blinking: no wake-up,
-            // or the blink would lose its rhythm.
-            guard new != pattern else { return }
-            pattern = new
-            state.signal()
+        let changed = shown.pattern.withLock { pattern in
+            defer { pattern = new }
+            return new != pattern
         }
+        // Each second of the countdown is a new screen but the same blinking: no wake-up, or
+        // the blink would lose its rhythm.
+        if changed { thread.wake() }
     }
 
     /// Turns the light off, ends its thread, and returns once the line is off: a released line
     /// keeps its last value, so the process must not exit before.
     public func stop() async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                self.stopWaiting()
-                continuation.resume()
-            }
-        }
+        await thread.stop()
     }
 
     /// ``stop()`` for a thread that may block (never Swift's cooperative pool).
     public func stopWaiting() {
-        state.withLock {
-            stopped = true
-            state.signal()
-        }
-        finished.wait()
-        finished.signal()  // A second stop returns at once.
+        thread.stopWaiting()
     }
 
     /// The light's loop: sets the line whenever the pattern changes, and every phase while
     /// blinking. A failing line is logged once and the loop goes on (the light is a courtesy;
     /// the booth works without it).
-    private func drive(_ line: GPIOLine, logger: Logger) {
+    private static func drive(_ line: GPIOLine, following shown: Shown, wakeup: Wakeup, logger: Logger) {
         var lit = false
         var failing = false
-        var nextToggle = Date.distantPast
-        state.lock()
-        defer { state.unlock() }
-        while !stopped {
-            let now = Date()
-            let toggle = now >= nextToggle
-            if pattern == .blinking, toggle { nextToggle = now + Self.blinkPhase.inSeconds }
+        let clock = MonotonicClock()
+        var nextToggle: MonotonicInstant?
+        while !wakeup.isStopping {
+            let now = clock.now
+            let pattern = shown.pattern.withLock { $0 }
+            let toggle = nextToggle.map { now >= $0 } ?? true
+            if pattern == .blinking, toggle { nextToggle = now + blinkPhase }
             let wanted =
                 switch pattern {
                 case .off: false
@@ -122,11 +113,7 @@ public final class StatusLight: Screen {
                     failing = true
                 }
             }
-            if pattern == .blinking {
-                _ = state.wait(until: nextToggle)
-            } else {
-                state.wait()
-            }
+            wakeup.wait(until: pattern == .blinking ? nextToggle : nil)
         }
         try? line.set(false)
     }

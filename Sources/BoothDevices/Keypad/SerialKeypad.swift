@@ -4,6 +4,7 @@ import BoothSystem
 import Foundation
 import Logging
 import Synchronization
+import SystemPackage
 
 /// A keypad on a serial port (a USB-serial keypad, or one wired to the Pi's UART).
 ///
@@ -31,7 +32,7 @@ public final class SerialKeypad: Keypad, Screen {
     public let keys: AsyncStream<KeypadKey>
     private let port: Port
     private let echo: Mutex<KeypadEcho>
-    private let thread: DeviceThread
+    private let thread: DedicatedThread
 
     /// Opens the port at once, so a wrong device or speed stops the booth before it starts.
     ///
@@ -50,12 +51,12 @@ public final class SerialKeypad: Keypad, Screen {
         }
         let port = Port(settings: settings, logger: logger, open: first)
         self.port = port
-        thread = try DeviceThread(name: "keypad \(settings.device)", logger: logger) { wakeup, worked in
+        thread = .device(name: "keypad \(settings.device)", logger: logger) { wakeup, worked in
             try port.serve(until: wakeup, worked: &worked) { sink.yield($0) }
         }
     }
 
-    deinit { thread.stop() }
+    deinit { thread.requestStop() }
 
     public func show(_ content: ScreenContent) {
         let text = echo.withLock { $0.text(for: content) }
@@ -79,7 +80,7 @@ private final class Port: Sendable {
 
     /// Reads the port until stopped; reopens it first if it went away.
     func serve(until wakeup: Wakeup, worked: inout Bool, deliver: (KeypadKey) -> Void) throws {
-        let descriptor = try open.withLock { port throws(DeviceError) -> Int32 in
+        let descriptor = try open.withLock { port throws(DeviceError) -> FileDescriptor in
             if port == nil { port = try SerialPort(path: settings.device, baud: settings.baud) }
             return port!.descriptor
         }
@@ -89,8 +90,8 @@ private final class Port: Sendable {
         let clock = MonotonicClock()
         do {
             while true {
-                let wait = decoder.deadline.map { max(clock.now.duration(to: $0), .zero) } ?? .seconds(60)
-                switch try wakeup.wait(for: descriptor, timeout: wait, device: settings.device) {
+                let deadline = decoder.deadline ?? clock.now + .seconds(60)
+                switch try wakeup.wait(for: descriptor, until: deadline, device: settings.device) {
                 case .woken:
                     return
                 case .timedOut:

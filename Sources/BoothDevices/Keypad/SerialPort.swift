@@ -1,12 +1,13 @@
 import BoothCore
 import BoothSystem
 import Foundation
+import SystemPackage
 
 /// A serial port in raw mode (8 data bits, no parity, 1 stop bit, no flow control), as a keypad
 /// needs it: every byte as it arrives, nothing echoed or translated by the kernel.
 final class SerialPort {
     let path: String
-    let descriptor: Int32
+    let descriptor: FileDescriptor
 
     /// The speeds termios knows, in bits per second.
     static let speeds: [Int: speed_t] = [
@@ -22,13 +23,20 @@ final class SerialPort {
         }
         self.path = path
         // Kept in a local until the port is set up: a failure below closes it once, here.
-        let descriptor = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .systemCall("open", on: path, errno: errno) }
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try Errno.catching {
+                try FileDescriptor.open(FilePath(path), .readWrite, options: [.noControllingTerminal, .nonBlocking, .closeOnExec])
+            }
+        } catch {
+            throw .systemCall("open", on: path, errno: error)
+        }
         var settings = termios()
-        guard tcgetattr(descriptor, &settings) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw .systemCall("tcgetattr (is it a serial port?)", on: path, errno: code)
+        do {
+            try SystemCall.retrying { tcgetattr(descriptor.rawValue, &settings) }
+        } catch {
+            try? descriptor.close()
+            throw .systemCall("tcgetattr (is it a serial port?)", on: path, errno: error)
         }
         cfmakeraw(&settings)
         settings.c_cflag &= ~(tcflag_t(PARENB | CSTOPB | CSIZE) | tcflag_t(CRTSCTS))
@@ -36,31 +44,37 @@ final class SerialPort {
         settings.c_iflag &= ~tcflag_t(IXON | IXOFF | IXANY)
         cfsetispeed(&settings, speed)
         cfsetospeed(&settings, speed)
-        guard tcsetattr(descriptor, TCSANOW, &settings) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw .systemCall("tcsetattr", on: path, errno: code)
+        do {
+            try SystemCall.retrying { tcsetattr(descriptor.rawValue, TCSANOW, &settings) }
+        } catch {
+            try? descriptor.close()
+            throw .systemCall("tcsetattr", on: path, errno: error)
         }
-        tcflush(descriptor, TCIFLUSH)
+        _ = try? SystemCall.retrying { tcflush(descriptor.rawValue, TCIFLUSH) }
         self.descriptor = descriptor
     }
 
-    deinit { close(descriptor) }
+    deinit { try? descriptor.close() }
 
     /// Reads what has arrived. An empty result means nothing was there; a port that is gone
     /// (unplugged USB adapter) throws.
     func read() throws(DeviceError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 256)
-        let count = Glibc.read(descriptor, &buffer, buffer.count)
-        if count > 0 { return Array(buffer.prefix(count)) }
+        let count: Int
+        do {
+            count = try Errno.catching { try buffer.withUnsafeMutableBytes { try descriptor.read(into: $0) } }
+        } catch  where error == .resourceTemporarilyUnavailable {
+            return []
+        } catch {
+            throw .systemCall("read", on: path, errno: error)
+        }
         if count == 0 { throw DeviceError.disconnected.detailed("\(path) hung up.") }
-        if errno == EAGAIN || errno == EINTR { return [] }
-        throw .systemCall("read", on: path, errno: errno)
+        return Array(buffer.prefix(count))
     }
 
     /// Writes `bytes` without waiting: a keypad display that cannot keep up loses text, the
     /// booth never stalls for it.
     func write(_ bytes: [UInt8]) {
-        writeAll(bytes, to: descriptor)
+        _ = try? descriptor.writeAll(bytes)
     }
 }

@@ -1,7 +1,9 @@
 import BoothScreen
+import BoothSystem
 import CLinuxFB
 import Foundation
 import Logging
+import SystemPackage
 
 /// A Linux framebuffer device (`/dev/fb0`), mapped into memory.
 ///
@@ -13,7 +15,7 @@ import Logging
 struct Framebuffer: ~Copyable {
     let device: String
     let layout: FramebufferLayout
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     /// The mapping as mmap returned it, and where the pixels start within it.
     private let mapping: UnsafeMutableRawPointer
     private let memory: UnsafeMutableRawPointer
@@ -31,16 +33,18 @@ struct Framebuffer: ~Copyable {
     /// Opens and maps `device`. The corresponding C calls are `open`,
     /// `ioctl(FBIOGET_FSCREENINFO)`, `ioctl(FBIOGET_VSCREENINFO)` and `mmap`.
     init(device: String = "/dev/fb0", logger: Logger) throws(DeviceError) {
-        let descriptor = open(device, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try Errno.catching { try FileDescriptor.open(FilePath(device), .readWrite, options: .closeOnExec) }
+        } catch {
             let advice =
-                code == EACCES
+                error == .permissionDenied
                 ? " Add the booth's user to the video group."
-                : code == ENOENT ? " Is a display connected, and its driver loaded?" : ""
+                : error == .noSuchFileOrDirectory ? " Is a display connected, and its driver loaded?" : ""
             // No node: no display yet (a Pi's KMS driver makes /dev/fb0 once one is connected).
-            let kind = code == ENOENT || code == ENODEV ? DeviceError.disconnected : .unavailable
-            throw kind.detailed("\(device): open failed: \(String(cString: strerror(code))).\(advice)")
+            let kind =
+                error == .noSuchFileOrDirectory || error == .operationNotSupportedByDevice ? DeviceError.disconnected : .unavailable
+            throw kind.detailed("\(device): open failed: \(error).\(advice)")
         }
         var fixed = fb_fix_screeninfo()
         var screen = fb_var_screeninfo()
@@ -60,16 +64,16 @@ struct Framebuffer: ~Copyable {
                 )
             }
         } catch {
-            close(descriptor)
+            try? descriptor.close()
             throw error
         }
         // The kernel maps from the page that holds smem_start; the pixels begin that far into it.
         let pageOffset = Int(fixed.smem_start) & (Int(getpagesize()) - 1)
         let mappedLength = pageOffset + Int(fixed.smem_len)
-        let mapping = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        let mapping = mmap(nil, mappedLength, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor.rawValue, 0)
         guard let mapping, mapping != UnsafeMutableRawPointer(bitPattern: -1) else {
-            let code = errno
-            close(descriptor)
+            let code = Errno.lastError
+            try? descriptor.close()
             throw DeviceError.systemCall("mmap", on: device, errno: code)
         }
         self.device = device
@@ -95,10 +99,10 @@ struct Framebuffer: ~Copyable {
         if screen.yoffset != originalYOffset {
             var original = screen
             original.yoffset = originalYOffset
-            _ = ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &original)
+            _ = try? SystemCall.retrying { ioctl(descriptor.rawValue, UInt(FBIOPAN_DISPLAY), &original) }
         }
         munmap(mapping, mappedLength)
-        close(descriptor)
+        try? descriptor.close()
     }
 
     /// Whether frames are drawn into a hidden page and then shown by panning.
@@ -121,15 +125,11 @@ struct Framebuffer: ~Copyable {
         layout.copy(canvas, to: memory + pages[hidden])
         screen.xoffset = 0
         screen.yoffset = UInt32(hidden * layout.height)
-        var status = ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &screen)
-        while status != 0, errno == EINTR { status = ioctl(descriptor, UInt(FBIOPAN_DISPLAY), &screen) }
-        if status == 0 {
+        do {
+            try SystemCall.retrying { ioctl(descriptor.rawValue, UInt(FBIOPAN_DISPLAY), &screen) }
             shownPage = hidden
-        } else {
-            let code = errno
-            logger.warning(
-                "\(device): FBIOPAN_DISPLAY failed: \(String(cString: strerror(code))). Drawing straight to the screen from now on."
-            )
+        } catch {
+            logger.warning("\(device): FBIOPAN_DISPLAY failed: \(error). Drawing straight to the screen from now on.")
             screen.yoffset = UInt32(shownPage * layout.height)
             pages = [pages[shownPage]]
             layout.copy(canvas, to: memory + pages[0])
@@ -138,11 +138,12 @@ struct Framebuffer: ~Copyable {
 
     /// Reads one of the driver's screen descriptions. The corresponding C function is `ioctl`.
     private static func control<Info: BitwiseCopyable>(
-        _ descriptor: Int32, _ request: Int32, _ info: inout Info, _ name: String, _ device: String
+        _ descriptor: FileDescriptor, _ request: Int32, _ info: inout Info, _ name: String, _ device: String
     ) throws(DeviceError) {
-        while ioctl(descriptor, UInt(request), &info) != 0 {
-            let code = errno
-            guard code == EINTR else { throw DeviceError.systemCall("ioctl(\(name))", on: device, errno: code) }
+        do {
+            try SystemCall.retrying { ioctl(descriptor.rawValue, UInt(request), &info) }
+        } catch {
+            throw DeviceError.systemCall("ioctl(\(name))", on: device, errno: error)
         }
     }
 }

@@ -13,12 +13,10 @@ import Synchronization
 /// and preview frames at most `previewFPS` times per second, the latest frame only, so the
 /// capture path keeps the CPU; with nothing new it sleeps. That thread opens the device, owns
 /// it, and gives it and the text console back when the screen stops: call ``stop()`` when the
-/// booth ends (the thread keeps the screen alive until then).
+/// booth ends.
 public final class FramebufferScreen: Screen {
     private let requests: RenderRequests
-    /// How opening the device went; `nil` until the render thread knows.
-    private let startup = Mutex<Result<Void, DeviceError>?>(nil)
-    private let logger: Logger
+    private let thread: DedicatedThread
 
     /// Opens the framebuffer `device`, loads the fonts and shows "Starting the camera...".
     /// Blocks until the device is open (or failed to open), like any device opening: call it
@@ -34,18 +32,15 @@ public final class FramebufferScreen: Screen {
         previewFPS: Int = 15, keys: KeyLabels = .keyboard, logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
-        requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
-        self.logger = logger
-        let opened = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
-            run(
-                device: device, console: console, fonts: fonts, keys: keys,
-                opened: opened)
+        let requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
+        self.requests = requests
+        let drawer = Drawer(
+            device: device, console: console, fonts: fonts, keys: keys,
+            requests: requests, logger: logger)
+        // The render thread opens the device, owns it, and gives it back when it ends.
+        thread = try DedicatedThread(name: "framebuffer screen", wakeup: requests.wakeup) { (wakeup, started) throws(DeviceError) in
+            try drawer.run(started: started)
         }
-        thread.name = "framebuffer screen"
-        thread.start()
-        opened.wait()
-        if case .failure(let error) = startup.withLock({ $0 }) { throw error }
         logger.info("Screen on \(device), preview at most \(previewFPS) frames per second.")
     }
 
@@ -68,89 +63,89 @@ public final class FramebufferScreen: Screen {
     /// Stops drawing and returns once the render thread has released the framebuffer and given
     /// the text console back (after the frame being drawn, if any).
     public func stop() async {
-        await requests.stop()
+        await thread.stop()
     }
+}
 
-    // MARK: Render thread
+/// What the framebuffer's render thread does, from opening the device to giving it back.
+private struct Drawer: Sendable {
+    let device: String
+    let console: String?
+    let fonts: ScreenFonts
+    let keys: KeyLabels
+    let requests: RenderRequests
+    let logger: Logger
 
-    private func run(
-        device: String, console: String?, fonts: ScreenFonts, keys: KeyLabels,
-        opened: DispatchSemaphore
-    ) {
-        do throws(DeviceError) {
-            // Fonts first: a booth that cannot draw text must not start.
-            _ = try Self.drawing { () throws(ScreenError) in
-                try ScreenPainter(fonts: fonts, keys: keys)
-            }
-            guard var framebuffer = try waitForDevice(device, opened: opened) else {
-                finish(startup: nil)
-                return
-            }
-            let layout = framebuffer.layout
-            var renderer = try Self.drawing { () throws(ScreenError) in
-                try ScreenRenderer(
-                    width: layout.width, height: layout.height, fonts: fonts, keys: keys, logger: logger)
-            }
-            let graphicsMode: VirtualConsole? =
-                if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }
-            if startup.withLock({ $0 == nil }) {
-                startup.withLock { $0 = .success(()) }
-                opened.signal()
-            }
-            logger.debug("Drawing on \(framebuffer.summary).")
-
-            draw(with: &renderer, on: &framebuffer)
-
-            // The device first, then the console, which redraws its text over the framebuffer.
-            _ = consume framebuffer
-            _ = consume graphicsMode
-            finish(startup: nil)
-        } catch {
-            if startup.withLock({ $0 != nil }) {
-                // The booth started while waiting for a display that then could not be used.
+    /// Opens the device and draws until the screen stops. When the device's node does not
+    /// exist (no display connected at boot), the booth starts anyway (`started`) and this
+    /// waits for the display; a failure from then on is logged, and the booth runs without
+    /// its screen.
+    func run(started: () -> Void) throws(DeviceError) {
+        // Fonts first: a booth that cannot draw text must not start.
+        _ = try Self.drawing { () throws(ScreenError) in
+            try ScreenPainter(fonts: fonts, keys: keys)
+        }
+        let framebuffer: Framebuffer
+        do {
+            framebuffer = try Framebuffer(device: device, logger: logger)
+        } catch  where error == .disconnected {
+            logger.error("Screen: \(error) Waiting for a display.")
+            started()
+            do {
+                guard let framebuffer = try waitForDevice() else { return }
+                try draw(on: framebuffer, started: started)
+            } catch {
                 logger.error("Screen: \(error) The booth runs without its screen.")
             }
-            finish(startup: .failure(error))
-            opened.signal()
+            return
         }
+        try draw(on: framebuffer, started: started)
     }
 
-    /// Opens the framebuffer. When its node does not exist (no display connected at boot), the
-    /// booth starts anyway and this waits, trying every 2 s, until the display is there or the
-    /// screen stops (then `nil`).
-    private func waitForDevice(_ device: String, opened: DispatchSemaphore) throws(DeviceError) -> Framebuffer? {
+    /// Opens the framebuffer, trying every 2 s, until the display is there or the screen stops
+    /// (then `nil`).
+    private func waitForDevice() throws(DeviceError) -> Framebuffer? {
+        let clock = MonotonicClock()
         while true {
+            requests.wakeup.wait(until: clock.now + .seconds(2))
+            if requests.wakeup.isStopping { return nil }
             do {
                 return try Framebuffer(device: device, logger: logger)
             } catch  where error == .disconnected {
-                if startup.withLock({ $0 == nil }) {
-                    logger.error("Screen: \(error) Waiting for a display.")
-                    startup.withLock { $0 = .success(()) }
-                    opened.signal()
-                }
+                continue
             }
-            let clock = MonotonicClock()
-            requests.wait(until: clock.now + .seconds(2), on: clock)
-            if requests.isStopping { return nil }
         }
     }
 
-    /// Draws what the schedule says until the screen stops.
-    private func draw(with renderer: inout ScreenRenderer, on framebuffer: inout Framebuffer) {
+    /// Makes the renderer for `framebuffer` and takes the console (then the booth has started),
+    /// draws what the schedule says until the screen stops, and gives both back.
+    private func draw(on framebuffer: consuming Framebuffer, started: () -> Void) throws(DeviceError) {
+        let layout = framebuffer.layout
+        var renderer = try Self.drawing { () throws(ScreenError) in
+            try ScreenRenderer(
+                width: layout.width, height: layout.height, fonts: fonts, keys: keys,
+                logger: logger)
+        }
+        let graphicsMode: VirtualConsole? =
+            if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }
+        started()
+        logger.debug("Drawing on \(framebuffer.summary).")
+        let wakeup = requests.wakeup
         let clock = MonotonicClock()
-        while true {
+        while !wakeup.isStopping {
             switch requests.next(at: clock.now) {
             case .render(let content, let frame):
                 renderer.render(content, newFrame: frame)
                 framebuffer.present(renderer.canvas)
             case .wait(let deadline):
-                requests.wait(until: deadline, on: clock)
+                wakeup.wait(until: deadline)
             case .sleep:
-                requests.wait(until: nil, on: clock)
-            case .finish:
-                return
+                wakeup.wait(until: nil)
             }
         }
+        // The device first, then the console, which redraws its text over the framebuffer.
+        _ = consume framebuffer
+        _ = consume graphicsMode
     }
 
     /// What `make` returns; a screen that cannot be drawn (fonts, a codec) is a device that
@@ -161,11 +156,5 @@ public final class FramebufferScreen: Screen {
         } catch {
             throw DeviceError.unavailable.detailed(error.description)
         }
-    }
-
-    /// Marks the render thread as done and resumes whoever waits in ``stop()``.
-    private func finish(startup result: Result<Void, DeviceError>?) {
-        if let result { startup.withLock { $0 = result } }
-        requests.finished()
     }
 }

@@ -1,6 +1,8 @@
+import BoothSystem
 import CLinuxFB
 import Foundation
 import Logging
+import SystemPackage
 
 /// The Linux text console, switched to graphics mode while the booth draws, so that its text
 /// and blinking cursor do not draw over the screen; its previous mode comes back when the value
@@ -9,7 +11,7 @@ import Logging
 /// Best effort: switching needs the console's permission (`CAP_SYS_TTY_CONFIG`, or the console
 /// as controlling terminal). Without it the booth still draws; the console may show through.
 struct VirtualConsole: ~Copyable {
-    private let descriptor: Int32
+    private let descriptor: FileDescriptor
     private let previousMode: Int32
 
     /// Switches the console at `path` (usually `/dev/tty0`, the one on screen) to graphics
@@ -18,16 +20,20 @@ struct VirtualConsole: ~Copyable {
     init?(graphicsModeOn path: String, logger: Logger) {
         // Write-only is enough for the ioctls, and all that /dev/tty0's group (tty, mode 0620)
         // may open it for.
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else {
-            logger.debug("Console \(path) stays in text mode: open failed: \(String(cString: strerror(errno))).")
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.closeOnExec, .noControllingTerminal])
+        } catch {
+            logger.debug("Console \(path) stays in text mode: open failed: \(error).")
             return nil
         }
         var mode: Int32 = 0
-        guard ioctl(descriptor, UInt(KDGETMODE), &mode) == 0, ioctl(descriptor, UInt(KDSETMODE), Int32(KD_GRAPHICS)) == 0
-        else {
-            logger.debug("Console \(path) stays in text mode: KDSETMODE failed: \(String(cString: strerror(errno))).")
-            close(descriptor)
+        do {
+            try SystemCall.retrying { ioctl(descriptor.rawValue, UInt(KDGETMODE), &mode) }
+            try SystemCall.retrying { ioctl(descriptor.rawValue, UInt(KDSETMODE), Int32(KD_GRAPHICS)) }
+        } catch {
+            logger.debug("Console \(path) stays in text mode: KDSETMODE failed: \(error).")
+            try? descriptor.close()
             return nil
         }
         logger.debug("Console \(path) switched to graphics mode while the booth draws.")
@@ -36,7 +42,7 @@ struct VirtualConsole: ~Copyable {
     }
 
     deinit {
-        _ = ioctl(descriptor, UInt(KDSETMODE), previousMode)
-        close(descriptor)
+        _ = try? SystemCall.retrying { ioctl(descriptor.rawValue, UInt(KDSETMODE), previousMode) }
+        try? descriptor.close()
     }
 }

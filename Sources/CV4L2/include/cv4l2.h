@@ -28,10 +28,11 @@ extern const uint32_t cv4l2_PIX_FMT_JPEG;
 extern const uint32_t cv4l2_PIX_FMT_YUYV;
 extern const uint32_t cv4l2_PIX_FMT_RGB24;
 
-/// ioctl(2) on a V4L2 device, retried when a signal interrupts it. Returns 0 or -1 with errno set.
+/// ioctl(2) on a V4L2 device, with a fixed argument. Returns 0 or -1 with errno set (the Swift
+/// side retries on EINTR).
 int cv4l2_ioctl(int fd, unsigned long request, void *argument);
 
-/// libv4l2's v4l2_ioctl (variadic in C) with fixed arguments, retried on EINTR.
+/// libv4l2's v4l2_ioctl (variadic in C) with fixed arguments.
 int cv4l2_libv4l2_ioctl(int fd, unsigned long request, void *argument);
 
 /// libv4l2's v4l2_fd_open with the flag that lets it convert formats the device lacks.
