@@ -8,7 +8,10 @@ import Testing
 
 @testable import BoothService
 
-/// A runtime with controlled devices and a library in a temporary folder.
+/// A booth runtime and camera service over a library in a temporary folder. Its camera is
+/// declared stalled only after `stallTimeout` (10 minutes unless a test is about stalls): tests
+/// deliver a frame or two, and on a loaded machine their steps may take longer than the booth's
+/// own 5 s, which would take the camera away from under them.
 private final class Rig: Sendable {
     let camera = ControlledCamera()
     let controls: TestControls
@@ -20,7 +23,7 @@ private final class Rig: Sendable {
     let cameraService: CameraService
 
     init(
-        countdown: Duration = .zero, stallTimeout: Duration = .seconds(5), screen: (any Screen)? = nil,
+        countdown: Duration = .zero, stallTimeout: Duration = .seconds(600), screen: (any Screen)? = nil,
         controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }
     ) throws {

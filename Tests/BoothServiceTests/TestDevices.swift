@@ -118,20 +118,32 @@ final class RecordingScreen: Screen {
     /// Everything shown so far.
     var contents: [ScreenContent] { state.withLock { $0.history } }
 
-    /// Waits for the next content, after those already waited for, that matches.
+    /// Waits for the next content, after those already waited for, that matches. A wait that
+    /// is cancelled (a test past its time limit) returns the last content shown, so that the
+    /// test fails on it rather than hanging the run.
     @discardableResult
     func next(where matches: @escaping @Sendable (ScreenContent) -> Bool) async -> ScreenContent {
-        await withCheckedContinuation { continuation in
-            let found = state.withLock { state -> ScreenContent? in
-                if let index = state.history[state.cursor...].firstIndex(where: matches) {
-                    state.cursor = index + 1
-                    return state.history[index]
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let found = state.withLock { state -> ScreenContent? in
+                    if let index = state.history[state.cursor...].firstIndex(where: matches) {
+                        state.cursor = index + 1
+                        return state.history[index]
+                    }
+                    state.cursor = state.history.count
+                    // Cancelled before it waits: the cancellation handler found no waiter.
+                    if Task.isCancelled { return state.history.last ?? .starting }
+                    state.waiter = (matches, continuation)
+                    return nil
                 }
-                state.cursor = state.history.count
-                state.waiter = (matches, continuation)
-                return nil
+                if let found { continuation.resume(returning: found) }
             }
-            if let found { continuation.resume(returning: found) }
+        } onCancel: {
+            let waiting = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter.map { (continuation: $0.continuation, last: state.history.last ?? .starting) }
+            }
+            if let waiting { waiting.continuation.resume(returning: waiting.last) }
         }
     }
 

@@ -147,16 +147,25 @@ public final class SeaweedFS: StoreServer {
         public let description: String
     }
 
-    /// Ports `p` free on loopback with `p + 10000` free too (SeaweedFS puts gRPC there).
+    /// Ports `p` free on loopback with `p + 10000` free too (SeaweedFS puts gRPC there), and
+    /// never handed out before in this process: stores that start at the same time, each
+    /// probing for free ports before its server binds them, must not pick the same ones.
     public static func freePorts(_ count: Int) throws -> [Int] {
-        var found: [Int] = []
-        var candidate = Int.random(in: 20000..<29000)
-        while found.count < count {
-            candidate += 1
-            if isFree(candidate) && isFree(candidate + 10000) { found.append(candidate) }
+        handedOut.withLock { handedOut in
+            var found: [Int] = []
+            var candidate = Int.random(in: 20000..<29000)
+            while found.count < count {
+                candidate += 1
+                guard !handedOut.contains(candidate), isFree(candidate), isFree(candidate + 10000) else { continue }
+                found.append(candidate)
+                handedOut.insert(candidate)
+            }
+            return found
         }
-        return found
     }
+
+    /// Every port ``freePorts(_:)`` has given in this process.
+    private static let handedOut = Mutex<Set<Int>>([])
 
     /// Whether something accepts connections on `port` of loopback.
     public static func isListening(_ port: Int) -> Bool {
