@@ -95,6 +95,12 @@ public struct BoothTexts: Sendable {
         self.templates = templates
     }
 
+    /// This table with every template passed through `transform` (a display's own spelling of
+    /// punctuation, say); the values filled in later are not.
+    public func mapping(_ transform: (String) -> String) -> BoothTexts {
+        BoothTexts(templates.mapValues(transform))
+    }
+
     /// A stretch of a text, set apart or not.
     public struct Run: Sendable, Hashable {
         public var text: String

@@ -28,7 +28,18 @@ struct KeypadEchoTests {
         )
         #expect(echo.text(for: .fault(.storageFailing)).hasPrefix("\r\nCannot save photos: "))
         let saved = echo.text(for: .saved(placeholder, photo: UUID(), pendingName: Caption(sanitizing: "Anna")!))
-        #expect(saved == "\r\nSaved as Photo 7\r\nYour name \u{201C}Anna\u{201D} will be added as soon as the booth can write it.\r\n")
+        #expect(saved == "\r\nSaved as Photo 7\r\nYour name \"Anna\" will be added as soon as the booth can write it.\r\n")
+    }
+
+    @Test("A character display gets the booth's words in ASCII punctuation, a guest's name as typed; a terminal gets them as they are")
+    func asciiOnCharacterDisplays() {
+        var plain = KeypadEcho(ansi: false)
+        #expect(plain.text(for: .starting) == "\r\nStarting the camera...\r\n")
+        let prompt = plain.text(for: .naming(typed: "", placeholder: placeholder))
+        #expect(prompt.contains("Enter saves - Esc keeps Photo 7") && prompt.allSatisfy(\.isASCII))
+        #expect(plain.text(for: .saved(Caption(sanitizing: "Zo\u{EB} \u{2026}")!, photo: UUID())) == "\r\nSaved as Zo\u{EB} \u{2026}\r\n")
+        var terminal = KeypadEcho(ansi: true)
+        #expect(terminal.text(for: .starting) == "\r\nStarting the camera\u{2026}\r\n")
     }
 
     @Test("ANSI echo erases the line with an escape code")

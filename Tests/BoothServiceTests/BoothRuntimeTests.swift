@@ -150,7 +150,8 @@ struct BoothRuntimeTests {
             await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
             await rig.screen.next(.ready)
             rig.controls.press(at: MonotonicClock().now)
-            await rig.screen.next(.countdown(secondsLeft: 30))
+            // 30, or fewer when the loaded machine took a second to hand the press over.
+            await rig.screen.next { if case .countdown = $0 { true } else { false } }
             rig.camera.unplug()
             await rig.screen.next(.fault(.cameraMissing))
             // The booth reopens the camera by itself; frames bring the main screen back.
@@ -246,7 +247,8 @@ struct BoothRuntimeTests {
             rig.controls.send(.character("v"))
             await rig.screen.next(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
             rig.controls.press(at: MonotonicClock().now)
-            await rig.screen.next(.countdown(secondsLeft: 30))
+            // 30, or fewer when the loaded machine took a second to hand the press over.
+            await rig.screen.next { if case .countdown = $0 { true } else { false } }
         }
     }
 

@@ -13,10 +13,22 @@ public struct KeypadEcho: Sendable {
     private var lastKind: LiveLine.Kind?
     private var last: ScreenContent?
 
+    /// - Parameter ansi: whether the other end is a terminal; otherwise it is a character
+    ///   display, and the booth's own words are sent with ASCII punctuation ("..." for "…"),
+    ///   which such displays show where they would show garbage for the typographic one.
     public init(ansi: Bool, keys: KeyLabels = .keyboard, texts: BoothTexts = .english) {
         self.ansi = ansi
         self.keys = keys
-        self.texts = texts
+        self.texts = ansi ? texts : texts.mapping(Self.asciiPunctuation)
+    }
+
+    /// `text` with typographic punctuation spelled in ASCII.
+    static func asciiPunctuation(_ text: String) -> String {
+        let spellings: [Character: String] = [
+            "\u{2026}": "...", "\u{00B7}": "-", "\u{201C}": "\"", "\u{201D}": "\"", "\u{2018}": "'", "\u{2019}": "'",
+            "\u{2013}": "-", "\u{2014}": "-", "\u{2190}": "<-", "\u{2192}": "->",
+        ]
+        return text.reduce(into: "") { result, character in result += spellings[character] ?? String(character) }
     }
 
     /// The text to send when the screen changes to `content`; empty when nothing changes on the
