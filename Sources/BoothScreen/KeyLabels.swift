@@ -43,4 +43,12 @@ public struct KeyLabels: Sendable, Hashable {
             self.init(view: String(bindings.viewKey), up: "2", down: "8", open: "5", back: "*", confirm: "#", cancel: nil, erase: "*")
         }
     }
+
+    /// How to finish a name with these keys, keeping `placeholder` without one, in `texts`.
+    public func namingHint(keeping placeholder: String, in texts: BoothTexts) -> String {
+        guard let cancel else {
+            return texts(.namingHintNoCancel, ["confirm": confirm, "erase": erase, "placeholder": placeholder])
+        }
+        return texts(.namingHint, ["confirm": confirm, "cancel": cancel, "placeholder": placeholder])
+    }
 }

@@ -174,17 +174,9 @@ public struct ScreenPainter {
             with: Palette.accent)
 
         let hint = try regular.line(
-            namingHint(placeholder: placeholder), size: layout.hint, minimumSize: layout.minimum,
+            keys.namingHint(keeping: placeholder, in: texts), size: layout.hint, minimumSize: layout.minimum,
             maxWidth: layout.textWidth)
         canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 74 / 100, color: Palette.secondary)
-    }
-
-    /// How to finish a name on the keypad in use.
-    private func namingHint(placeholder: String) -> String {
-        guard let cancel = keys.cancel else {
-            return texts(.namingHintNoCancel, ["confirm": keys.confirm, "erase": keys.erase, "placeholder": placeholder])
-        }
-        return texts(.namingHint, ["confirm": keys.confirm, "cancel": cancel, "placeholder": placeholder])
     }
 
     /// "Saved as" and the photo's caption, on two lines if it needs them; with a link, the

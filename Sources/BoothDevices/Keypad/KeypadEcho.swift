@@ -84,13 +84,7 @@ private struct LiveLine {
         switch content {
         case .naming(let typed, let placeholder):
             kind = .naming
-            let hint =
-                if let cancel = keys.cancel {
-                    texts(.namingHint, ["confirm": keys.confirm, "cancel": cancel, "placeholder": placeholder.text])
-                } else {
-                    texts(.namingHintNoCancel, ["confirm": keys.confirm, "erase": keys.erase, "placeholder": placeholder.text])
-                }
-            heading = texts(.namingPrompt) + "\r\n" + hint
+            heading = texts(.namingPrompt) + "\r\n" + keys.namingHint(keeping: placeholder.text, in: texts)
             line = texts(.namingField, ["name": typed])
         case .gallery(let list):
             kind = .gallery
