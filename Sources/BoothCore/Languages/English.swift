@@ -1,0 +1,62 @@
+extension BoothLanguage {
+    /// English, the booth's default: every other table falls back on its texts.
+    public static let english = BoothLanguage(
+        code: "en", nativeName: "English",
+        dateFormat: PhotoDateFormat(pattern: "'Taken on' dd/MM/yyyy 'at' HH'h'mm", locale: "en_US_POSIX"),
+        texts: BoothTexts(
+            [
+                .starting: "Starting the camera\u{2026}",
+                .readyToShoot: "Press *{button}* to take a photo",
+                .readyToBrowse: "Press *{key}* to see the photos",
+                .theButton: "the button",
+                .smile: "Smile!",
+                .namingPrompt: "Name your photo",
+                .namingHint: "{confirm} saves \u{00B7} {cancel} keeps {placeholder}",
+                .namingHintNoCancel: "{confirm} saves \u{00B7} {erase} erases \u{00B7} saving no name keeps {placeholder}",
+                .namingField: "Name: {name}",
+                .saving: "Saving your photo\u{2026}",
+                .savedAs: "Saved as *{name}*",
+                .savedPendingName: "Your name \u{201C}{name}\u{201D} will be added as soon as the booth can write it.",
+                .scanToDownload: "Scan to download",
+                .scanLink: "Scan to download: {link}",
+                .faultSentence: "{headline}: {message}",
+                .cameraMissingHeadline: "Camera disconnected",
+                .cameraMissingMessage: "The camera is not available. Waiting for it to return.",
+                .shotFailedHeadline: "No photo taken",
+                .shotFailedMessage: "Sorry, the camera missed that shot. Please try again.",
+                .storageFullHeadline: "Storage full",
+                .storageFullMessage: "This booth cannot save photos until space is freed. Please tell the staff.",
+                .storageFailingHeadline: "Cannot save photos",
+                .storageFailingMessage: "This booth cannot save photos right now. Please tell the staff.",
+                .galleryTitle: "Photos",
+                .galleryHeading: "Photos, {index} of {count}",
+                .galleryRow: "{number}. {name} \u{00B7} {time}",
+                .galleryPosition: "{index} of {count}",
+                .galleryHint: "{up} {down} choose \u{00B7} {open} opens \u{00B7} {back} goes back",
+                .galleryLine: "{index}/{count} {name}",
+                .galleryEmpty: "No photos yet",
+                .galleryEmptyHint: "Press *{button}* to take the first one",
+                .galleryEmptyBack: "{back} goes back",
+                .galleryUnreadable: "The photos cannot be shown right now.",
+                .photoUnreadable: "This photo cannot be shown.",
+                .photoUnreadableAt: "Photo {index} of {count} cannot be shown.",
+                .photoHeading: "Photo {index} of {count}: {name} \u{00B7} {time}",
+                .photoHint: "{up} {down} newer, older \u{00B7} {back} back to the list",
+                .photoLine: "View {index}/{count} {name}",
+                .consoleHelp: """
+                Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
+                v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
+                p and Enter takes a photo); Ctrl-D stops.
+                """,
+                .consoleHelpButton: "Simulated button: Enter takes a photo; the keypad is real. Ctrl-C stops.",
+                .consoleHelpKeypad: "Simulated keypad: type a name and Enter to name a photo, v and Enter shows the photos; the button is real.",
+                .webEmpty: "No photos yet. Press the big button on the booth and yours will be the first!",
+                .webPage: "Page {page} of {count}",
+                .webNewer: "\u{2190} Newer",
+                .webOlder: "Older \u{2192}",
+                .webAllPhotos: "\u{2190} All photos",
+                .webDownload: "Download",
+                .webBackToGallery: "Back to the gallery",
+                .photoCount: .plural(one: "{count} photo", other: "{count} photos"),
+            ], pluralRule: .oneIsSingular, fallback: [:]))
+}

@@ -1,0 +1,63 @@
+extension BoothLanguage {
+    /// German, addressing guests as *Sie*.
+    public static let german = BoothLanguage(
+        code: "de", nativeName: "Deutsch",
+        dateFormat: PhotoDateFormat(pattern: "'Aufgenommen am' dd.MM.yyyy 'um' HH:mm", locale: "de_DE"),
+        pluralRule: .oneIsSingular,
+        templates: [
+            .starting: "Die Kamera startet…",
+            .readyToShoot: "Drücken Sie *{button}*, um ein Foto zu machen",
+            .readyToBrowse: "Drücken Sie *{key}*, um die Fotos anzusehen",
+            .theButton: "den Knopf",
+            .smile: "Bitte lächeln!",
+            .namingPrompt: "Geben Sie Ihrem Foto einen Namen",
+            .namingHint: "{confirm} speichert · {cancel} behält {placeholder}",
+            .namingHintNoCancel: "{confirm} speichert · {erase} löscht · ohne Namen bleibt es {placeholder}",
+            .namingField: "Name: {name}",
+            .saving: "Ihr Foto wird gespeichert…",
+            .savedAs: "Gespeichert als *{name}*",
+            .savedPendingName: "Ihr Name „{name}“ wird ergänzt, sobald die Fotobox ihn speichern kann.",
+            .scanToDownload: "Zum Herunterladen scannen",
+            .scanLink: "Zum Herunterladen scannen: {link}",
+            .faultSentence: "{headline}: {message}",
+            .cameraMissingHeadline: "Kamera getrennt",
+            .cameraMissingMessage: "Die Kamera ist nicht verfügbar. Sobald sie zurück ist, geht es weiter.",
+            .shotFailedHeadline: "Kein Foto aufgenommen",
+            .shotFailedMessage: "Leider hat die Kamera diesen Moment verpasst. Bitte versuchen Sie es noch einmal.",
+            .storageFullHeadline: "Speicher voll",
+            .storageFullMessage: "Diese Fotobox kann erst wieder Fotos speichern, wenn Platz frei ist. Bitte sagen Sie dem Team Bescheid.",
+            .storageFailingHeadline: "Speichern nicht möglich",
+            .storageFailingMessage: "Diese Fotobox kann gerade keine Fotos speichern. Bitte sagen Sie dem Team Bescheid.",
+            .galleryTitle: "Fotos",
+            .galleryHeading: "Fotos, {index} von {count}",
+            .galleryRow: "{number}. {name} · {time}",
+            .galleryPosition: "{index} von {count}",
+            .galleryHint: "{up} {down} auswählen · {open} öffnen · {back} zurück",
+            .galleryLine: "{index}/{count} {name}",
+            .galleryEmpty: "Noch keine Fotos",
+            .galleryEmptyHint: "Drücken Sie *{button}*, um das erste zu machen",
+            .galleryEmptyBack: "{back} zurück",
+            .galleryUnreadable: "Die Fotos können gerade nicht angezeigt werden.",
+            .photoUnreadable: "Dieses Foto kann nicht angezeigt werden.",
+            .photoUnreadableAt: "Foto {index} von {count} kann nicht angezeigt werden.",
+            .photoHeading: "Foto {index} von {count}: {name} · {time}",
+            .photoHint: "{up} {down} neuer, älter · {back} zurück zur Liste",
+            .photoLine: "Foto {index}/{count} {name}",
+            .consoleHelp: """
+            Simulierte Fotobox: Enter macht ein Foto; einen Namen tippen und Enter benennt es (Esc, dann Enter behält den \
+            vorgeschlagenen); v und Enter zeigt die Fotos (u oder d und Enter blättert, Enter öffnet und schließt ein Foto, \
+            b und Enter geht zurück, p und Enter macht ein Foto); Strg-D beendet.
+            """,
+            .consoleHelpButton: "Simulierter Knopf: Enter macht ein Foto; das Tastenfeld ist echt. Strg-C beendet.",
+            .consoleHelpKeypad:
+                "Simuliertes Tastenfeld: einen Namen tippen und Enter benennt ein Foto, v und Enter zeigt die Fotos; der Knopf ist echt.",
+            .webEmpty: "Noch keine Fotos. Drücken Sie den großen Knopf an der Fotobox, dann ist Ihres das erste!",
+            .webPage: "Seite {page} von {count}",
+            .webNewer: "← Neuere",
+            .webOlder: "Ältere →",
+            .webAllPhotos: "← Alle Fotos",
+            .webDownload: "Herunterladen",
+            .webBackToGallery: "Zurück zur Galerie",
+            .photoCount: .plural(one: "{count} Foto", other: "{count} Fotos"),
+        ])
+}
