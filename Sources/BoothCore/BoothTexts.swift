@@ -67,6 +67,8 @@ public enum BoothText: String, CaseIterable, Sendable {
     case photoHint
     /// A one-line display's full-screen photo: `{index}`, `{count}`, `{name}`.
     case photoLine
+    /// The terminal's prompt for a name, typed on the line under it.
+    case consoleNamingPrompt
     /// The terminal's keys, when it plays the button and the keypad.
     case consoleHelp
     /// The terminal's keys, when it plays the button only.
@@ -84,6 +86,12 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webBackToGallery
     /// How many photos: `{count}`, in the language's plural forms.
     case photoCount
+    /// What a keyboard's Enter key is called in hints.
+    case keyEnter
+    /// What a keyboard's Escape key is called in hints.
+    case keyEscape
+    /// What a keyboard's Backspace key is called in hints.
+    case keyBackspace
 }
 
 /// The booth's texts in one language: a template for each ``BoothText``.

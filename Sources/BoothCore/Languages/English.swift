@@ -43,6 +43,7 @@ extension BoothLanguage {
                 .photoHeading: "Photo {index} of {count}: {name} \u{00B7} {time}",
                 .photoHint: "{up} {down} newer, older \u{00B7} {back} back to the list",
                 .photoLine: "View {index}/{count} {name}",
+                .consoleNamingPrompt: "Name your photo:",
                 .consoleHelp: """
                 Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
                 v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
@@ -58,5 +59,8 @@ extension BoothLanguage {
                 .webDownload: "Download",
                 .webBackToGallery: "Back to the gallery",
                 .photoCount: .plural(one: "{count} photo", other: "{count} photos"),
+                .keyEnter: "Enter",
+                .keyEscape: "Esc",
+                .keyBackspace: "Backspace",
             ], pluralRule: .oneIsSingular, fallback: [:]))
 }

@@ -46,6 +46,7 @@ extension BoothLanguage {
             .photoHeading: "Photo {index} sur {count}\u{00A0}: {name} · {time}",
             .photoHint: "{up} {down} plus récente, plus ancienne · {back} retour à la liste",
             .photoLine: "Photo {index}/{count} {name}",
+            .consoleNamingPrompt: "Donnez un nom à votre photo\u{00A0}:",
             .consoleHelp: """
             Borne simulée\u{00A0}: Entrée prend une photo\u{00A0}; tapez un nom puis Entrée pour la nommer (Échap puis Entrée \
             garde le nom proposé)\u{00A0}; v puis Entrée affiche les photos (u ou d puis Entrée pour se déplacer, Entrée ouvre \
@@ -62,5 +63,8 @@ extension BoothLanguage {
             .webDownload: "Télécharger",
             .webBackToGallery: "Retour à la galerie",
             .photoCount: .plural(one: "{count} photo", other: "{count} photos"),
+            .keyEnter: "Entrée",
+            .keyEscape: "Échap",
+            .keyBackspace: "Retour arrière",
         ])
 }

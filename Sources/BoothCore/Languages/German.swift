@@ -43,6 +43,7 @@ extension BoothLanguage {
             .photoHeading: "Foto {index} von {count}: {name} · {time}",
             .photoHint: "{up} {down} neuer, älter · {back} zurück zur Liste",
             .photoLine: "Foto {index}/{count} {name}",
+            .consoleNamingPrompt: "Geben Sie Ihrem Foto einen Namen:",
             .consoleHelp: """
             Simulierte Fotobox: Enter macht ein Foto; einen Namen tippen und Enter benennt es (Esc, dann Enter behält den \
             vorgeschlagenen); v und Enter zeigt die Fotos (u oder d und Enter blättert, Enter öffnet und schließt ein Foto, \
@@ -59,5 +60,8 @@ extension BoothLanguage {
             .webDownload: "Herunterladen",
             .webBackToGallery: "Zurück zur Galerie",
             .photoCount: .plural(one: "{count} Foto", other: "{count} Fotos"),
+            .keyEnter: "Enter",
+            .keyEscape: "Esc",
+            .keyBackspace: "Rücktaste",
         ])
 }
