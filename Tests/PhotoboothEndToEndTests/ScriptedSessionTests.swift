@@ -43,7 +43,7 @@ struct ScriptedSessionTests {
 
         let raw = try await BoothProcess.run(["list", "--json", "--data-dir", directory.path])
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(raw.stdout.utf8)) as? [[String: Any]])
-        #expect(objects.allSatisfy { Set($0.keys) == ["id", "caption", "created_at", "width", "height", "byte_count", "file"] })
+        #expect(objects.allSatisfy { Set($0.keys) == ["id", "caption", "created_at", "width", "height", "byte_count", "file", "favourite"] })
 
         let photos = try await listed(directory)
         #expect(photos.map(\.caption) == ["Bob", "Alice"])
