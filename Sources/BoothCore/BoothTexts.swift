@@ -48,8 +48,23 @@ public enum BoothText: String, CaseIterable, Sendable {
     case galleryRow
     /// Where the selection is: `{index}` of `{count}`.
     case galleryPosition
-    /// The gallery's keys: `{up}`, `{down}`, `{open}`, `{back}`.
+    /// The gallery's keys on a keyboard, where typing finds a name: `{up}`, `{down}`, `{open}`,
+    /// `{back}`.
     case galleryHint
+    /// The gallery's keys on a keypad with a key that starts finding a name: `{up}`, `{down}`,
+    /// `{open}`, `{back}`, `{find}`.
+    case galleryHintFindKey
+    /// The start of a name being found, which a photo's name has: `{prefix}`, and the keys that
+    /// erase a letter and end the search, `{erase}` and `{done}`.
+    case galleryFinding
+    /// The start of a name being found, which no photo's name has: `{prefix}`, `{erase}`,
+    /// `{done}`.
+    case galleryFindingNone
+    /// A search started, before its first letter: `{done}` is the key that ends it.
+    case galleryFindingStart
+    /// A one-line display's gallery while a name is found: `{prefix}`, `{index}`, `{count}`,
+    /// `{name}`.
+    case galleryLineFinding
     /// A one-line display's gallery: `{index}`, `{count}`, `{name}`.
     case galleryLine
     case galleryEmpty

@@ -13,7 +13,8 @@ import SystemPackage
 /// name is asked for, the typed line is the name (Escape in it cancels, Backspace/Delete
 /// erase). In the gallery each line holds keys: `u` or the up arrow moves up, `d` or the down
 /// arrow moves down, an empty line (Enter) opens the selected photo and closes it again, `b`
-/// or Escape goes back, and a line `p` presses the shutter. The screen is printed as short
+/// or Escape goes back (or ends a search), a line `/` and the start of a name jumps to the
+/// newest photo whose name starts so, and a line `p` presses the shutter. The screen is printed as short
 /// lines ("3", "2", "1", "Name your photo:", "Saved as Alice"), the gallery as a numbered page
 /// with the selected photo marked, and a full-screen photo as its name, time and file.
 ///
@@ -48,11 +49,13 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     public static func keyLabels(in texts: BoothTexts = .english) -> KeyLabels {
         KeyLabels(
             view: String(viewKey), up: "u", down: "d", open: texts(.keyEnter), back: "b", confirm: texts(.keyEnter),
-            cancel: texts(.keyEscape), erase: texts(.keyBackspace))
+            cancel: texts(.keyEscape), erase: texts(.keyBackspace), find: String(findLinePrefix), endFind: "b")
     }
 
     /// The line that presses the shutter in the gallery (elsewhere, any line does).
     static let galleryShutterLine = "p"
+    /// What starts a gallery line whose rest is the start of a name to find.
+    static let findLinePrefix: Character = "/"
     /// The words the terminal prints.
     private let texts: BoothTexts
     /// What the terminal's keys are called, in the words it prints.
@@ -298,16 +301,20 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
                 return 1
             }
             let keys = Self.galleryKeys(in: line)
-            if keys.isEmpty { logger.info("\(line.debugDescription) means nothing in the gallery: u, d, b, p or an empty line.") }
+            if keys.isEmpty { logger.info("\(line.debugDescription) means nothing in the gallery: u, d, b, p, /name or an empty line.") }
             for key in keys { keySink.yield(key) }
             return keys.count
         }
     }
 
     /// The gallery keys a line holds: an empty line is Enter; `u`, `d` and the arrow keys' escape
-    /// sequences move; `b` and a lone Escape go back. Anything else is ignored.
+    /// sequences move; `b` and a lone Escape go back. Anything else is ignored. A line that
+    /// starts with `/` types the rest (Backspace and Delete erase), which finds a name.
     static func galleryKeys(in line: String) -> [KeypadKey] {
         guard !line.isEmpty else { return [.enter] }
+        if line.first == findLinePrefix {
+            return line.dropFirst().map { $0 == "\u{7F}" || $0 == "\u{08}" ? .backspace : .character($0) }
+        }
         var keys: [KeypadKey] = []
         var scalars = line.unicodeScalars[...]
         while let scalar = scalars.popFirst() {
@@ -411,7 +418,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             let text = texts(.galleryRow, ["number": "\(index + 1)", "name": row.entry.caption.text, "time": row.entry.takenOn])
             lines.append("\(marker) \(text)")
         }
-        lines.append(texts(.galleryHint, ["up": keys.up, "down": keys.down, "open": keys.open, "back": keys.back]))
+        lines.append(list.search.map { keys.findingLine($0, in: texts).map(\.text).joined() } ?? keys.galleryHint(in: texts))
         if roles.contains(.button) { lines.append(shutter) }
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothScreen
 import Foundation
 import Testing
 
@@ -58,6 +59,21 @@ struct KeypadEchoTests {
                 #expect(text.allSatisfy { $0.isASCII }, "\(language.code): \(text)")
             }
         }
+    }
+
+    @Test("While a name is found, the gallery's line shows it with the photo it led to, or that no name starts so")
+    func finding() {
+        var echo = KeypadEcho(ansi: false, keys: KeyLabels(for: KeyBindings(layout: .phone)))
+        var list = GalleryList(position: GalleryPosition(index: 2, count: 20), search: NameSearch(prefix: "an"))
+        list.rows = (0..<5).map { offset in
+            GalleryList.Row(
+                entry: GalleryEntry(id: UUID(), caption: Caption(sanitizing: offset == 2 ? "Anna" : "Ben")!, takenOn: ""), thumbnail: Data())
+        }
+        #expect(echo.text(for: .gallery(list)) == "\r\nFind an: 3/20 Anna")
+        list.search = NameSearch(prefix: "anx", matches: false)
+        #expect(echo.text(for: .gallery(list)).hasSuffix("\rNo name starts with anx - * erases - # ends"))
+        list.search = NameSearch(prefix: "")
+        #expect(echo.text(for: .gallery(list)).hasSuffix("\rType a name to find it - # ends"), "a phone keypad's search before its first letter")
     }
 
     @Test("ANSI echo erases the line with an escape code")

@@ -167,6 +167,17 @@ struct ScriptedSessionTests {
         #expect(try await listed(directory).map(\.caption) == ["Anna"])
     }
 
+    @Test("The gallery from a script: / and the start of a name jumps to its photo, Enter opens it")
+    func findByName() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nZoë\n\nBen\nv\n/zo\n\nb\nb\n", in: directory)
+        let lines = result.lines
+        #expect(lines.contains("Find: zo \u{00B7} Backspace erases \u{00B7} b ends"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("> 2. Zoë \u{00B7} Taken on ") }, "the list moved to the older photo, Zoë")
+        #expect(lines.contains { $0.hasPrefix("Photo 2 of 2: Zoë \u{00B7} Taken on ") }, "Enter opened it")
+        #expect(lines.suffix(2) == ["Press Enter to take a photo", "Press v to see the photos"], "back twice: the main screen")
+    }
+
     @Test("An empty library's gallery says so, and the button there takes the first photo")
     func emptyGallery() async throws {
         let directory = DataDirectory()

@@ -32,7 +32,12 @@ extension BoothLanguage {
                 .galleryHeading: "Photos, {index} of {count}",
                 .galleryRow: "{number}. {name} \u{00B7} {time}",
                 .galleryPosition: "{index} of {count}",
-                .galleryHint: "{up} {down} choose \u{00B7} {open} opens \u{00B7} {back} goes back",
+                .galleryHint: "{up} {down} choose \u{00B7} {open} opens \u{00B7} {back} goes back \u{00B7} type a name to find it",
+                .galleryHintFindKey: "{up} {down} choose \u{00B7} {open} opens \u{00B7} {back} goes back \u{00B7} {find} finds a name",
+                .galleryFinding: "Find: *{prefix}* \u{00B7} {erase} erases \u{00B7} {done} ends",
+                .galleryFindingNone: "No name starts with *{prefix}* \u{00B7} {erase} erases \u{00B7} {done} ends",
+                .galleryFindingStart: "Type a name to find it \u{00B7} {done} ends",
+                .galleryLineFinding: "Find {prefix}: {index}/{count} {name}",
                 .galleryLine: "{index}/{count} {name}",
                 .galleryEmpty: "No photos yet",
                 .galleryEmptyHint: "Press *{button}* to take the first one",
@@ -46,7 +51,7 @@ extension BoothLanguage {
                 .consoleNamingPrompt: "Name your photo:",
                 .consoleHelp: """
                 Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
-                v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
+                v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, / and a name finds it, \
                 p and Enter takes a photo); Ctrl-D stops.
                 """,
                 .consoleHelpButton: "Simulated button: Enter takes a photo; the keypad is real. Ctrl-C stops.",

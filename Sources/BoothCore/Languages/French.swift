@@ -35,7 +35,12 @@ extension BoothLanguage {
             .galleryHeading: "Photos, {index} sur {count}",
             .galleryRow: "{number}. {name} · {time}",
             .galleryPosition: "{index} sur {count}",
-            .galleryHint: "{up} {down} pour choisir · {open} pour ouvrir · {back} pour revenir",
+            .galleryHint: "{up} {down} pour choisir · {open} pour ouvrir · {back} pour revenir · tapez un nom pour le trouver",
+            .galleryHintFindKey: "{up} {down} pour choisir · {open} pour ouvrir · {back} pour revenir · {find} pour chercher un nom",
+            .galleryFinding: "Chercher\u{00A0}: *{prefix}* · {erase} efface · {done} termine",
+            .galleryFindingNone: "Aucun nom ne commence par *{prefix}* · {erase} efface · {done} termine",
+            .galleryFindingStart: "Tapez un nom pour le trouver · {done} termine",
+            .galleryLineFinding: "Chercher {prefix}\u{00A0}: {index}/{count} {name}",
             .galleryLine: "{index}/{count} {name}",
             .galleryEmpty: "Pas encore de photos",
             .galleryEmptyHint: "Appuyez sur *{button}* pour prendre la première",
@@ -50,7 +55,7 @@ extension BoothLanguage {
             .consoleHelp: """
             Borne simulée\u{00A0}: Entrée prend une photo\u{00A0}; tapez un nom puis Entrée pour la nommer (Échap puis Entrée \
             garde le nom proposé)\u{00A0}; v puis Entrée affiche les photos (u ou d puis Entrée pour se déplacer, Entrée ouvre \
-            et ferme une photo, b puis Entrée pour revenir, p puis Entrée prend une photo)\u{00A0}; Ctrl-D arrête.
+            et ferme une photo, b puis Entrée pour revenir, / suivi d’un nom le retrouve, p puis Entrée prend une photo)\u{00A0}; Ctrl-D arrête.
             """,
             .consoleHelpButton: "Bouton simulé\u{00A0}: Entrée prend une photo\u{00A0}; le clavier est réel. Ctrl-C arrête.",
             .consoleHelpKeypad:

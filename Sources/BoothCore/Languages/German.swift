@@ -32,7 +32,12 @@ extension BoothLanguage {
             .galleryHeading: "Fotos, {index} von {count}",
             .galleryRow: "{number}. {name} · {time}",
             .galleryPosition: "{index} von {count}",
-            .galleryHint: "{up} {down} auswählen · {open} öffnen · {back} zurück",
+            .galleryHint: "{up} {down} auswählen · {open} öffnen · {back} zurück · Namen tippen, um ihn zu finden",
+            .galleryHintFindKey: "{up} {down} auswählen · {open} öffnen · {back} zurück · {find} sucht einen Namen",
+            .galleryFinding: "Suchen: *{prefix}* · {erase} löscht · {done} beendet",
+            .galleryFindingNone: "Kein Name beginnt mit *{prefix}* · {erase} löscht · {done} beendet",
+            .galleryFindingStart: "Tippen Sie einen Namen, um ihn zu finden · {done} beendet",
+            .galleryLineFinding: "Suchen {prefix}: {index}/{count} {name}",
             .galleryLine: "{index}/{count} {name}",
             .galleryEmpty: "Noch keine Fotos",
             .galleryEmptyHint: "Drücken Sie *{button}*, um das erste zu machen",
@@ -47,7 +52,7 @@ extension BoothLanguage {
             .consoleHelp: """
             Simulierte Fotobox: Enter macht ein Foto; einen Namen tippen und Enter benennt es (Esc, dann Enter behält den \
             vorgeschlagenen); v und Enter zeigt die Fotos (u oder d und Enter blättert, Enter öffnet und schließt ein Foto, \
-            b und Enter geht zurück, p und Enter macht ein Foto); Strg-D beendet.
+            b und Enter geht zurück, / und ein Name findet ihn, p und Enter macht ein Foto); Strg-D beendet.
             """,
             .consoleHelpButton: "Simulierter Knopf: Enter macht ein Foto; das Tastenfeld ist echt. Strg-C beendet.",
             .consoleHelpKeypad:

@@ -107,12 +107,16 @@ private struct LiveLine {
             kind = .gallery
             heading = nil
             let position = list.position
+            let selected = ["index": "\(position.index + 1)", "count": "\(position.count)", "name": list.selectedRow?.entry.caption.text ?? ""]
             line =
-                position.count == 0
-                ? texts(.galleryEmpty)
-                : texts(
-                    .galleryLine,
-                    ["index": "\(position.index + 1)", "count": "\(position.count)", "name": list.selectedRow?.entry.caption.text ?? ""])
+                switch (position.count, list.search) {
+                case (0, _): texts(.galleryEmpty)
+                case (_, nil): texts(.galleryLine, selected)
+                // The name being found, and the photo it led to ("Find an: 3/120 Anna").
+                case (_, let search?) where search.matches && !search.prefix.isEmpty:
+                    texts(.galleryLineFinding, selected.merging(["prefix": search.prefix]) { own, _ in own })
+                case (_, let search?): keys.findingLine(search, in: texts).map(\.text).joined()
+                }
         case .photo(let photo):
             kind = .gallery
             heading = nil
