@@ -320,7 +320,7 @@ public struct BoothMachine: Sendable {
         case .idle: .ready
         case .countdown(let shutterAt): .countdown(secondsLeft: Self.secondsLeft(until: shutterAt, now: now))
         case .capturing: .smile
-        case .naming(let photo, let draft, _): .naming(typed: draft.text, placeholder: photo.placeholder)
+        case .naming(let photo, let draft, _): .naming(typed: draft.text, placeholder: photo.placeholder, photo: photo.id)
         case .saving: .saving
         case .saved(let photo, let caption, let pendingName, _): .saved(caption, photo: photo.id, pendingName: pendingName)
         case .fault(let fault, _): .fault(fault)

@@ -16,6 +16,8 @@ public enum BoothText: String, CaseIterable, Sendable {
     case theButton
     case smile
     case namingPrompt
+    /// On a keypad's display or the terminal, while the booth's screen shows the photo just taken.
+    case photoOnScreen
     /// How to finish a name: `{confirm}` and `{cancel}` are keys, `{placeholder}` the name kept.
     case namingHint
     /// How to finish a name on a keypad without a cancel key: `{confirm}`, `{erase}`,
@@ -159,6 +161,7 @@ public struct BoothTexts: Sendable {
         .theButton: "the button",
         .smile: "Smile!",
         .namingPrompt: "Name your photo",
+        .photoOnScreen: "Your photo is on the screen.",
         .namingHint: "{confirm} saves \u{00B7} {cancel} keeps {placeholder}",
         .namingHintNoCancel: "{confirm} saves \u{00B7} {erase} erases \u{00B7} saving no name keeps {placeholder}",
         .namingField: "Name: {name}",

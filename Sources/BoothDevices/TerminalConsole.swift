@@ -66,6 +66,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private let roles: Roles
     /// Whether a photo page's link is also drawn as a QR code.
     private let drawsQRCodes: Bool
+    /// Whether a screen shows the photo just taken.
+    private let photoOnScreen: Bool
     private let logger: Logger
     /// Writes to the terminal happen here, in order, off the caller's thread.
     private let printer = SerialWorker(name: "terminal screen")
@@ -106,10 +108,12 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     ///   - drawsQRCodes: whether the saved screen draws its link as a QR code in half-block
     ///     characters; by default, when `output` is a terminal.
     ///   - roles: what the lines stand for; both the button and the keypad by default.
+    ///   - photoOnScreen: whether a screen shows the photo just taken (the framebuffer, the
+    ///     web's mirror of the screen), which the naming prompt then says.
     public init(
         input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput, patient: Bool? = nil,
         drawsQRCodes: Bool? = nil,
-        roles: Roles = [.button, .keypad], logger: Logger
+        roles: Roles = [.button, .keypad], photoOnScreen: Bool = false, logger: Logger
     ) throws(DeviceError) {
         self.input = try Self.duplicate(input, name: "standard input")
         do {
@@ -121,6 +125,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         self.patient = patient ?? (isatty(input.rawValue) == 0)
         self.drawsQRCodes = drawsQRCodes ?? (isatty(output.rawValue) != 0)
         self.roles = roles
+        self.photoOnScreen = photoOnScreen
         self.logger = logger
         (presses, pressSink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         (keys, keySink) = AsyncStream.makeStream(of: KeypadKey.self)
@@ -355,7 +360,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .countdown(let secondsLeft): "\(secondsLeft)"
         case .smile: texts(.smile)
         // A prompt: what the next line is.
-        case .naming: "\(texts(.namingPrompt)):"
+        case .naming: (photoOnScreen ? "\(texts(.photoOnScreen))\n" : "") + "\(texts(.namingPrompt)):"
         case .saving: texts(.saving)
         case .saved(let caption, _, let link, let pendingName): savedLines(caption, link: link, pendingName: pendingName)
         case .fault(let fault): fault.sentence(in: texts)

@@ -35,13 +35,17 @@ public enum Booth {
         let reloading = reading.map { (read: $0, hangups: HangupSignal.shared) }
         let stops = StopSignal.shared
         let reporter = ServiceManagerReporter(notifier: SystemdNotifier())
+        // The shot just taken, decoded once by the photo writer for every screen that shows it.
+        let reviews = ReviewPictures()
         // Devices first: a booth that cannot work stops before it touches the library. Opening
         // them blocks (ioctls, termios, mmap), so on a thread of its own.
         let devices = try await DedicatedThread.run(name: "opening devices") {
             let real = configuration.simulate ? configuration.realParts : .all
             let devices: DeviceSet
             do {
-                devices = try DeviceSet.open(configuration.hardware, keys: configuration.settings.keys, real: real, logger: logger)
+                devices = try DeviceSet.open(
+                    configuration.hardware, keys: configuration.settings.keys, real: real, reviews: reviews,
+                    mirrored: configuration.web.enabled, logger: logger)
             } catch let error where !real.isEmpty {
                 let alternative =
                     configuration.simulate
@@ -50,12 +54,12 @@ public enum Booth {
                 throw BoothError(description: "\(error) `photobooth doctor` checks every part and says how to fix it; \(alternative).")
             }
             guard configuration.web.enabled else { return devices }
-            return devices.mirrored(fonts: configuration.hardware.screen.fonts, logger: logger)
+            return devices.mirrored(fonts: configuration.hardware.screen.fonts, reviews: reviews, logger: logger)
         }
         let outcome: Outcome
         do {
             outcome = try await serve(
-                configuration, on: devices, reporter: reporter, reloading: reloading, stops: stops, logger: logger)
+                configuration, on: devices, reviews: reviews, reporter: reporter, reloading: reloading, stops: stops, logger: logger)
         } catch {
             // The screen gives the console back and the light goes off on every way out.
             await devices.finish()
@@ -74,7 +78,7 @@ public enum Booth {
 
     /// Opens the library and runs the booth's services on `devices` until they stop.
     private static func serve(
-        _ configuration: BoothConfiguration, on devices: DeviceSet, reporter: ServiceManagerReporter,
+        _ configuration: BoothConfiguration, on devices: DeviceSet, reviews: ReviewPictures, reporter: ServiceManagerReporter,
         reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: HangupSignal)?, stops: StopSignal, logger: Logger
     ) async throws -> Outcome {
         let thumbnailer = JPEGThumbnailer()
@@ -105,7 +109,7 @@ public enum Booth {
         settings.keys = devices.bindings
         let runtime = BoothRuntime(
             settings: settings, frames: frames, button: devices.button, keypad: devices.keypad,
-            screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,
+            screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.web.dateFormat,
             photoLink: links.link(to:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
@@ -296,20 +300,31 @@ struct DeviceSet: Sendable {
     /// test-pattern camera, and the terminal as button, keypad and screen. A camera, keypad or
     /// display that is not plugged in yet is waited for; a button line, a screen or fonts that
     /// cannot be used stop the booth here, with a message saying why.
-    static func open(_ hardware: HardwareConfiguration, keys: KeyBindings, real: DeviceParts, logger: Logger) throws -> DeviceSet {
+    ///
+    /// - Parameters:
+    ///   - reviews: the pictures of the shots just taken, which the framebuffer shows.
+    ///   - mirrored: whether the web will mirror the screen (``mirrored(fonts:reviews:logger:)``):
+    ///     then, as with a framebuffer, the keypad and the terminal say that the photo is shown.
+    static func open(
+        _ hardware: HardwareConfiguration, keys: KeyBindings, real: DeviceParts, reviews: ReviewPictures, mirrored: Bool,
+        logger: Logger
+    ) throws -> DeviceSet {
+        let photoOnScreen = real.contains(.screen) || mirrored
         let camera: any Camera =
             real.contains(.camera)
             ? V4L2Camera(settings: hardware.camera, logger: logger)
             : SimulatedCamera(
                 width: hardware.camera.width, height: hardware.camera.height, framesPerSecond: hardware.camera.framesPerSecond)
         let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil
-        let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, keys: KeyLabels(for: keys), logger: logger) : nil
+        let keypad =
+            real.contains(.keypad)
+            ? try SerialKeypad(settings: hardware.keypad, keys: KeyLabels(for: keys), photoOnScreen: photoOnScreen, logger: logger) : nil
         let light = real.contains(.light) ? try hardware.light.map { try StatusLight(settings: $0, logger: logger) } : nil
         var roles: TerminalConsole.Roles = []
         if button == nil { roles.insert(.button) }
         if keypad == nil { roles.insert(.keypad) }
         // A booth with anything simulated prints its screen on the terminal too.
-        let console = real == .all ? nil : try TerminalConsole(roles: roles, logger: logger)
+        let console = real == .all ? nil : try TerminalConsole(roles: roles, photoOnScreen: photoOnScreen, logger: logger)
         // The terminal's lines are a keyboard's keys, with its own key for the gallery.
         let bindings = keypad == nil ? KeyBindings(layout: .keyboard, viewKey: TerminalConsole.viewKey) : keys
         let labels = keypad == nil ? TerminalConsole.keyLabels : KeyLabels(for: bindings)
@@ -320,7 +335,7 @@ struct DeviceSet: Sendable {
                 real.contains(.screen)
                 ? try FramebufferScreen(
                     device: hardware.screen.device, fonts: hardware.screen.fonts,
-                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels,
+                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels, reviews: reviews,
                     logger: logger)
                 : nil
         } catch {
@@ -348,10 +363,10 @@ struct DeviceSet: Sendable {
 extension DeviceSet {
     /// These devices with a ``ScreenMirror`` beside the screen, for the web's `/screen.mjpg`. A
     /// mirror that cannot be made (no fonts) is logged, and the booth runs without it.
-    func mirrored(fonts: ScreenFonts, logger: Logger) -> DeviceSet {
+    func mirrored(fonts: ScreenFonts, reviews: ReviewPictures, logger: Logger) -> DeviceSet {
         let mirror: ScreenMirror
         do {
-            mirror = try ScreenMirror(fonts: fonts, keys: labels, logger: logger)
+            mirror = try ScreenMirror(fonts: fonts, keys: labels, reviews: reviews, logger: logger)
         } catch {
             logger.error("The web cannot show the booth's screen: \(error)")
             return self

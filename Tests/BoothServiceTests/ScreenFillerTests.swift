@@ -32,7 +32,7 @@ struct ScreenFillerTests {
     @Test("The saved screen gets its photo's link; a screen that reads nothing is shown as it is")
     func savedGetsItsLink() async throws {
         let rig = try FillerRig()
-        let naming = ScreenContent.naming(typed: "", placeholder: .placeholder(number: 1))
+        let naming = ScreenContent.naming(typed: "", placeholder: .placeholder(number: 1), photo: UUID())
         rig.filler.show(naming)
         let id = UUID()
         rig.filler.show(.saved(.placeholder(number: 1), photo: id))

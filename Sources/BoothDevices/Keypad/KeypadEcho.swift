@@ -8,17 +8,22 @@ public struct KeypadEcho: Sendable {
     public let ansi: Bool
     /// What the keypad's keys are called, for the prompts.
     public let keys: KeyLabels
+    /// Whether the booth's screen shows the photo just taken, which the naming prompt then says.
+    public let photoOnScreen: Bool
     private let texts: BoothTexts
     private var lastLine = ""
     private var lastKind: LiveLine.Kind?
     private var last: ScreenContent?
 
-    /// - Parameter ansi: whether the other end is a terminal; otherwise it is a character
-    ///   display, and the booth's own words are sent with ASCII punctuation ("..." for "…"),
-    ///   which such displays show where they would show garbage for the typographic one.
-    public init(ansi: Bool, keys: KeyLabels = .keyboard, texts: BoothTexts = .english) {
+    /// - Parameters:
+    ///   - ansi: whether the other end is a terminal; otherwise it is a character display, and
+    ///     the booth's own words are sent with ASCII punctuation ("..." for "…"), which such
+    ///     displays show where they would show garbage for the typographic one.
+    ///   - photoOnScreen: whether the booth's screen shows the photo just taken (it has one).
+    public init(ansi: Bool, keys: KeyLabels = .keyboard, photoOnScreen: Bool = false, texts: BoothTexts = .english) {
         self.ansi = ansi
         self.keys = keys
+        self.photoOnScreen = photoOnScreen
         self.texts = ansi ? texts : texts.mapping(Self.asciiPunctuation)
     }
 
@@ -36,7 +41,7 @@ public struct KeypadEcho: Sendable {
     public mutating func text(for content: ScreenContent) -> String {
         defer { last = content }
         guard content != last else { return "" }
-        if let live = LiveLine(content, keys: keys, texts: texts) {
+        if let live = LiveLine(content, keys: keys, photoOnScreen: photoOnScreen, texts: texts) {
             defer {
                 lastLine = live.line
                 lastKind = live.kind
@@ -80,11 +85,13 @@ private struct LiveLine {
     let heading: String?
     let line: String
 
-    init?(_ content: ScreenContent, keys: KeyLabels, texts: BoothTexts) {
+    init?(_ content: ScreenContent, keys: KeyLabels, photoOnScreen: Bool, texts: BoothTexts) {
         switch content {
-        case .naming(let typed, let placeholder):
+        case .naming(let typed, let placeholder, _):
             kind = .naming
-            heading = texts(.namingPrompt) + "\r\n" + keys.namingHint(keeping: placeholder.text, in: texts)
+            heading =
+                (photoOnScreen ? texts(.photoOnScreen) + "\r\n" : "") + texts(.namingPrompt) + "\r\n"
+                + keys.namingHint(keeping: placeholder.text, in: texts)
             line = texts(.namingField, ["name": typed])
         case .gallery(let list):
             kind = .gallery

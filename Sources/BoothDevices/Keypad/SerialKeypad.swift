@@ -36,9 +36,12 @@ public final class SerialKeypad: Keypad, Screen {
 
     /// Opens the port at once, so a wrong device or speed stops the booth before it starts.
     ///
-    /// - Parameter keys: what the keypad's keys are called, for the prompts it echoes.
-    public init(settings: Settings, keys: KeyLabels = .keyboard, logger: Logger) throws(DeviceError) {
-        echo = Mutex(KeypadEcho(ansi: settings.ansi, keys: keys))
+    /// - Parameters:
+    ///   - keys: what the keypad's keys are called, for the prompts it echoes.
+    ///   - photoOnScreen: whether the booth's screen shows the photo just taken, which the
+    ///     naming prompt then says.
+    public init(settings: Settings, keys: KeyLabels = .keyboard, photoOnScreen: Bool = false, logger: Logger) throws(DeviceError) {
+        echo = Mutex(KeypadEcho(ansi: settings.ansi, keys: keys, photoOnScreen: photoOnScreen))
         let (keys, sink) = AsyncStream.makeStream(of: KeypadKey.self)
         self.keys = keys
         // A keypad that is not plugged in yet is waited for; one that cannot work (not a serial

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothImaging
 import BoothScreen
 import BoothSystem
 import Foundation
@@ -27,15 +28,17 @@ public final class FramebufferScreen: Screen {
     ///     its cursor does not blink over the screen; `nil` to leave it alone.
     ///   - previewFPS: the most preview frames drawn per second.
     ///   - keys: what the keypad's keys are called, for the screens' hints.
+    ///   - reviews: the pictures of the shots just taken, for the naming and saved screens; the
+    ///     screen registers its size there once the display is open.
     public init(
         device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
-        previewFPS: Int = 15, keys: KeyLabels = .keyboard, logger: Logger
+        previewFPS: Int = 15, keys: KeyLabels = .keyboard, reviews: ReviewPictures? = nil, logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
         let requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
         self.requests = requests
         let drawer = Drawer(
-            device: device, console: console, fonts: fonts, keys: keys,
+            device: device, console: console, fonts: fonts, keys: keys, reviews: reviews,
             requests: requests, logger: logger)
         // The render thread opens the device, owns it, and gives it back when it ends.
         thread = try DedicatedThread(name: "framebuffer screen", wakeup: requests.wakeup) { (wakeup, started) throws(DeviceError) in
@@ -73,6 +76,7 @@ private struct Drawer: Sendable {
     let console: String?
     let fonts: ScreenFonts
     let keys: KeyLabels
+    let reviews: ReviewPictures?
     let requests: RenderRequests
     let logger: Logger
 
@@ -123,8 +127,11 @@ private struct Drawer: Sendable {
         let layout = framebuffer.layout
         var renderer = try Self.drawing { () throws(ScreenError) in
             try ScreenRenderer(
-                width: layout.width, height: layout.height, fonts: fonts, keys: keys,
+                width: layout.width, height: layout.height, fonts: fonts, keys: keys, reviews: reviews,
                 logger: logger)
+        }
+        reviews?.register(screen: PixelSize(width: layout.width, height: layout.height)) { [requests] in
+            requests.redraw(showingPhoto: $0)
         }
         let graphicsMode: VirtualConsole? =
             if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }
