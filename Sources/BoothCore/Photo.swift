@@ -24,10 +24,13 @@ public struct Photo: Sendable, Hashable, Identifiable {
     /// The name of the booth that took it, as that booth calls itself (for an imported photo:
     /// its author); `nil` when the catalog did not say.
     public var booth: String?
+    /// Whether the operator marked it as one of the event's best: favourites come first in the
+    /// slideshow and have their own album.
+    public var favourite: Bool
 
     public init(
         id: UUID, number: Int, caption: Caption, createdAt: Date, width: Int, height: Int, byteCount: Int,
-        file: String, camera: CameraModel? = nil, origin: String? = nil, booth: String? = nil
+        file: String, camera: CameraModel? = nil, origin: String? = nil, booth: String? = nil, favourite: Bool = false
     ) {
         self.id = id
         self.number = number
@@ -40,6 +43,7 @@ public struct Photo: Sendable, Hashable, Identifiable {
         self.camera = camera
         self.origin = origin
         self.booth = booth
+        self.favourite = favourite
     }
 }
 

@@ -1,3 +1,4 @@
+import BoothCore
 import GRDB
 
 /// The catalog's schema, as named, append-only migrations: a migration that has shipped is
@@ -94,6 +95,46 @@ enum LibrarySchema {
                 table.primaryKey("key", .text)
                 table.column("etag", .text).notNull()
             }
+        }
+        // What guests find their photos by (issue 14). `name_key` is the photo's name folded as
+        // guests mean it (``NameKey``), empty for a placeholder: the albums of names group by
+        // it and the booth's gallery jumps along it. `photo_search` is a full-text index of the
+        // names with accents removed, for search; its rows are keyed by the photo's number,
+        // which never changes (the implicit rowid may, on VACUUM), and triggers keep it in step.
+        // `favourite` is the operator's pick; `perceptual_hash` a 64-bit fingerprint of the
+        // picture for near-duplicates, NULL until computed (at save, or at start for older
+        // photos).
+        migrator.registerMigration("v7: search, albums, favourites, near-duplicates") { db in
+            try db.alter(table: "photo") { table in
+                table.add(column: "name_key", .text).notNull().defaults(to: "")
+                table.add(column: "favourite", .boolean).notNull().defaults(to: false)
+                table.add(column: "perceptual_hash", .integer)
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT id, number, caption FROM photo") {
+                let number: Int = row["number"]
+                let caption = Caption(sanitizing: row["caption"] as String) ?? .placeholder(number: number)
+                try db.execute(
+                    sql: "UPDATE photo SET name_key = ? WHERE id = ?",
+                    arguments: [NameKey.of(caption, number: number), row["id"] as String])
+            }
+            try db.execute(
+                sql: """
+                    CREATE INDEX photo_visible_by_name ON photo(name_key, created_at, number) WHERE hidden = 0;
+                    CREATE INDEX photo_visible_favourites ON photo(created_at, number) WHERE hidden = 0 AND favourite = 1;
+                    CREATE VIRTUAL TABLE photo_search USING fts5(
+                        caption, content = 'photo', content_rowid = 'number', tokenize = 'unicode61 remove_diacritics 2');
+                    CREATE TRIGGER photo_search_insert AFTER INSERT ON photo BEGIN
+                        INSERT INTO photo_search (rowid, caption) VALUES (new.number, new.caption);
+                    END;
+                    CREATE TRIGGER photo_search_delete AFTER DELETE ON photo BEGIN
+                        INSERT INTO photo_search (photo_search, rowid, caption) VALUES ('delete', old.number, old.caption);
+                    END;
+                    CREATE TRIGGER photo_search_update AFTER UPDATE OF caption, number ON photo BEGIN
+                        INSERT INTO photo_search (photo_search, rowid, caption) VALUES ('delete', old.number, old.caption);
+                        INSERT INTO photo_search (rowid, caption) VALUES (new.number, new.caption);
+                    END;
+                    INSERT INTO photo_search (photo_search) VALUES ('rebuild');
+                    """)
         }
         return migrator
     }

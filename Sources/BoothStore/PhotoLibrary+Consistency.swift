@@ -100,7 +100,7 @@ extension PhotoLibrary {
                 problems.append(.missingSidecar(photo))
                 continue
             }
-            if sidecar.caption != photo.caption || sidecar.hidden != hidden {
+            if sidecar.caption != photo.caption || sidecar.hidden != hidden || sidecar.favourite != photo.favourite {
                 problems.append(.sidecarDiffers(photo, caption: sidecar.caption, hidden: sidecar.hidden))
             }
         }
@@ -367,7 +367,7 @@ extension PhotoLibrary {
             id: id, number: number, caption: description?.caption ?? .placeholder(number: number),
             createdAt: (description?.createdAt ?? modified ?? Date()).roundedToMilliseconds, width: thumbnail.sourceWidth,
             height: thumbnail.sourceHeight, byteCount: data.count, file: file, camera: description?.camera,
-            origin: description?.origin, booth: description?.booth ?? boothName)
+            origin: description?.origin, booth: description?.booth ?? boothName, favourite: description?.favourite ?? false)
         let sidecar = PhotoSidecar(photo, booth: description?.booth ?? boothName, hidden: description?.hidden ?? false)
         if sidecar != readSidecar(of: file) {
             try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))
@@ -421,15 +421,21 @@ extension PhotoLibrary {
     /// Gives a row the name and hidden flag of its sidecar when they differ; returns what it
     /// did, or `nil` when they agree.
     private func restore(_ photo: Photo, hidden: Bool, from sidecar: PhotoSidecar) throws(LibraryError) -> String? {
-        guard sidecar.caption != photo.caption || sidecar.hidden != hidden else { return nil }
+        guard sidecar.caption != photo.caption || sidecar.hidden != hidden || sidecar.favourite != photo.favourite else { return nil }
         try write("restore a photo from its sidecar") { db in
             try db.execute(
-                sql: "UPDATE photo SET caption = ?, hidden = ? WHERE id = ?",
-                arguments: [sidecar.caption.text, sidecar.hidden, photo.id.lowercased])
+                sql: "UPDATE photo SET caption = ?, name_key = ?, hidden = ?, favourite = ? WHERE id = ?",
+                arguments: [
+                    sidecar.caption.text, NameKey.of(sidecar.caption, number: photo.number), sidecar.hidden, sidecar.favourite,
+                    photo.id.lowercased,
+                ])
         }
         var changes: [String] = []
         if sidecar.caption != photo.caption { changes.append("the name \"\(sidecar.caption)\" (the catalog had \"\(photo.caption)\")") }
         if sidecar.hidden != hidden { changes.append(sidecar.hidden ? "its hidden flag" : "its visibility") }
+        if sidecar.favourite != photo.favourite {
+            changes.append(sidecar.favourite ? "its favourite mark" : "its removal from the favourites")
+        }
         return "restored \(changes.joined(separator: " and ")) of photo \(photo.id.lowercased) from its sidecar"
     }
 

@@ -171,7 +171,7 @@ extension PhotoLibrary {
         let photo = Photo(
             id: record.id, number: number, caption: record.caption, createdAt: createdAt, width: thumbnail.sourceWidth,
             height: thumbnail.sourceHeight, byteCount: jpeg.count, file: Self.relativePath(for: record.id, createdAt: createdAt),
-            camera: record.camera, origin: origin, booth: record.booth)
+            camera: record.camera, origin: origin, booth: record.booth, favourite: record.favourite)
         guard !isReadOnly else { throw LibraryError.readOnlyCatalog("import a photo", catalogPath) }
         let original = directory.appendingPathComponent(photo.file)
         let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: photo.file))
@@ -194,17 +194,21 @@ extension PhotoLibrary {
     @discardableResult
     public func applyImported(_ record: PhotoSidecar) throws(LibraryError) -> Bool {
         guard let (photo, _, hidden) = try row(of: record.id), photo.origin != nil else { return false }
-        guard photo.caption != record.caption || hidden != record.hidden else { return false }
+        guard photo.caption != record.caption || hidden != record.hidden || photo.favourite != record.favourite else { return false }
         try change(
             record.id, "update an imported photo", imported: true,
             sidecar: { sidecar in
                 sidecar.caption = record.caption
                 sidecar.hidden = record.hidden
+                sidecar.favourite = record.favourite
             }
         ) { db in
             try db.execute(
-                sql: "UPDATE photo SET caption = ?, hidden = ? WHERE id = ?",
-                arguments: [record.caption.text, record.hidden, record.id.lowercased])
+                sql: "UPDATE photo SET caption = ?, name_key = ?, hidden = ?, favourite = ? WHERE id = ?",
+                arguments: [
+                    record.caption.text, NameKey.of(record.caption, number: photo.number), record.hidden, record.favourite,
+                    record.id.lowercased,
+                ])
         }
         return true
     }

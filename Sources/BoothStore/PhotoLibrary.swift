@@ -230,7 +230,7 @@ public final class PhotoLibrary: Sendable {
         nextNumber.withLock { $0 = max($0, number + 1) }
     }
 
-    /// How long the steps of ``add(_:thumbnail:id:number:caption:createdAt:camera:)`` took.
+    /// How long the steps of ``add(_:thumbnail:id:number:caption:createdAt:camera:perceptualHash:)`` took.
     public struct SaveTimings: Sendable {
         /// Writing the temporary file, `fsync`, rename and `fsync` of the folder.
         public var write: Duration
@@ -242,8 +242,12 @@ public final class PhotoLibrary: Sendable {
     /// renames, `fsync` of the folder), then its catalog row in one transaction. When this
     /// returns, the photo survives a crash or power cut. The original is never rewritten
     /// afterwards.
+    ///
+    /// `perceptualHash` is the picture's fingerprint for near-duplicates, when the caller made
+    /// it from the decode it already did; a photo without one gets it at the next start.
     public func add(
-        _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date, camera: CameraModel? = nil
+        _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date, camera: CameraModel? = nil,
+        perceptualHash: UInt64? = nil
     ) throws(LibraryError) -> (Photo, SaveTimings) {
         let createdAt = createdAt.roundedToMilliseconds
         let file = Self.relativePath(for: id, createdAt: createdAt)
@@ -262,7 +266,7 @@ public final class PhotoLibrary: Sendable {
         ])
         let written = clock.now
         do {
-            try insert(photo, thumbnail: thumbnail.jpeg, booth: boothName)
+            try insert(photo, thumbnail: thumbnail.jpeg, booth: boothName, perceptualHash: perceptualHash)
         } catch {
             // The guest is told that this photo was not saved: the original must not be adopted
             // at the next start, and its space goes back to the photos that can be saved.
@@ -282,7 +286,9 @@ public final class PhotoLibrary: Sendable {
     /// Changes the caption of a photo: its sidecar first, then the catalog.
     public func setCaption(_ caption: Caption, of id: UUID) throws(LibraryError) {
         try change(id, "rename a photo", sidecar: { $0.caption = caption }) { db in
-            try db.execute(sql: "UPDATE photo SET caption = ? WHERE id = ?", arguments: [caption.text, id.lowercased])
+            try db.execute(
+                sql: "UPDATE photo SET caption = ?, name_key = ? WHERE id = ?",
+                arguments: [caption.text, NameKey.of(caption, number: try Self.number(of: id, in: db)), id.lowercased])
         }
     }
 
@@ -420,6 +426,14 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
+    /// Marks a photo as one of the event's best, or no longer: favourites come first in the
+    /// slideshow and make an album of their own. Kept in the sidecar like the name.
+    public func setFavourite(_ favourite: Bool, of id: UUID) throws(LibraryError) {
+        try change(id, favourite ? "mark a favourite" : "unmark a favourite", sidecar: { $0.favourite = favourite }) { db in
+            try db.execute(sql: "UPDATE photo SET favourite = ? WHERE id = ?", arguments: [favourite, id.lowercased])
+        }
+    }
+
     /// Takes a photo out of the guests' sight (gallery, lists, direct links) or brings it back.
     /// The original and the row stay; the booth's operator still sees it (`includingHidden`).
     public func setHidden(_ hidden: Bool, of id: UUID) throws(LibraryError) {
@@ -467,17 +481,20 @@ public final class PhotoLibrary: Sendable {
 
     /// Records a photo whose original and sidecar are on disk; a photo taken here is queued for
     /// the event's bucket in the same transaction.
-    func insert(_ photo: Photo, thumbnail: Data, booth: String, hidden: Bool = false) throws(LibraryError) {
+    func insert(
+        _ photo: Photo, thumbnail: Data, booth: String, hidden: Bool = false, perceptualHash: UInt64? = nil
+    ) throws(LibraryError) {
         try write("record the photo \(photo.id.lowercased)") { db in
             try db.execute(
                 sql: """
                     INSERT INTO photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file, booth, hidden,
-                                       camera_make, camera_model, origin)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       camera_make, camera_model, origin, name_key, favourite, perceptual_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     photo.id.lowercased, photo.number, photo.caption.text, photo.createdAt.utcTimestamp, thumbnail, photo.width,
                     photo.height, photo.byteCount, photo.file, booth, hidden, photo.camera?.make, photo.camera?.model, photo.origin,
+                    NameKey.of(photo.caption, number: photo.number), photo.favourite, perceptualHash.map { Int64(bitPattern: $0) },
                 ])
             try Self.queueForSync(photo.id, in: db, thumbnail: true)
         }
@@ -511,7 +528,13 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
-    static let photoColumns = "id, number, caption, created_at, width, height, byte_count, file, camera_make, camera_model, origin, booth"
+    static let photoColumns =
+        "id, number, caption, created_at, width, height, byte_count, file, camera_make, camera_model, origin, booth, favourite"
+
+    /// The number of photo `id`, inside a transaction that changes it (its name key needs it).
+    static func number(of id: UUID, in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT number FROM photo WHERE id = ?", arguments: [id.lowercased]) ?? 0
+    }
 
     /// The photo of a catalog row. A row whose id is not a photo id (``wellFormedID``) has no
     /// identity to give it: queries leave such rows out (``shown(_:)``), and one that gets here
@@ -529,7 +552,7 @@ public final class PhotoLibrary: Sendable {
             createdAt: Date(utcTimestamp: row["created_at"]) ?? Date(timeIntervalSince1970: 0),
             width: row["width"], height: row["height"], byteCount: row["byte_count"], file: row["file"],
             camera: (row["camera_model"] as String?).map { CameraModel(make: row["camera_make"], model: $0) },
-            origin: row["origin"], booth: row["booth"])
+            origin: row["origin"], booth: row["booth"], favourite: row["favourite"])
     }
 
     /// `photos/YYYY/MM/DD/<uuid>.jpg`, dated in UTC like `created_at`.

@@ -25,6 +25,8 @@ public struct PhotoSidecar: Sendable, Hashable {
     public var createdAt: Date
     public var booth: String
     public var hidden: Bool
+    /// Whether the operator marked it a favourite; tools read it as a five-star rating.
+    public var favourite = false
     public var camera: CameraModel?
     public var width: Int?
     public var height: Int?
@@ -47,6 +49,7 @@ public struct PhotoSidecar: Sendable, Hashable {
         width = photo.width
         height = photo.height
         origin = photo.origin
+        favourite = photo.favourite
     }
 
     public init(
@@ -78,6 +81,7 @@ public struct PhotoSidecar: Sendable, Hashable {
             ("photobooth:Id", id.lowercased), ("photobooth:Number", "\(number)"), ("photobooth:Booth", booth),
             ("photobooth:Hidden", hidden ? "True" : "False"),
         ]
+        if favourite { properties += [("photobooth:Favourite", "True"), ("xmp:Rating", "5")] }
         if let camera {
             if let make = camera.make { properties.append(("tiff:Make", make)) }
             properties.append(("tiff:Model", camera.model))
@@ -121,6 +125,7 @@ public struct PhotoSidecar: Sendable, Hashable {
         event = value(Self.namespace, "Event")
         sha256 = value(Self.namespace, "SHA256").flatMap { $0.wholeMatch(of: /[0-9a-f]{64}/) != nil ? $0 : nil }
         deleted = value(Self.namespace, "Deleted")?.lowercased() == "true"
+        favourite = value(Self.namespace, "Favourite")?.lowercased() == "true"
     }
 
     /// An XMP date: ISO 8601 with milliseconds, as written here, or to the second, with a zone.

@@ -14,6 +14,7 @@ struct ListedPhoto: Decodable, Equatable {
     let height: Int
     let byte_count: Int
     let file: String
+    let favourite: Bool
 }
 
 /// `photobooth list --json` for a library, parsed; records an issue when it fails.

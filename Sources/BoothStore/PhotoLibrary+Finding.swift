@@ -1,0 +1,182 @@
+import BoothCore
+import Foundation
+import GRDB
+
+/// Which photos a listing shows: all of them, those whose name has the words searched for, one
+/// album. Guests page through each newest first, like the whole gallery.
+public enum PhotoQuery: Sendable, Hashable {
+    /// Every photo.
+    case all
+    /// Photos whose name has every word of the text (case and accents aside), each word as
+    /// the start of a word of the name: "zoe" finds "Zoë", "ann ben" finds "Anna & Ben". A text
+    /// with no letter or digit finds nothing.
+    case search(String)
+    /// The album of a name: the photos whose name is this one, compared as ``NameKey`` does.
+    case name(String)
+    /// The album of a day, `YYYY-MM-DD` in the booth's local time.
+    case day(String)
+    /// The operator's favourites.
+    case favourites
+}
+
+/// A group of photos guests can open: one per name, one per day of the event, the favourites.
+public struct Album: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        case favourites
+        case day
+        case name
+    }
+
+    public var kind: Kind
+    /// What the album is keyed by in its address: the folded name, the day (`YYYY-MM-DD`), or
+    /// empty for the favourites.
+    public var key: String
+    /// The album's title: the name as its newest photo spells it, the day, or empty for the
+    /// favourites (whose title is a word in the reader's language).
+    public var title: String
+    /// How many photos it holds.
+    public var count: Int
+    /// Its newest photo, which stands for it.
+    public var cover: UUID
+
+    /// The listing of this album's photos.
+    public var query: PhotoQuery {
+        switch kind {
+        case .favourites: .favourites
+        case .day: .day(key)
+        case .name: .name(key)
+        }
+    }
+
+    public init(kind: Kind, key: String, title: String, count: Int, cover: UUID) {
+        self.kind = kind
+        self.key = key
+        self.title = title
+        self.count = count
+        self.cover = cover
+    }
+}
+
+extension PhotoLibrary {
+    /// A page of the photos `query` picks, newest first: `limit` after the first `offset` (all
+    /// when `limit` is nil). Hidden photos are left out unless `includingHidden`.
+    public func photos(
+        _ query: PhotoQuery, skipping offset: Int = 0, limit: Int? = nil, includingHidden: Bool = false
+    ) throws(LibraryError) -> [Photo] {
+        guard let (condition, arguments) = Self.condition(of: query) else { return [] }
+        return try read("list photos") { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.photoColumns) FROM photo WHERE \(shown(includingHidden)) AND \(condition)
+                    ORDER BY \(Self.newestFirst) LIMIT ? OFFSET ?
+                    """,
+                arguments: arguments + [limit ?? -1, max(offset, 0)]
+            ).map(Self.photo(from:))
+        }
+    }
+
+    /// How many photos `query` picks; hidden ones count only when `includingHidden`.
+    public func count(_ query: PhotoQuery, includingHidden: Bool = false) throws(LibraryError) -> Int {
+        guard let (condition, arguments) = Self.condition(of: query) else { return 0 }
+        return try read("count photos") { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM photo WHERE \(shown(includingHidden)) AND \(condition)", arguments: arguments) ?? 0
+        }
+    }
+
+    /// The albums guests see: the favourites (when there are any), one per day, oldest day
+    /// first, then one per name, alphabetically. Photos without a name of their own (the
+    /// placeholder "Photo 42") belong to no name's album; hidden photos to none.
+    public func albums() throws(LibraryError) -> [Album] {
+        try read("list albums") { db in
+            var albums: [Album] = []
+            // SQLite takes the bare columns of a row with MAX() from the row that has it: each
+            // group's newest photo gives the cover (and, for a name, the spelling).
+            let newest = "MAX(created_at || printf('%012d', number))"
+            if let row = try Row.fetchOne(
+                db, sql: "SELECT COUNT(*) AS count, id, \(newest) FROM photo WHERE \(shown(false)) AND favourite = 1"),
+                let cover = UUID(uuidString: (row["id"] as String?) ?? ""), (row["count"] as Int) > 0
+            {
+                albums.append(Album(kind: .favourites, key: "", title: "", count: row["count"], cover: cover))
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT date(created_at, 'localtime') AS day, COUNT(*) AS count, id, \(newest)
+                    FROM photo WHERE \(shown(false)) GROUP BY day ORDER BY day
+                    """)
+            {
+                guard let cover = UUID(uuidString: row["id"]), let day: String = row["day"] else { continue }
+                albums.append(Album(kind: .day, key: day, title: day, count: row["count"], cover: cover))
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name_key, COUNT(*) AS count, id, caption, \(newest)
+                    FROM photo WHERE \(shown(false)) AND name_key != '' GROUP BY name_key ORDER BY name_key
+                    """)
+            {
+                guard let cover = UUID(uuidString: row["id"]) else { continue }
+                let key: String = row["name_key"]
+                let title = Caption(sanitizing: row["caption"] as String)?.text ?? key
+                albums.append(Album(kind: .name, key: key, title: title, count: row["count"], cover: cover))
+            }
+            return albums
+        }
+    }
+
+    /// Where the newest photo whose name starts with `prefix` is in the gallery (the visible
+    /// photos, newest first), names compared as ``NameKey`` does; `nil` when no name does. The
+    /// booth's gallery jumps there as a guest types.
+    public func position(ofNameStartingWith prefix: String) throws(LibraryError) -> Int? {
+        let key = NameKey.fold(prefix)
+        guard !key.isEmpty else { return nil }
+        return try read("find a name") { db in
+            // The range [key, key + U+10FFFF) holds exactly the keys that start with `key`, and
+            // the name index answers it without a scan.
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT created_at, number FROM photo WHERE \(shown(false)) AND name_key >= ? AND name_key < ?
+                        ORDER BY \(Self.newestFirst) LIMIT 1
+                        """,
+                    arguments: [key, key + "\u{10FFFF}"])
+            else { return nil }
+            let createdAt: String = row["created_at"]
+            let number: Int = row["number"]
+            return try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM photo WHERE \(shown(false))
+                    AND (created_at > ? OR (created_at = ? AND number > ?))
+                    """,
+                arguments: [createdAt, createdAt, number])
+        }
+    }
+
+    /// The SQL condition and its arguments for `query`; `nil` when it can pick nothing (a
+    /// search without a word).
+    static func condition(of query: PhotoQuery) -> (String, StatementArguments)? {
+        switch query {
+        case .all:
+            return ("1", [])
+        case .search(let text):
+            let words = NameKey.words(text)
+            guard !words.isEmpty else { return nil }
+            // Each word quoted (so that no word is read as an FTS5 operator) and a prefix.
+            let match = words.map { "\"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"*" }.joined(separator: " ")
+            return ("number IN (SELECT rowid FROM photo_search WHERE photo_search MATCH ?)", [match])
+        case .name(let name):
+            let key = NameKey.fold(name)
+            guard !key.isEmpty else { return nil }
+            return ("name_key = ?", [key])
+        case .day(let day):
+            guard day.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else { return nil }
+            return ("date(created_at, 'localtime') = ?", [day])
+        case .favourites:
+            return ("favourite = 1", [])
+        }
+    }
+}
