@@ -185,7 +185,8 @@ final class PhotoWriter: Sendable {
             do {
                 let (photo, timings) = try library.add(
                     jpeg, thumbnail: decoded.thumbnail, id: shot.photo.id, number: shot.number,
-                    caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp), camera: frame.source)
+                    caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp), camera: frame.source,
+                    perceptualHash: decoded.perceptualHash)
                 let offset = Double(shot.shutterAt.duration(to: frame.timestamp).inNanoseconds) / 1e6
                 logger.info(
                     """

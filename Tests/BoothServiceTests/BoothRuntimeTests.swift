@@ -169,6 +169,9 @@ struct BoothRuntimeTests {
         let thumbnail = try #require(try rig.library.thumbnail(of: photo.id))
         let header = try JPEGHeader(thumbnail)
         #expect((header.width, header.height) == (160, 120), "the thumbnail of a photo smaller than one")
+        // The same decode's hash, stored with the photo.
+        let saved = try Data(contentsOf: rig.library.url(of: photo))
+        #expect(try rig.library.perceptualHash(of: photo.id) == ShotDecoder(screen: PixelSize(width: 640, height: 400)).decode(saved).perceptualHash)
     }
 
     @Test("A corrupt frame at the shutter is replaced by the next nearest one")
