@@ -142,10 +142,17 @@ public enum Booth {
         devices.start()
         // The group stops services in reverse order, waiting for each: the booth first (it
         // finishes the photo in flight and its saves, while the web still serves and the camera
-        // still films), then the reloader, the web, the camera last. The booth is the one service
+        // still films), then the reloader, the web, the hashes made in the background, the
+        // camera last. The booth is the one service
         // that may end by itself (a reload, the end of piped input); first in that order, it
         // always ends when the group expects it to, even while the group is stopping for a SIGTERM.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: cameraService, serviceName: "camera")]
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: cameraService, serviceName: "camera"),
+            // Photos saved before the booth kept perceptual hashes get theirs, in the background.
+            .init(
+                service: PerceptualHashFiller(library: library, logger: logger), successTerminationBehavior: .ignore,
+                serviceName: "perceptual hashes"),
+        ]
         if configuration.web.enabled {
             let settings = WebSettings(
                 address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
