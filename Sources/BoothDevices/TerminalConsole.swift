@@ -43,13 +43,20 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// The key that opens the gallery from the main screen, a line of its own, which the screen
     /// names (the booth's ``KeyBindings`` must say so).
     public static let viewKey: Character = "v"
-    /// What the terminal's keys are called, for the screens' hints: each is a line of its own.
-    public static let keyLabels = KeyLabels(
-        view: String(viewKey), up: "u", down: "d", open: "Enter", back: "b", confirm: "Enter", cancel: "Esc", erase: "Backspace")
+    /// What the terminal's keys are called in `texts`' language, for the screens' hints: each
+    /// is a line of its own.
+    public static func keyLabels(in texts: BoothTexts = .english) -> KeyLabels {
+        KeyLabels(
+            view: String(viewKey), up: "u", down: "d", open: texts(.keyEnter), back: "b", confirm: texts(.keyEnter),
+            cancel: texts(.keyEscape), erase: texts(.keyBackspace))
+    }
+
     /// The line that presses the shutter in the gallery (elsewhere, any line does).
     static let galleryShutterLine = "p"
     /// The words the terminal prints.
-    private let texts = BoothTexts.english
+    private let texts: BoothTexts
+    /// What the terminal's keys are called, in the words it prints.
+    private let keyLabels: KeyLabels
 
     public let presses: AsyncStream<MonotonicInstant>
     public let keys: AsyncStream<KeypadKey>
@@ -108,12 +115,13 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     ///   - drawsQRCodes: whether the saved screen draws its link as a QR code in half-block
     ///     characters; by default, when `output` is a terminal.
     ///   - roles: what the lines stand for; both the button and the keypad by default.
+    ///   - texts: the words it prints, in the booth's language.
     ///   - photoOnScreen: whether a screen shows the photo just taken (the framebuffer, the
     ///     web's mirror of the screen), which the naming prompt then says.
     public init(
         input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput, patient: Bool? = nil,
         drawsQRCodes: Bool? = nil,
-        roles: Roles = [.button, .keypad], photoOnScreen: Bool = false, logger: Logger
+        roles: Roles = [.button, .keypad], texts: BoothTexts = .english, photoOnScreen: Bool = false, logger: Logger
     ) throws(DeviceError) {
         self.input = try Self.duplicate(input, name: "standard input")
         do {
@@ -125,6 +133,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         self.patient = patient ?? (isatty(input.rawValue) == 0)
         self.drawsQRCodes = drawsQRCodes ?? (isatty(output.rawValue) != 0)
         self.roles = roles
+        self.texts = texts
+        self.keyLabels = Self.keyLabels(in: texts)
         self.photoOnScreen = photoOnScreen
         self.logger = logger
         (presses, pressSink) = AsyncStream.makeStream(of: MonotonicInstant.self)
@@ -360,7 +370,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .countdown(let secondsLeft): "\(secondsLeft)"
         case .smile: texts(.smile)
         // A prompt: what the next line is.
-        case .naming: (photoOnScreen ? "\(texts(.photoOnScreen))\n" : "") + "\(texts(.namingPrompt)):"
+        case .naming: (photoOnScreen ? "\(texts(.photoOnScreen))\n" : "") + texts(.consoleNamingPrompt)
         case .saving: texts(.saving)
         case .saved(let caption, _, let link, let pendingName): savedLines(caption, link: link, pendingName: pendingName)
         case .fault(let fault): fault.sentence(in: texts)
@@ -371,8 +381,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     /// The main screen's options, with this terminal's keys for the parts it plays.
     private func readyLines() -> String {
-        var lines = [texts(.readyToShoot, ["button": roles.contains(.button) ? "Enter" : texts(.theButton)])]
-        if roles.contains(.keypad) { lines.append(texts(.readyToBrowse, ["key": Self.keyLabels.view])) }
+        var lines = [texts(.readyToShoot, ["button": roles.contains(.button) ? texts(.keyEnter) : texts(.theButton)])]
+        if roles.contains(.keypad) { lines.append(texts(.readyToBrowse, ["key": keyLabels.view])) }
         return lines.joined(separator: "\n")
     }
 
@@ -389,7 +399,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// The page of the list, numbered from the newest photo, the selected one marked with `>`,
     /// and the keys under it.
     func galleryLines(_ list: GalleryList) -> String {
-        let keys = Self.keyLabels
+        let keys = keyLabels
         let shutter = texts(.readyToShoot, ["button": Self.galleryShutterLine])
         let position = list.position
         guard position.count > 0 else {
@@ -418,7 +428,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         guard let entry = photo.entry, let originals = photo.originals else {
             return texts(.photoUnreadableAt, ["index": index, "count": count])
         }
-        let keys = Self.keyLabels
+        let keys = keyLabels
         return [
             texts(.photoHeading, ["index": index, "count": count, "name": entry.caption.text, "time": entry.takenOn]),
             "  \(originals.location(of: entry.id))",

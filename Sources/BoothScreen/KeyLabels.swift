@@ -16,9 +16,11 @@ public struct KeyLabels: Sendable, Hashable {
     /// The key that erases the last letter of a name.
     public var erase: String
 
+    /// Labels for these keys; a keyboard's named keys are called as in English by default.
     public init(
-        view: String = "v", up: String = "\u{2191}", down: String = "\u{2193}", open: String = "Enter", back: String = "Esc",
-        confirm: String = "Enter", cancel: String? = "Esc", erase: String = "Backspace"
+        view: String = "v", up: String = "\u{2191}", down: String = "\u{2193}", open: String = BoothTexts.english(.keyEnter),
+        back: String = BoothTexts.english(.keyEscape), confirm: String = BoothTexts.english(.keyEnter),
+        cancel: String? = BoothTexts.english(.keyEscape), erase: String = BoothTexts.english(.keyBackspace)
     ) {
         self.view = view
         self.up = up
@@ -30,15 +32,24 @@ public struct KeyLabels: Sendable, Hashable {
         self.erase = erase
     }
 
-    /// A keyboard, or a keypad with arrow keys.
+    /// A keyboard, or a keypad with arrow keys, its keys called as in English.
     public static let keyboard = KeyLabels()
 
-    /// The keys of a keypad bound as `bindings` (see ``KeyBindings``): a 12-key phone keypad
-    /// moves with 2 and 8, opens with 5, goes back with `*`, and saves a name with `#`.
-    public init(for bindings: KeyBindings) {
+    /// A keyboard whose named keys (Enter, Escape, Backspace) are called as `texts` calls them,
+    /// and whose view key is `view`.
+    public static func keyboard(view: String = "v", in texts: BoothTexts) -> KeyLabels {
+        KeyLabels(
+            view: view, open: texts(.keyEnter), back: texts(.keyEscape), confirm: texts(.keyEnter), cancel: texts(.keyEscape),
+            erase: texts(.keyBackspace))
+    }
+
+    /// The keys of a keypad bound as `bindings` (see ``KeyBindings``), a keyboard's named keys
+    /// called as `texts` calls them: a 12-key phone keypad moves with 2 and 8, opens with 5,
+    /// goes back with `*`, and saves a name with `#`.
+    public init(for bindings: KeyBindings, in texts: BoothTexts = .english) {
         switch bindings.layout {
         case .keyboard:
-            self.init(view: String(bindings.viewKey))
+            self = .keyboard(view: String(bindings.viewKey), in: texts)
         case .phone:
             self.init(view: String(bindings.viewKey), up: "2", down: "8", open: "5", back: "*", confirm: "#", cancel: nil, erase: "*")
         }

@@ -54,6 +54,26 @@ struct KeypadEchoTests {
         #expect(!without.text(for: .naming(typed: "", placeholder: placeholder, photo: shot)).contains("screen"))
     }
 
+    @Test("A character display gets French and German in ASCII: accents dropped, ß and guillemets spelled out")
+    func asciiLetters() {
+        var french = KeypadEcho(ansi: false, texts: BoothLanguage.french.texts)
+        #expect(french.text(for: .starting) == "\r\nDemarrage de l'appareil photo...\r\n")
+        let pending = french.text(for: .saved(placeholder, photo: UUID(), pendingName: Caption(sanitizing: "Zo\u{EB}")!))
+        #expect(pending.contains("Votre nom \"Zo\u{EB}\" sera ajoute des que la borne pourra l'ecrire."), "the guest's name as typed")
+        var german = KeypadEcho(ansi: false, texts: BoothLanguage.german.texts)
+        #expect(german.text(for: .smile) == "\r\nBitte lacheln!\r\n")
+        #expect(KeypadEcho.ascii("Stra\u{DF}e \u{0153}uvre \u{201E}x\u{201C} \u{4E16}") == "Strasse oeuvre \"x\" ?")
+        for language in BoothLanguage.all {
+            var echo = KeypadEcho(ansi: false, photoOnScreen: true, texts: language.texts)
+            for content in [
+                ScreenContent.starting, .ready, .smile, .saving, .fault(.storageFull), .naming(typed: "", placeholder: placeholder, photo: shot),
+            ] {
+                let text = echo.text(for: content)
+                #expect(text.allSatisfy { $0.isASCII }, "\(language.code): \(text)")
+            }
+        }
+    }
+
     @Test("ANSI echo erases the line with an escape code")
     func ansi() {
         var echo = KeypadEcho(ansi: true)

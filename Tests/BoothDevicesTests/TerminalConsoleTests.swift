@@ -15,14 +15,14 @@ private final class ConsoleHarness {
     private let inputPipe = Pipe()
     private let outputPipe = Pipe()
 
-    init(patient: Bool, drawsQRCodes: Bool = false, photoOnScreen: Bool = false) throws {
+    init(patient: Bool, drawsQRCodes: Bool = false, texts: BoothTexts = .english, photoOnScreen: Bool = false) throws {
         // The console may still print after a test has closed its end of the screen pipe; as in
         // the photobooth command, that must be an error on write, not a fatal SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         console = try TerminalConsole(
             input: FileDescriptor(rawValue: inputPipe.fileHandleForReading.fileDescriptor),
             output: FileDescriptor(rawValue: outputPipe.fileHandleForWriting.fileDescriptor),
-            patient: patient, drawsQRCodes: drawsQRCodes, photoOnScreen: photoOnScreen, logger: Logger(label: "test"))
+            patient: patient, drawsQRCodes: drawsQRCodes, texts: texts, photoOnScreen: photoOnScreen, logger: Logger(label: "test"))
         // The console keeps its own copies; the test's ends can go at any time.
         try inputPipe.fileHandleForReading.close()
         try outputPipe.fileHandleForWriting.close()
@@ -209,6 +209,28 @@ struct TerminalConsoleTests {
         }
         harness.console.show(.fault(.storageFull))
         #expect(await harness.printed() == ["2", "1", BoothFault.storageFull.sentence()])
+    }
+
+    @Test("In French, the terminal's help, prompts, key names and gallery are French")
+    func french() async throws {
+        let harness = try ConsoleHarness(patient: false, texts: BoothLanguage.french.texts)
+        harness.console.show(.ready)
+        harness.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
+        harness.console.show(.saved(Caption(sanitizing: "Anna")!, photo: UUID(), pendingName: Caption(sanitizing: "Zoé")!))
+        harness.console.show(gallery(0, of: 2))
+        harness.console.show(.fault(.cameraMissing))
+        let printed = await harness.printed()
+        #expect(printed.first?.hasPrefix("Borne simulée\u{00A0}: Entrée prend une photo") == true, "\(printed)")
+        #expect(
+            Array(printed.dropFirst().prefix(5)) == [
+                "Appuyez sur Entrée pour prendre une photo", "Appuyez sur v pour voir les photos", "Donnez un nom à votre photo\u{00A0}:",
+                "Enregistrée sous Anna", "Votre nom «\u{00A0}Zoé\u{00A0}» sera ajouté dès que la borne pourra l’écrire.",
+            ])
+        #expect(printed.contains("Photos, 1 sur 2"))
+        #expect(printed.contains("u d pour choisir · Entrée pour ouvrir · b pour revenir"))
+        #expect(printed.contains("Appuyez sur p pour prendre une photo"))
+        #expect(printed.last == BoothFault.cameraMissing.sentence(in: BoothLanguage.french.texts))
+        #expect(TerminalConsole.keyLabels(in: BoothLanguage.german.texts).erase == "Rücktaste")
     }
 
     // MARK: Gallery

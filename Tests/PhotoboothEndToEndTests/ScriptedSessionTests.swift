@@ -153,6 +153,20 @@ struct ScriptedSessionTests {
         #expect(result.stderr.contains("saved -> gallery") && result.stderr.contains("gallery -> photo"), "v on the saved screen")
     }
 
+    @Test("--language fr: the terminal asks, confirms and lists in French, with French dates")
+    func french() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nAnna\nv\n\nb\nb\n", in: directory, options: ["--countdown", "0", "--language", "fr"])
+        let lines = result.lines
+        #expect(lines.contains("Donnez un nom à votre photo\u{00A0}:"), "\(lines)")
+        #expect(lines.contains("Enregistrée sous Anna"))
+        #expect(lines.contains { $0.hasPrefix("Photos, 1 sur 1") })
+        #expect(lines.contains { $0.hasPrefix("> 1. Anna \u{00B7} Prise le ") && $0.contains(" à ") })
+        #expect(lines.contains { $0.hasPrefix("Photo 1 sur 1\u{00A0}: Anna \u{00B7} Prise le ") })
+        #expect(lines.suffix(2) == ["Appuyez sur Entrée pour prendre une photo", "Appuyez sur v pour voir les photos"])
+        #expect(try await listed(directory).map(\.caption) == ["Anna"])
+    }
+
     @Test("An empty library's gallery says so, and the button there takes the first photo")
     func emptyGallery() async throws {
         let directory = DataDirectory()
