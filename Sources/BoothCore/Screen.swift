@@ -28,6 +28,8 @@ public enum ScreenContent: Sendable, Hashable {
     case photo(GalleryPhoto)
     /// Something is wrong; the booth says what and waits.
     case fault(BoothFault)
+    /// A slide of the main screen's slideshow while nobody is at the booth.
+    case attract(AttractSlide)
 }
 
 /// The booth's screen.

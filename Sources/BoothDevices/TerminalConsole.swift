@@ -341,7 +341,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// What a line means on `content`'s screen, for this console's roles; `nil` when lines wait.
     private func prompt(for content: ScreenContent) -> Prompt? {
         switch content {
-        case .ready, .saved: .shutter
+        case .ready, .saved, .attract: .shutter
         case .naming: roles.contains(.keypad) ? .name : nil
         // Without the keypad's role, only the button works in the gallery.
         case .gallery, .photo: roles.contains(.keypad) ? .gallery : .shutter
@@ -356,7 +356,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     private static func isAtRest(_ content: ScreenContent) -> Bool {
         switch content {
-        case .ready, .naming, .saved, .fault, .gallery, .photo: true
+        case .ready, .naming, .saved, .fault, .gallery, .photo, .attract: true
         case .starting, .countdown, .smile, .saving: false
         }
     }
@@ -366,7 +366,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private func lines(for content: ScreenContent) -> String {
         switch content {
         case .starting: texts(.starting)
-        case .ready: readyLines()
+        // The slideshow is the main screen to a terminal: its lines, printed once.
+        case .ready, .attract: readyLines()
         case .countdown(let secondsLeft): "\(secondsLeft)"
         case .smile: texts(.smile)
         // A prompt: what the next line is.

@@ -73,6 +73,8 @@ public struct ScreenPainter {
             try paintGallery(list, layout, &canvas)
         case .photo(let photo):
             try paintPhoto(photo, layout, &canvas)
+        case .attract(let slide):
+            try paintAttract(slide, layout, &canvas)
         }
     }
 
@@ -312,7 +314,7 @@ extension ScreenContent {
     var showsLivePreview: Bool {
         switch self {
         case .ready, .countdown, .smile: true
-        case .starting, .naming, .saving, .saved, .fault, .gallery, .photo: false
+        case .starting, .naming, .saving, .saved, .fault, .gallery, .photo, .attract: false
         }
     }
 
@@ -321,7 +323,7 @@ extension ScreenContent {
     var reviewedPhoto: UUID? {
         switch self {
         case .naming(_, _, let photo), .saved(_, let photo, _, _): photo
-        case .starting, .ready, .countdown, .smile, .saving, .fault, .gallery, .photo: nil
+        case .starting, .ready, .countdown, .smile, .saving, .fault, .gallery, .photo, .attract: nil
         }
     }
 }

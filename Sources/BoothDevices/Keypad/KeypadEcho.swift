@@ -58,6 +58,8 @@ public struct KeypadEcho: Sendable {
     public mutating func text(for content: ScreenContent) -> String {
         defer { last = content }
         guard content != last else { return "" }
+        // The slideshow follows the main screen, whose invitation stays on the display.
+        if case .attract = content { return "" }
         if let live = LiveLine(content, keys: keys, photoOnScreen: photoOnScreen, texts: texts) {
             defer {
                 lastLine = live.line
@@ -84,7 +86,7 @@ public struct KeypadEcho: Sendable {
             case .saved(let caption, _, _, let pendingName?):
                 texts(.savedAs, ["name": caption.text]) + "\r\n" + texts(.savedPendingName, ["name": pendingName.text])
             case .fault(let fault): fault.sentence(in: texts)
-            case .naming, .gallery, .photo: ""
+            case .naming, .gallery, .photo, .attract: ""
             }
         return ansi && content == .ready ? "\u{1B}[2J\u{1B}[H\(message)\r\n" : "\r\n\(message)\r\n"
     }
