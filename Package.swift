@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "BoothServiceTests",
             dependencies: [
-                "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothDevices", "BoothSync",
+                "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothSync",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
