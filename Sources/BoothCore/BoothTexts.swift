@@ -186,9 +186,10 @@ public struct BoothTexts: Sendable {
     /// The texts in English.
     public static var english: BoothTexts { BoothLanguage.english.texts }
 
-    /// The keys English has and this table lacks: these read as English's.
+    /// The keys this table lacks: these read as English's (English itself lacks none; a key
+    /// it lacked would show its own name).
     public var missingKeys: [BoothText] {
-        BoothText.allCases.filter { BoothTexts.english.templates[$0] != nil && templates[$0] == nil }
+        BoothText.allCases.filter { templates[$0] == nil }
     }
 
     /// The keys whose templates name other blanks than English's for the same key: a blank

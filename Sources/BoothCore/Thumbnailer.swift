@@ -10,13 +10,19 @@ public struct Thumbnail: Sendable, Hashable {
     /// The size of the photo it was made from.
     public var sourceWidth: Int
     public var sourceHeight: Int
+    /// The photo's 64-bit perceptual hash, made from the same decode, when the thumbnailer
+    /// makes one: a photo recorded from it (imported, adopted) needs no second decode for it.
+    public var perceptualHash: UInt64?
 
-    public init(jpeg: Data, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int) {
+    public init(
+        jpeg: Data, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int, perceptualHash: UInt64? = nil
+    ) {
         self.jpeg = jpeg
         self.width = width
         self.height = height
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
+        self.perceptualHash = perceptualHash
     }
 }
 

@@ -14,6 +14,9 @@ public struct JPEGThumbnailer: Thumbnailer {
     public init() {}
 
     public func thumbnail(forJPEG jpeg: Data) throws(ImageError) -> Thumbnail {
-        try ShotDecoder().decode(jpeg).thumbnail
+        let shot = try ShotDecoder().decode(jpeg)
+        var thumbnail = shot.thumbnail
+        thumbnail.perceptualHash = shot.perceptualHash
+        return thumbnail
     }
 }

@@ -114,7 +114,15 @@ final class ScreenFiller: Screen {
             }
             return .photo(shown)
         case .attract(var slide):
-            let photos = slideshowPhotos(beginning: slide.number == 0)
+            var photos = slideshowPhotos(beginning: slide.number == 0)
+            // Each round starts from the library again, so photos saved, marked or synced since
+            // join it; and a photo hidden or deleted since is never shown again.
+            if !photos.isEmpty
+                && (slide.number % photos.count == 0
+                    || (try? library.photo(id: photos[slide.number % photos.count].id)) == nil)
+            {
+                photos = slideshowPhotos(beginning: true)
+            }
             if !photos.isEmpty {
                 slide.entry = entry(for: photos[slide.number % photos.count])
                 slide.originals = originals

@@ -38,7 +38,7 @@ public struct LibraryReport: Sendable {
         case missingSidecar(Photo)
         /// The catalog and the photo's sidecar disagree on its name or hidden flag: the catalog
         /// lost a change (the sidecar is written first), or a photo tool edited the sidecar.
-        case sidecarDiffers(Photo, caption: Caption, hidden: Bool)
+        case sidecarDiffers(Photo, caption: Caption, hidden: Bool, favourite: Bool)
 
         public var description: String {
             switch self {
@@ -64,9 +64,11 @@ public struct LibraryReport: Sendable {
                 "deletion not finished: photo \(photo.id.lowercased) \"\(photo.caption)\" has a record in recycle/ but is still in the catalog"
             case .missingSidecar(let photo):
                 "no sidecar: photo \(photo.id.lowercased) \"\(photo.caption)\" has no readable \(PhotoLibrary.sidecarPath(of: photo.file))"
-            case .sidecarDiffers(let photo, let caption, _) where caption != photo.caption:
+            case .sidecarDiffers(let photo, let caption, _, _) where caption != photo.caption:
                 "the sidecar of photo \(photo.id.lowercased) names it \"\(caption)\", the catalog \"\(photo.caption)\""
-            case .sidecarDiffers(let photo, _, let hidden):
+            case .sidecarDiffers(let photo, _, _, let favourite) where favourite != photo.favourite:
+                "the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\" \(favourite ? "marks" : "does not mark") it as a favourite, the catalog \(favourite ? "does not" : "does")"
+            case .sidecarDiffers(let photo, _, let hidden, _):
                 "the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\" says it is \(hidden ? "hidden" : "visible"), the catalog does not"
             }
         }

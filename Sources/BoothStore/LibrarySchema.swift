@@ -98,8 +98,10 @@ enum LibrarySchema {
         }
         // What guests find their photos by (issue 14). `name_key` is the photo's name folded as
         // guests mean it (``NameKey``), empty for a placeholder: the albums of names group by
-        // it and the booth's gallery jumps along it. `photo_search` is a full-text index of the
-        // names with accents removed, for search; its rows are keyed by the photo's number,
+        // it and the booth's gallery jumps along it. `search_text` is every name folded the same
+        // way (a placeholder too), and `photo_search` its full-text index, for search: the index
+        // and the words searched for are folded by one function, so "strauss" finds "Strauß"
+        // as the album does (SQLite's own folding keeps ß). Its rows are keyed by the photo's number,
         // which never changes (the implicit rowid may, on VACUUM), and triggers keep it in step.
         // `favourite` is the operator's pick; `perceptual_hash` a 64-bit fingerprint of the
         // picture for near-duplicates, NULL until computed (at save, or at start for older
@@ -107,6 +109,7 @@ enum LibrarySchema {
         migrator.registerMigration("v7: search, albums, favourites, near-duplicates") { db in
             try db.alter(table: "photo") { table in
                 table.add(column: "name_key", .text).notNull().defaults(to: "")
+                table.add(column: "search_text", .text).notNull().defaults(to: "")
                 table.add(column: "favourite", .boolean).notNull().defaults(to: false)
                 table.add(column: "perceptual_hash", .integer)
             }
@@ -114,24 +117,24 @@ enum LibrarySchema {
                 let number: Int = row["number"]
                 let caption = Caption(sanitizing: row["caption"] as String) ?? .placeholder(number: number)
                 try db.execute(
-                    sql: "UPDATE photo SET name_key = ? WHERE id = ?",
-                    arguments: [NameKey.of(caption, number: number), row["id"] as String])
+                    sql: "UPDATE photo SET name_key = ?, search_text = ? WHERE id = ?",
+                    arguments: [NameKey.of(caption, number: number), NameKey.fold(caption.text), row["id"] as String])
             }
             try db.execute(
                 sql: """
                     CREATE INDEX photo_visible_by_name ON photo(name_key, created_at, number) WHERE hidden = 0;
                     CREATE INDEX photo_visible_favourites ON photo(created_at, number) WHERE hidden = 0 AND favourite = 1;
                     CREATE VIRTUAL TABLE photo_search USING fts5(
-                        caption, content = 'photo', content_rowid = 'number', tokenize = 'unicode61 remove_diacritics 2');
+                        search_text, content = 'photo', content_rowid = 'number', tokenize = 'unicode61 remove_diacritics 2');
                     CREATE TRIGGER photo_search_insert AFTER INSERT ON photo BEGIN
-                        INSERT INTO photo_search (rowid, caption) VALUES (new.number, new.caption);
+                        INSERT INTO photo_search (rowid, search_text) VALUES (new.number, new.search_text);
                     END;
                     CREATE TRIGGER photo_search_delete AFTER DELETE ON photo BEGIN
-                        INSERT INTO photo_search (photo_search, rowid, caption) VALUES ('delete', old.number, old.caption);
+                        INSERT INTO photo_search (photo_search, rowid, search_text) VALUES ('delete', old.number, old.search_text);
                     END;
-                    CREATE TRIGGER photo_search_update AFTER UPDATE OF caption, number ON photo BEGIN
-                        INSERT INTO photo_search (photo_search, rowid, caption) VALUES ('delete', old.number, old.caption);
-                        INSERT INTO photo_search (rowid, caption) VALUES (new.number, new.caption);
+                    CREATE TRIGGER photo_search_update AFTER UPDATE OF search_text, number ON photo BEGIN
+                        INSERT INTO photo_search (photo_search, rowid, search_text) VALUES ('delete', old.number, old.search_text);
+                        INSERT INTO photo_search (rowid, search_text) VALUES (new.number, new.search_text);
                     END;
                     INSERT INTO photo_search (photo_search) VALUES ('rebuild');
                     """)

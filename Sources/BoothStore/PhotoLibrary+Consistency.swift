@@ -101,7 +101,7 @@ extension PhotoLibrary {
                 continue
             }
             if sidecar.caption != photo.caption || sidecar.hidden != hidden || sidecar.favourite != photo.favourite {
-                problems.append(.sidecarDiffers(photo, caption: sidecar.caption, hidden: sidecar.hidden))
+                problems.append(.sidecarDiffers(photo, caption: sidecar.caption, hidden: sidecar.hidden, favourite: sidecar.favourite))
             }
         }
         for file in files.originals where rows[file] == nil && !heldByMalformedRows.contains(file) {
@@ -161,7 +161,7 @@ extension PhotoLibrary {
                     sidecarURL(of: photo), with: PhotoSidecar(photo, booth: booth, hidden: hidden).xmp,
                     temporaryName: Self.temporaryName(for: photo.id, extension: "xmp"))
                 actions.append("wrote the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\"")
-            case .sidecarDiffers(let photo, _, _):
+            case .sidecarDiffers(let photo, _, _, _):
                 guard let (photo, _, hidden) = try row(of: photo.id), let sidecar = readSidecar(of: photo.file),
                     let restored = try restore(photo, hidden: hidden, from: sidecar)
                 else { continue }
@@ -303,10 +303,13 @@ extension PhotoLibrary {
                                 let caption = (row["caption"] as String?).flatMap(Caption.init(sanitizing:)),
                                 let createdAt = (row["created_at"] as String?).flatMap(Date.init(utcTimestamp:))
                             else { continue }
-                            found[id] = PhotoSidecar(
+                            var record = PhotoSidecar(
                                 id: id, number: number, caption: caption, createdAt: createdAt, booth: row["booth"] ?? "",
                                 hidden: row["hidden"] ?? false,
                                 camera: (row["camera_model"] as String?).map { CameraModel(make: row["camera_make"], model: $0) })
+                            // A catalog of before favourites has no such column: nil, not a favourite.
+                            record.favourite = row["favourite"] ?? false
+                            found[id] = record
                         }
                     } catch {
                         logger.warning("The damaged catalog yields no more rows read \(order == "ASC" ? "forward" : "backward"): \(error)")
@@ -372,7 +375,8 @@ extension PhotoLibrary {
         if sidecar != readSidecar(of: file) {
             try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))
         }
-        try insert(photo, thumbnail: thumbnail.jpeg, booth: sidecar.booth, hidden: sidecar.hidden)
+        try insert(
+            photo, thumbnail: thumbnail.jpeg, booth: sidecar.booth, hidden: sidecar.hidden, perceptualHash: thumbnail.perceptualHash)
         return .adopted(photo, newID: newID)
     }
 
@@ -424,9 +428,10 @@ extension PhotoLibrary {
         guard sidecar.caption != photo.caption || sidecar.hidden != hidden || sidecar.favourite != photo.favourite else { return nil }
         try write("restore a photo from its sidecar") { db in
             try db.execute(
-                sql: "UPDATE photo SET caption = ?, name_key = ?, hidden = ?, favourite = ? WHERE id = ?",
+                sql: "UPDATE photo SET caption = ?, name_key = ?, search_text = ?, hidden = ?, favourite = ? WHERE id = ?",
                 arguments: [
-                    sidecar.caption.text, NameKey.of(sidecar.caption, number: photo.number), sidecar.hidden, sidecar.favourite,
+                    sidecar.caption.text, NameKey.of(sidecar.caption, number: photo.number), NameKey.fold(sidecar.caption.text),
+                    sidecar.hidden, sidecar.favourite,
                     photo.id.lowercased,
                 ])
         }

@@ -57,11 +57,15 @@ extension PhotoLibrary {
                     """
             ).map { (photo: try Self.photo(from: $0), hash: UInt64(bitPattern: $0["perceptual_hash"] as Int64)) }
         }
-        var groups = DisjointSets(count: rows.count)
-        for first in rows.indices {
-            for second in rows.indices[(first + 1)...]
-            where (rows[first].hash ^ rows[second].hash).nonzeroBitCount <= maxDistance {
-                groups.join(first, second)
+        // The hashes alone, side by side, for a loop that reads memory in order.
+        let hashes = rows.map(\.hash)
+        var groups = DisjointSets(count: hashes.count)
+        hashes.withUnsafeBufferPointer { hashes in
+            for first in hashes.indices {
+                let hash = hashes[first]
+                for second in (first + 1)..<hashes.count where (hash ^ hashes[second]).nonzeroBitCount <= maxDistance {
+                    groups.join(first, second)
+                }
             }
         }
         var members: [Int: [Photo]] = [:]

@@ -180,7 +180,8 @@ extension PhotoLibrary {
             (PhotoSidecar(photo, booth: record.booth, hidden: record.hidden).xmp, sidecar, Self.temporaryName(for: photo.id, extension: "xmp")),
         ])
         do {
-            try insert(photo, thumbnail: thumbnail.jpeg, booth: record.booth, hidden: record.hidden)
+            try insert(
+                photo, thumbnail: thumbnail.jpeg, booth: record.booth, hidden: record.hidden, perceptualHash: thumbnail.perceptualHash)
         } catch {
             try? DurableFile.remove(original)
             try? DurableFile.remove(sidecar)
@@ -204,9 +205,10 @@ extension PhotoLibrary {
             }
         ) { db in
             try db.execute(
-                sql: "UPDATE photo SET caption = ?, name_key = ?, hidden = ?, favourite = ? WHERE id = ?",
+                sql: "UPDATE photo SET caption = ?, name_key = ?, search_text = ?, hidden = ?, favourite = ? WHERE id = ?",
                 arguments: [
-                    record.caption.text, NameKey.of(record.caption, number: photo.number), record.hidden, record.favourite,
+                    record.caption.text, NameKey.of(record.caption, number: photo.number), NameKey.fold(record.caption.text),
+                    record.hidden, record.favourite,
                     record.id.lowercased,
                 ])
         }

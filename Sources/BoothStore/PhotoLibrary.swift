@@ -287,8 +287,11 @@ public final class PhotoLibrary: Sendable {
     public func setCaption(_ caption: Caption, of id: UUID) throws(LibraryError) {
         try change(id, "rename a photo", sidecar: { $0.caption = caption }) { db in
             try db.execute(
-                sql: "UPDATE photo SET caption = ?, name_key = ? WHERE id = ?",
-                arguments: [caption.text, NameKey.of(caption, number: try Self.number(of: id, in: db)), id.lowercased])
+                sql: "UPDATE photo SET caption = ?, name_key = ?, search_text = ? WHERE id = ?",
+                arguments: [
+                    caption.text, NameKey.of(caption, number: try Self.number(of: id, in: db)), NameKey.fold(caption.text),
+                    id.lowercased,
+                ])
         }
     }
 
@@ -488,13 +491,14 @@ public final class PhotoLibrary: Sendable {
             try db.execute(
                 sql: """
                     INSERT INTO photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file, booth, hidden,
-                                       camera_make, camera_model, origin, name_key, favourite, perceptual_hash)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       camera_make, camera_model, origin, name_key, search_text, favourite, perceptual_hash)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     photo.id.lowercased, photo.number, photo.caption.text, photo.createdAt.utcTimestamp, thumbnail, photo.width,
                     photo.height, photo.byteCount, photo.file, booth, hidden, photo.camera?.make, photo.camera?.model, photo.origin,
-                    NameKey.of(photo.caption, number: photo.number), photo.favourite, perceptualHash.map { Int64(bitPattern: $0) },
+                    NameKey.of(photo.caption, number: photo.number), NameKey.fold(photo.caption.text), photo.favourite,
+                    perceptualHash.map { Int64(bitPattern: $0) },
                 ])
             try Self.queueForSync(photo.id, in: db, thumbnail: true)
         }

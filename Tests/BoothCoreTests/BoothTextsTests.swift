@@ -16,7 +16,7 @@ struct BoothTextsTests {
         #expect(texts(.galleryPosition, ["index": "3", "count": "120"]) == "3 of 120")
     }
 
-    @Test("Every language has every text English has, with the same blanks", arguments: BoothLanguage.all)
+    @Test("Every language, English first, has every text, with the same blanks as English's", arguments: BoothLanguage.all)
     func complete(language: BoothLanguage) {
         #expect(language.texts.missingKeys == [], "\(language.nativeName) lacks these texts")
         #expect(language.texts.keysWithOtherBlanks == [], "\(language.nativeName)'s templates name other blanks than English's")

@@ -15,6 +15,7 @@ struct FindingTests {
         try fixture.add(caption: "Zoë", secondsAgo: 40)
         try fixture.add(caption: "anna & ben", secondsAgo: 30)
         try fixture.add(caption: "Ben Ünal", secondsAgo: 20)
+        try fixture.add(caption: "Familie Strauß", secondsAgo: 15)
         try fixture.add(secondsAgo: 10)
         let library = fixture.library
         func names(_ text: String) throws -> [String] { try library.photos(.search(text)).map(\.caption.text) }
@@ -24,8 +25,11 @@ struct FindingTests {
         #expect(try names("ben") == ["Ben Ünal", "anna & ben"], "newest first")
         #expect(try names("ben unal") == ["Ben Ünal"], "every word must be there")
         #expect(try names("an") == ["anna & ben"], "a word typed is the start of a word of the name")
-        #expect(try names("photo") == ["Photo 4"], "placeholders are names too")
+        #expect(try names("photo") == ["Photo 5"], "placeholders are names too")
         #expect(try names("nobody").isEmpty)
+        #expect(try names("strauss") == ["Familie Strauß"], "ß is folded as the album folds it, not kept as SQLite keeps it")
+        #expect(try names("STRAUß") == ["Familie Strauß"])
+        #expect(try names("ｚｏｅ") == ["Zoë"], "full-width letters are the letters")
         #expect(try names(" & \"* ").isEmpty, "no word, no operator: nothing found, no error")
         #expect(try names("an\"d OR *").isEmpty, "quotes and FTS5 operators are words like any other")
         #expect(try library.count(.search("ben")) == 2)
@@ -140,7 +144,8 @@ struct FindingTests {
                 sql: """
                     DROP TRIGGER photo_search_insert; DROP TRIGGER photo_search_delete; DROP TRIGGER photo_search_update;
                     DROP TABLE photo_search; DROP INDEX photo_visible_by_name; DROP INDEX photo_visible_favourites;
-                    ALTER TABLE photo DROP COLUMN name_key; ALTER TABLE photo DROP COLUMN favourite;
+                    ALTER TABLE photo DROP COLUMN name_key; ALTER TABLE photo DROP COLUMN search_text;
+                    ALTER TABLE photo DROP COLUMN favourite;
                     ALTER TABLE photo DROP COLUMN perceptual_hash;
                     DELETE FROM grdb_migrations WHERE identifier LIKE 'v7%';
                     """)

@@ -131,7 +131,7 @@ struct SidecarTests {
             try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [dropped.id.lowercased])
         }
         let report = try fixture.library.check()
-        #expect(report.problems.contains(.sidecarDiffers(renamed, caption: Self.zoe, hidden: false)))
+        #expect(report.problems.contains(.sidecarDiffers(renamed, caption: Self.zoe, hidden: false, favourite: false)))
         #expect(report.problems.contains(.unrecorded(file: dropped.file)))
 
         let actions = try fixture.library.reconcile()
