@@ -31,13 +31,17 @@ struct PerceptualHashFiller: Service {
     var batchSize = 32
 
     func run() async {
-        guard !library.isReadOnly else { return }
-        let stop = Wakeup()
-        await withTaskCancellationOrGracefulShutdownHandler {
-            _ = await DedicatedThread.run(name: "perceptual hashes", priority: .background) { fill(unless: stop) }
-        } onCancelOrGracefulShutdown: {
-            stop.requestStop()
+        if !library.isReadOnly {
+            let stop = Wakeup()
+            await withTaskCancellationOrGracefulShutdownHandler {
+                _ = await DedicatedThread.run(name: "perceptual hashes", priority: .background) { fill(unless: stop) }
+            } onCancelOrGracefulShutdown: {
+                stop.requestStop()
+            }
         }
+        // Done, the service waits with the others: a service that returns while the group shuts
+        // down is one that failed, to swift-service-lifecycle, whatever its termination behaviour.
+        try? await gracefulShutdown()
     }
 
     /// Hashes every photo that has no hash, until `stop` is asked to stop; logs how many. It
