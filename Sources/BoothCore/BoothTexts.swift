@@ -82,6 +82,60 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webAllPhotos
     case webDownload
     case webBackToGallery
+    /// The search box's label, and its button.
+    case webSearchLabel
+    case webSearchPlaceholder
+    case webSearchButton
+    /// A search's heading: `{query}` is what was typed.
+    case webSearchHeading
+    /// A search that found nothing: `{query}`.
+    case webSearchEmpty
+    /// How many photos, one and more: `{count}`.
+    case webPhotoCountOne
+    case webPhotoCountOther
+    case webAlbums
+    /// The album of the operator's favourites.
+    case webFavourites
+    case webAlbumsEmpty
+    case webAlbumEmpty
+    /// While the next page of the grid comes.
+    case webLoadingMore
+    /// The photo page's author: `{author}` is the booth's name.
+    case webAuthor
+    case webShare
+    case webPreviousPhoto
+    case webNextPhoto
+    /// The photo page's offer to the guest who took it, and the confirmation's question (`{name}`),
+    /// explanation (`{time}`: until when the link works) and answers.
+    case webDeleteOffer
+    case webDeleteQuestion
+    case webDeleteExplanation
+    case webDeleteConfirm
+    case webDeleteCancel
+    case webDeleted
+    /// A deletion link past its time: `{time}`.
+    case webDeleteExpired
+    case webDeleteWrongKey
+    case webDeleteGone
+    case webDeleteImported
+    case webSlideshow
+    case webSlideshowEmpty
+    /// The button that closes the welcome text.
+    case webWelcomeClose
+    /// The language switch's label, and each language's name in its own words.
+    case webLanguage
+    case languageName
+    /// The admin page: its title, the token form, the favourite toggles, the near-duplicates.
+    case webAdminTitle
+    case webAdminToken
+    case webAdminOpen
+    case webAdminRefused
+    case webAdminFavourite
+    case webAdminUnfavourite
+    case webAdminDuplicates
+    case webAdminNoDuplicates
+    case webAdminHideOthers
+    case webAdminFailed
 }
 
 /// The booth's texts in one language: a template for every ``BoothText``.
@@ -205,6 +259,47 @@ public struct BoothTexts: Sendable {
         .webAllPhotos: "\u{2190} All photos",
         .webDownload: "Download",
         .webBackToGallery: "Back to the gallery",
+        .webSearchLabel: "Find your photos",
+        .webSearchPlaceholder: "A name, such as Zo\u{00EB}",
+        .webSearchButton: "Search",
+        .webSearchHeading: "Photos named \u{201C}{query}\u{201D}",
+        .webSearchEmpty: "No photo named \u{201C}{query}\u{201D}. Try part of the name, or another spelling.",
+        .webPhotoCountOne: "{count} photo",
+        .webPhotoCountOther: "{count} photos",
+        .webAlbums: "Albums",
+        .webFavourites: "Favourites",
+        .webAlbumsEmpty: "No albums yet: they fill up as photos are taken and named.",
+        .webAlbumEmpty: "No photos in this album yet.",
+        .webLoadingMore: "Loading more photos\u{2026}",
+        .webAuthor: "By {author}",
+        .webShare: "Share",
+        .webPreviousPhoto: "\u{2190} Previous",
+        .webNextPhoto: "Next \u{2192}",
+        .webDeleteOffer: "Delete this photo",
+        .webDeleteQuestion: "Delete \u{201C}{name}\u{201D}?",
+        .webDeleteExplanation: "It leaves the gallery for good. This link can delete it until {time}.",
+        .webDeleteConfirm: "Yes, delete it",
+        .webDeleteCancel: "No, keep it",
+        .webDeleted: "Your photo has been deleted.",
+        .webDeleteExpired: "This link could delete the photo until {time}; that time has passed. Ask the booth's staff to remove it.",
+        .webDeleteWrongKey: "This link cannot delete this photo. Use the link the booth showed you for it.",
+        .webDeleteGone: "This photo has already been deleted.",
+        .webDeleteImported: "This photo was taken at another booth of the event: only that booth can delete it.",
+        .webSlideshow: "Slideshow",
+        .webSlideshowEmpty: "Photos appear here as soon as they are taken.",
+        .webWelcomeClose: "Close",
+        .webLanguage: "Language",
+        .languageName: "English",
+        .webAdminTitle: "Manage the photos",
+        .webAdminToken: "Admin token",
+        .webAdminOpen: "Open",
+        .webAdminRefused: "The booth refused this token.",
+        .webAdminFavourite: "\u{2606} Mark as favourite",
+        .webAdminUnfavourite: "\u{2605} Favourite",
+        .webAdminDuplicates: "Near-duplicates",
+        .webAdminNoDuplicates: "No near-duplicates.",
+        .webAdminHideOthers: "Hide all but the first",
+        .webAdminFailed: "That did not work; try again.",
     ])
 }
 

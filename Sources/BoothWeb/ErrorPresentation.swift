@@ -9,12 +9,15 @@ import Logging
 /// their details.
 struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
     let pages: PageRenderer
+    let boothName: String
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as WebError {
             return answer(error, to: request)
+        } catch let refusal as GuestRefusal {
+            return pages.page(NoticeView(frame: refusal.frame, message: refusal.message), "notice", status: refusal.status)
         } catch let error as LibraryError {
             context.logger.error("Web request \(request.method) \(request.uri.path) failed: \(error)")
             return answer(.libraryFailed, to: request)
@@ -45,7 +48,9 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
         if Self.isAPI(request.uri.path) {
             response = .json(["error": error.message], status: error.status)
         } else {
-            response = pages.errorPage(error)
+            // The page is in the reader's language, or English when the language asked is the error.
+            let language = (try? WebLanguage.of(request))?.language ?? .english
+            response = pages.errorPage(error, frame: PageFrame(boothName: boothName, language: language, chosen: false, request: nil))
         }
         for field in error.headers { response.headers.append(field) }
         return response
