@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(
             name: "BoothServiceTests",
             dependencies: [
-                "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothDevices", "BoothSync",
+                "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothDevices", "BoothSync", "BoothWeb",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

@@ -18,6 +18,11 @@ public struct WebConfiguration: Sendable, Hashable {
     public var boothName = "Photobooth"
     /// How creation times are written, on the screen and in the gallery.
     public var dateFormat = PhotoDateFormat.standard
+    /// The words at the top of the gallery, which a guest can close; empty for none.
+    public var welcome = ""
+    /// How long the "Saved as" screen's link lets the guest delete their photo, in hours; 0
+    /// gives links without that power.
+    public var guestDeleteHours = 24
 
     public init() {}
 }
