@@ -29,6 +29,10 @@ public enum BoothEvent: Sendable, Hashable {
     /// The answer to ``BoothEffect/countPhotos``: how many photos the library holds, `nil` when
     /// its catalog cannot be read.
     case photosCounted(Int?)
+    /// The answer to ``BoothEffect/findName(startingWith:)``: where the newest photo whose name
+    /// starts with `prefix` is in the gallery's list (0 is the newest photo), `nil` when no
+    /// name does or the catalog cannot be read.
+    case nameFound(prefix: String, at: Int?)
     /// The booth is asked to stop; the machine says when (``BoothEffect/stop(restarting:)``).
     case stopRequested(StopRequest)
 }
@@ -83,6 +87,10 @@ public enum BoothEffect: Sendable, Hashable {
     /// Count the photos in the library (the view key opens the gallery) and answer with
     /// ``BoothEvent/photosCounted(_:)``. The machine never reads the library itself.
     case countPhotos
+    /// Find where the newest photo whose name starts with `prefix` is in the gallery's list,
+    /// names compared without case or accents (`NameKey`), and answer with
+    /// ``BoothEvent/nameFound(prefix:at:)``.
+    case findName(startingWith: String)
     /// Stop the booth now: no photo is in flight (or a shutdown does not wait). `restarting`
     /// when it stops to start again.
     case stop(restarting: Bool)

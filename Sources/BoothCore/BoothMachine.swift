@@ -18,6 +18,10 @@ public struct BoothMachine: Sendable {
     /// The phone key being tapped while a name is typed; `nil` when the next tap types a new
     /// letter. It ends at its own deadline, or with any other key.
     public private(set) var tap: MultiTap?
+    /// The start of a name a guest is typing in the gallery's list to find a photo; `nil` when
+    /// none is. It ends at its own deadline, with a key that moves, opens or goes back, and when
+    /// the gallery closes.
+    public private(set) var search: GallerySearch?
     /// The strongest request to stop so far; the machine stops once no photo is in flight
     /// (at once for a shutdown).
     public private(set) var stopRequest: StopRequest?
@@ -139,6 +143,19 @@ public struct BoothMachine: Sendable {
             guard isMainScreen else { return [.ignored(event)] }
             guard let count else { return enter(.fault(.storageFailing, retryAt: now + settings.faultRetry), now: now) }
             return enter(.browsing(GalleryPosition(index: 0, count: count), until: now + settings.galleryTimeout), now: now)
+
+        case .nameFound(let prefix, let index):
+            guard case .browsing(let position, let until) = state else { return [.ignored(event)] }
+            // The answer for a name since changed or given up shows the list as it is, so that
+            // every key still shows one screen.
+            guard var search, search.prefix == prefix else { return [.show(screen(now: now))] }
+            search.matches = index != nil
+            self.search = search
+            var moved = position
+            // The list's count is the one it opened with; a photo come since may push a name
+            // one further than the list reaches.
+            if let index, position.count > 0 { moved.index = min(index, position.count - 1) }
+            return enter(.browsing(moved, until: until), now: now)
         }
     }
 
@@ -165,7 +182,9 @@ public struct BoothMachine: Sendable {
             return giveUpAt
         case .naming(_, _, let until):
             return tap.map { min($0.until, until) } ?? until
-        case .saved(_, _, _, let until), .browsing(_, let until), .viewing(_, let until):
+        case .browsing(_, let until):
+            return [until, search?.until, search?.tap?.until].compactMap { $0 }.min()
+        case .saved(_, _, _, let until), .viewing(_, let until):
             return until
         case .fault(_, let retryAt):
             return retryAt
@@ -198,6 +217,9 @@ public struct BoothMachine: Sendable {
         let bindings = settings.keys
         switch state {
         case .naming: return KeyAction.naming(key, bindings: bindings).flatMap { type($0, now: now) }
+        // A phone keypad finding a name types it as while naming; its arrows still move.
+        case .browsing where search != nil && bindings.layout == .phone:
+            return (KeyAction.naming(key, bindings: bindings) ?? KeyAction.browsing(key, bindings: bindings)).flatMap { browse($0, now: now) }
         case .browsing, .viewing: return KeyAction.browsing(key, bindings: bindings).flatMap { browse($0, now: now) }
         case .idle, .saved, .fault: return KeyAction.atRest(key, bindings: bindings) == .openGallery ? [.countPhotos] : nil
         case .starting, .countdown, .capturing, .saving: return nil
@@ -205,15 +227,28 @@ public struct BoothMachine: Sendable {
     }
 
     /// Applies a key in the gallery. Every key that does something shows exactly one screen,
-    /// even when the selection cannot move (the top of the list), and restarts the timeout.
+    /// even when the selection cannot move (the top of the list), and restarts the timeout; a
+    /// key that changes the name being found shows it once the library says where it leads.
     private mutating func browse(_ action: KeyAction, now: MonotonicInstant) -> [BoothEffect]? {
         let until = now + settings.galleryTimeout
         switch (state, action) {
+        case (.browsing(let position, _), .type), (.browsing(let position, _), .tap), (.browsing(let position, _), .erase),
+            (.browsing(let position, _), .find):
+            return find(action, from: position, until: until, now: now)
+        // Moving ends a search: the selection goes on from where the name led.
         case (.browsing(let position, _), .up):
+            search = nil
             return enter(.browsing(position.previous, until: until), now: now)
         case (.browsing(let position, _), .down):
+            search = nil
             return enter(.browsing(position.next, until: until), now: now)
+        // A phone keypad's # ends its search, and Escape any search, leaving the selection there.
+        case (.browsing(let position, _), .confirm) where search != nil && settings.keys.layout == .phone,
+            (.browsing(let position, _), .back) where search != nil:
+            search = nil
+            return enter(.browsing(position, until: until), now: now)
         case (.browsing(let position, _), .confirm):
+            search = nil
             // An empty library has no photo to open: the list (its friendly message) stays.
             return enter(position.count > 0 ? .viewing(position, until: until) : .browsing(position, until: until), now: now)
         case (.browsing, .back):
@@ -228,6 +263,48 @@ public struct BoothMachine: Sendable {
         default:
             return nil
         }
+    }
+
+    /// A key that starts, types or erases the name being found in the list at `position`. A
+    /// name that changes is looked for (``BoothEffect/findName(startingWith:)``), and the answer
+    /// shows the screen; a search started or emptied shows it at once. `nil` when the key does
+    /// nothing (erasing with no search, a name as long as a caption can be).
+    private mutating func find(
+        _ action: KeyAction, from position: GalleryPosition, until: MonotonicInstant, now: MonotonicInstant
+    ) -> [BoothEffect]? {
+        let bindings = settings.keys
+        var search = self.search ?? GallerySearch(prefix: "", until: now, tap: nil, matches: true)
+        switch action {
+        case .find where self.search == nil:
+            break
+        case .type(let character) where search.prefix.count < Caption.maximumLength:
+            search.tap = nil
+            search.prefix.append(character)
+        case .tap(let key):
+            guard let (tap, letter, replacing) = MultiTap.tap(key, after: search.tap, at: now, timeout: bindings.multiTapTimeout),
+                replacing || search.prefix.count < Caption.maximumLength
+            else { return nil }
+            if replacing { search.prefix.removeLast() }
+            search.prefix.append(letter)
+            search.tap = tap
+        case .erase where self.search != nil:
+            search.tap = nil
+            // Erasing what a phone keypad's search has not typed ends it, as does erasing a
+            // keyboard's last letter: the keys are the list's again.
+            if search.prefix.isEmpty || (search.prefix.count == 1 && bindings.layout == .keyboard) {
+                self.search = nil
+                return enter(.browsing(position, until: until), now: now)
+            }
+            search.prefix.removeLast()
+        default:
+            return nil
+        }
+        search.until = now + bindings.findTimeout
+        search.matches = true
+        self.search = search
+        state = .browsing(position, until: until)
+        guard !search.prefix.isEmpty else { return [.show(screen(now: now))] }
+        return [.findName(startingWith: search.prefix)]
     }
 
     /// Applies a key while a name is being typed; `nil` when the key does nothing here.
@@ -246,7 +323,7 @@ public struct BoothMachine: Sendable {
             return finish(photo, caption: draft.caption ?? photo.placeholder, now: now)
         case .back:
             return finish(photo, caption: photo.placeholder, now: now)
-        case .up, .down, .openGallery:
+        case .up, .down, .openGallery, .find:
             return nil
         }
         // Every key restarts the timeout: a slow typist is still typing.
@@ -257,15 +334,11 @@ public struct BoothMachine: Sendable {
     /// deadline, the next of its letters in place of the last one ("2" "2" is b). Returns
     /// whether the draft changed.
     private mutating func multiTap(_ key: Character, on draft: inout CaptionDraft, now: MonotonicInstant) -> Bool {
-        guard let letters = KeyBindings.phoneLetters[key] else { return false }
-        let until = now + settings.keys.multiTapTimeout
-        if let tap, tap.key == key, now < tap.until {
-            let index = (tap.index + 1) % letters.count
-            self.tap = MultiTap(key: key, index: index, until: until)
-            return draft.retype(letters[index])
+        guard let (tap, letter, replacing) = MultiTap.tap(key, after: tap, at: now, timeout: settings.keys.multiTapTimeout) else {
+            return false
         }
-        tap = MultiTap(key: key, index: 0, until: until)
-        return draft.type(letters[0])
+        self.tap = tap
+        return replacing ? draft.retype(letter) : draft.type(letter)
     }
 
     private mutating func finish(_ photo: TakenPhoto, caption: Caption, now: MonotonicInstant) -> [BoothEffect] {
@@ -291,7 +364,14 @@ public struct BoothMachine: Sendable {
         case .saving(_, _, let giveUpAt):
             guard now >= giveUpAt else { return [] }
             return enter(.fault(.storageFailing, retryAt: now + settings.faultRetry), now: now)
-        case .saved(_, _, _, let until), .browsing(_, let until), .viewing(_, let until):
+        case .browsing(_, let until):
+            guard now < until else { return backToMainScreen(now: now) }
+            // The tapped letter stays; a search left alone ends, and the list shows without it.
+            if let tap = search?.tap, now >= tap.until { search?.tap = nil }
+            guard let search, now >= search.until else { return [] }
+            self.search = nil
+            return [.show(screen(now: now))]
+        case .saved(_, _, _, let until), .viewing(_, let until):
             guard now >= until else { return [] }
             return backToMainScreen(now: now)
         case .fault(_, let retryAt):
@@ -309,6 +389,7 @@ public struct BoothMachine: Sendable {
 
     private mutating func enter(_ next: BoothState, now: MonotonicInstant) -> [BoothEffect] {
         if case .naming = next {} else { tap = nil }
+        if case .browsing = next {} else { search = nil }
         state = next
         return [.show(screen(now: now))]
     }
@@ -324,7 +405,8 @@ public struct BoothMachine: Sendable {
         case .saving: .saving
         case .saved(let photo, let caption, let pendingName, _): .saved(caption, photo: photo.id, pendingName: pendingName)
         case .fault(let fault, _): .fault(fault)
-        case .browsing(let position, _): .gallery(GalleryList(position: position))
+        case .browsing(let position, _):
+            .gallery(GalleryList(position: position, search: search.map { NameSearch(prefix: $0.prefix, matches: $0.matches) }))
         case .viewing(let position, _): .photo(GalleryPhoto(position: position))
         }
     }
@@ -336,4 +418,17 @@ public struct BoothMachine: Sendable {
         guard remaining > 0 else { return 0 }
         return Int((remaining + 999_999_999) / 1_000_000_000)
     }
+}
+
+/// A name being typed in the gallery to find a photo, as the machine keeps it.
+public struct GallerySearch: Sendable, Hashable {
+    /// What has been typed; empty on a phone keypad between the key that starts the search
+    /// and its first letter.
+    public var prefix: String
+    /// When the search ends if no key comes (``KeyBindings/findTimeout``).
+    public var until: MonotonicInstant
+    /// The phone key being tapped, which may still change the last letter.
+    public var tap: MultiTap?
+    /// Whether the library's last answer found a photo whose name starts with ``prefix``.
+    public var matches: Bool
 }

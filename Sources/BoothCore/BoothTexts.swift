@@ -1,6 +1,6 @@
 /// Every word a guest or an operator reads from the booth (its screen, a keypad's display, the
 /// terminal, the web's pages), keyed by what it means, so that one meaning reads the same
-/// everywhere and a second language is one more table.
+/// everywhere and each language is one more table (see ``BoothLanguage``).
 ///
 /// A text is a whole sentence with named blanks: `{name}` stands for a value (a caption, a
 /// number, a key's label), and `*...*` marks the words a screen sets apart (in its accent
@@ -48,8 +48,23 @@ public enum BoothText: String, CaseIterable, Sendable {
     case galleryRow
     /// Where the selection is: `{index}` of `{count}`.
     case galleryPosition
-    /// The gallery's keys: `{up}`, `{down}`, `{open}`, `{back}`.
+    /// The gallery's keys on a keyboard, where typing finds a name: `{up}`, `{down}`, `{open}`,
+    /// `{back}`.
     case galleryHint
+    /// The gallery's keys on a keypad with a key that starts finding a name: `{up}`, `{down}`,
+    /// `{open}`, `{back}`, `{find}`.
+    case galleryHintFindKey
+    /// The start of a name being found, which a photo's name has: `{prefix}`, and the keys that
+    /// erase a letter and end the search, `{erase}` and `{done}`.
+    case galleryFinding
+    /// The start of a name being found, which no photo's name has: `{prefix}`, `{erase}`,
+    /// `{done}`.
+    case galleryFindingNone
+    /// A search started, before its first letter: `{done}` is the key that ends it.
+    case galleryFindingStart
+    /// A one-line display's gallery while a name is found: `{prefix}`, `{index}`, `{count}`,
+    /// `{name}`.
+    case galleryLineFinding
     /// A one-line display's gallery: `{index}`, `{count}`, `{name}`.
     case galleryLine
     case galleryEmpty
@@ -67,6 +82,8 @@ public enum BoothText: String, CaseIterable, Sendable {
     case photoHint
     /// A one-line display's full-screen photo: `{index}`, `{count}`, `{name}`.
     case photoLine
+    /// The terminal's prompt for a name, typed on the line under it.
+    case consoleNamingPrompt
     /// The terminal's keys, when it plays the button and the keypad.
     case consoleHelp
     /// The terminal's keys, when it plays the button only.
@@ -82,6 +99,14 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webAllPhotos
     case webDownload
     case webBackToGallery
+    /// How many photos: `{count}`, in the language's plural forms.
+    case photoCount
+    /// What a keyboard's Enter key is called in hints.
+    case keyEnter
+    /// What a keyboard's Escape key is called in hints.
+    case keyEscape
+    /// What a keyboard's Backspace key is called in hints.
+    case keyBackspace
     /// The search box's label, and its button.
     case webSearchLabel
     case webSearchPlaceholder
@@ -90,9 +115,6 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webSearchHeading
     /// A search that found nothing: `{query}`.
     case webSearchEmpty
-    /// How many photos, one and more: `{count}`.
-    case webPhotoCountOne
-    case webPhotoCountOther
     case webAlbums
     /// The album of the operator's favourites.
     case webFavourites
@@ -122,9 +144,13 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webSlideshowEmpty
     /// The button that closes the welcome text.
     case webWelcomeClose
-    /// The language switch's label, and each language's name in its own words.
+    /// The language switch's label.
     case webLanguage
-    case languageName
+    /// A day, as an album's title: `{day}`, `{month}`, `{year}` (two digits each, the year four).
+    case webDate
+    /// A day and a time, until which a guest's link can delete their photo: `{day}`, `{month}`,
+    /// `{year}`, `{hour}`, `{minute}`.
+    case webDateTime
     /// The admin page: its title, the token form, the favourite toggles, the near-duplicates.
     case webAdminTitle
     case webAdminToken
@@ -138,21 +164,102 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webAdminFailed
 }
 
-/// The booth's texts in one language: a template for every ``BoothText``.
+/// The booth's texts in one language: a template for each ``BoothText``.
+///
+/// A table may lack some texts (a language being written): those read as English's, and
+/// ``missingKeys`` lists them, which the tests hold empty for every language the booth ships.
 public struct BoothTexts: Sendable {
-    private let templates: [BoothText: String]
+    /// The text of one key: a single template, or one per plural category for a text that
+    /// counts (`"{count} photo"`, `"{count} photos"`), chosen by the language's ``PluralRule``.
+    /// A string literal is a single template.
+    public struct Template: Sendable, Hashable, ExpressibleByStringLiteral {
+        /// The templates by category; `.other` is always there, and stands for any category
+        /// the language's rule names that the template leaves out.
+        public let forms: [PluralCategory: String]
 
-    /// A table that must hold every text: a missing one is a programming error, found by the
-    /// tests that walk ``BoothText/allCases``.
-    public init(_ templates: [BoothText: String]) {
-        precondition(BoothText.allCases.allSatisfy { templates[$0] != nil }, "every text needs a template")
+        public init(stringLiteral text: String) {
+            forms = [.other: text]
+        }
+
+        /// A text that counts, with a template for each category the language's rule uses.
+        public static func plural(
+            zero: String? = nil, one: String? = nil, two: String? = nil, few: String? = nil, many: String? = nil,
+            other: String
+        ) -> Template {
+            let forms: [PluralCategory: String?] = [.zero: zero, .one: one, .two: two, .few: few, .many: many, .other: other]
+            return Template(forms: forms.compactMapValues { $0 })
+        }
+
+        private init(forms: [PluralCategory: String]) {
+            self.forms = forms
+        }
+
+        /// The template for `category`.
+        func form(_ category: PluralCategory) -> String {
+            forms[category] ?? forms[.other] ?? ""
+        }
+
+        /// Every form passed through `transform`.
+        func mapping(_ transform: (String) -> String) -> Template {
+            Template(forms: forms.mapValues(transform))
+        }
+
+        /// The names of the blanks in any of the forms.
+        var blanks: Set<String> {
+            forms.values.reduce(into: []) { blanks, template in
+                var rest = Substring(template)
+                while let open = rest.firstIndex(of: "{") {
+                    rest = rest[rest.index(after: open)...]
+                    let name = rest.prefix { $0 != "}" }
+                    blanks.insert(String(name))
+                    rest = rest.dropFirst(name.count)
+                }
+            }
+        }
+    }
+
+    private let templates: [BoothText: Template]
+    /// What a key missing from `templates` reads as: English's templates (empty for English).
+    private let fallback: [BoothText: Template]
+    /// Which form of a counting text a number takes.
+    public let pluralRule: PluralRule
+
+    /// A table in a language counted by `pluralRule`; the keys it lacks read as English's.
+    public init(_ templates: [BoothText: Template], pluralRule: PluralRule = .oneIsSingular) {
+        self.init(templates, pluralRule: pluralRule, fallback: BoothLanguage.english.texts.templates)
+    }
+
+    /// English's own table, which falls back on nothing (its initialisation cannot read itself).
+    init(_ templates: [BoothText: Template], pluralRule: PluralRule, fallback: [BoothText: Template]) {
         self.templates = templates
+        self.pluralRule = pluralRule
+        self.fallback = fallback
+    }
+
+    /// The texts in English.
+    public static var english: BoothTexts { BoothLanguage.english.texts }
+
+    /// The keys English has and this table lacks: these read as English's.
+    public var missingKeys: [BoothText] {
+        BoothText.allCases.filter { BoothTexts.english.templates[$0] != nil && templates[$0] == nil }
+    }
+
+    /// The keys whose templates name other blanks than English's for the same key: a blank
+    /// English fills that this table leaves empty, or one this table names that nobody fills.
+    public var keysWithOtherBlanks: [BoothText] {
+        let english = BoothTexts.english.templates
+        return BoothText.allCases.filter { key in
+            guard let own = templates[key], let reference = english[key] else { return false }
+            return own.blanks != reference.blanks
+        }
     }
 
     /// This table with every template passed through `transform` (a display's own spelling of
     /// punctuation, say); the values filled in later are not.
     public func mapping(_ transform: (String) -> String) -> BoothTexts {
-        BoothTexts(templates.mapValues(transform))
+        BoothTexts(
+            templates.mapValues { $0.mapping(transform) }, pluralRule: pluralRule,
+            fallback: fallback.mapValues { $0.mapping(transform) })
     }
 
     /// A stretch of a text, set apart or not.
@@ -169,10 +276,36 @@ public struct BoothTexts: Sendable {
 
     /// `key`'s text with its blanks filled in, as runs for a screen that sets words apart.
     public func runs(_ key: BoothText, _ values: [String: String] = [:]) -> [Run] {
+        runs(template(key, .other), values)
+    }
+
+    /// `key`'s text for `count` things, in the plural form the language gives that number,
+    /// with `{count}` filled in and the other blanks from `values`, as runs.
+    public func runs(_ key: BoothText, count: Int, _ values: [String: String] = [:]) -> [Run] {
+        runs(template(key, pluralRule(count)), values.merging(["count": "\(count)"]) { own, _ in own })
+    }
+
+    /// `key`'s text with its blanks filled in, as plain text.
+    public func callAsFunction(_ key: BoothText, _ values: [String: String] = [:]) -> String {
+        runs(key, values).map(\.text).joined()
+    }
+
+    /// `key`'s text for `count` things (`"3 photos"`), as plain text.
+    public func callAsFunction(_ key: BoothText, count: Int, _ values: [String: String] = [:]) -> String {
+        runs(key, count: count, values).map(\.text).joined()
+    }
+
+    /// The template of `key` for `category`; a key in no table reads as its name, so that a
+    /// gap shows on screen rather than stopping the booth.
+    private func template(_ key: BoothText, _ category: PluralCategory) -> String {
+        (templates[key] ?? fallback[key])?.form(category) ?? key.rawValue
+    }
+
+    private func runs(_ template: String, _ values: [String: String]) -> [Run] {
         var runs: [Run] = []
         var emphasized = false
         var literal = ""
-        var template = Substring(templates[key]!)
+        var template = Substring(template)
         func append(_ text: String) {
             if let last = runs.last, last.emphasized == emphasized {
                 runs[runs.count - 1].text += text
@@ -199,108 +332,6 @@ public struct BoothTexts: Sendable {
         append(literal)
         return runs
     }
-
-    /// `key`'s text with its blanks filled in, as plain text.
-    public func callAsFunction(_ key: BoothText, _ values: [String: String] = [:]) -> String {
-        runs(key, values).map(\.text).joined()
-    }
-
-    /// The texts in English.
-    public static let english = BoothTexts([
-        .starting: "Starting the camera\u{2026}",
-        .readyToShoot: "Press *{button}* to take a photo",
-        .readyToBrowse: "Press *{key}* to see the photos",
-        .theButton: "the button",
-        .smile: "Smile!",
-        .namingPrompt: "Name your photo",
-        .namingHint: "{confirm} saves \u{00B7} {cancel} keeps {placeholder}",
-        .namingHintNoCancel: "{confirm} saves \u{00B7} {erase} erases \u{00B7} saving no name keeps {placeholder}",
-        .namingField: "Name: {name}",
-        .saving: "Saving your photo\u{2026}",
-        .savedAs: "Saved as *{name}*",
-        .savedPendingName: "Your name \u{201C}{name}\u{201D} will be added as soon as the booth can write it.",
-        .scanToDownload: "Scan to download",
-        .scanLink: "Scan to download: {link}",
-        .faultSentence: "{headline}: {message}",
-        .cameraMissingHeadline: "Camera disconnected",
-        .cameraMissingMessage: "The camera is not available. Waiting for it to return.",
-        .shotFailedHeadline: "No photo taken",
-        .shotFailedMessage: "Sorry, the camera missed that shot. Please try again.",
-        .storageFullHeadline: "Storage full",
-        .storageFullMessage: "This booth cannot save photos until space is freed. Please tell the staff.",
-        .storageFailingHeadline: "Cannot save photos",
-        .storageFailingMessage: "This booth cannot save photos right now. Please tell the staff.",
-        .galleryTitle: "Photos",
-        .galleryHeading: "Photos, {index} of {count}",
-        .galleryRow: "{number}. {name} \u{00B7} {time}",
-        .galleryPosition: "{index} of {count}",
-        .galleryHint: "{up} {down} choose \u{00B7} {open} opens \u{00B7} {back} goes back",
-        .galleryLine: "{index}/{count} {name}",
-        .galleryEmpty: "No photos yet",
-        .galleryEmptyHint: "Press *{button}* to take the first one",
-        .galleryEmptyBack: "{back} goes back",
-        .galleryUnreadable: "The photos cannot be shown right now.",
-        .photoUnreadable: "This photo cannot be shown.",
-        .photoUnreadableAt: "Photo {index} of {count} cannot be shown.",
-        .photoHeading: "Photo {index} of {count}: {name} \u{00B7} {time}",
-        .photoHint: "{up} {down} newer, older \u{00B7} {back} back to the list",
-        .photoLine: "View {index}/{count} {name}",
-        .consoleHelp: """
-        Simulated booth: Enter takes a photo; type a name and Enter to name it (Esc, Enter keeps the default); \
-        v and Enter shows the photos (u or d and Enter moves, Enter opens and closes a photo, b and Enter goes back, \
-        p and Enter takes a photo); Ctrl-D stops.
-        """,
-        .consoleHelpButton: "Simulated button: Enter takes a photo; the keypad is real. Ctrl-C stops.",
-        .consoleHelpKeypad: "Simulated keypad: type a name and Enter to name a photo, v and Enter shows the photos; the button is real.",
-        .webEmpty: "No photos yet. Press the big button on the booth and yours will be the first!",
-        .webPage: "Page {page} of {count}",
-        .webNewer: "\u{2190} Newer",
-        .webOlder: "Older \u{2192}",
-        .webAllPhotos: "\u{2190} All photos",
-        .webDownload: "Download",
-        .webBackToGallery: "Back to the gallery",
-        .webSearchLabel: "Find your photos",
-        .webSearchPlaceholder: "A name, such as Zo\u{00EB}",
-        .webSearchButton: "Search",
-        .webSearchHeading: "Photos named \u{201C}{query}\u{201D}",
-        .webSearchEmpty: "No photo named \u{201C}{query}\u{201D}. Try part of the name, or another spelling.",
-        .webPhotoCountOne: "{count} photo",
-        .webPhotoCountOther: "{count} photos",
-        .webAlbums: "Albums",
-        .webFavourites: "Favourites",
-        .webAlbumsEmpty: "No albums yet: they fill up as photos are taken and named.",
-        .webAlbumEmpty: "No photos in this album yet.",
-        .webLoadingMore: "Loading more photos\u{2026}",
-        .webAuthor: "By {author}",
-        .webShare: "Share",
-        .webPreviousPhoto: "\u{2190} Previous",
-        .webNextPhoto: "Next \u{2192}",
-        .webDeleteOffer: "Delete this photo",
-        .webDeleteQuestion: "Delete \u{201C}{name}\u{201D}?",
-        .webDeleteExplanation: "It leaves the gallery for good. This link can delete it until {time}.",
-        .webDeleteConfirm: "Yes, delete it",
-        .webDeleteCancel: "No, keep it",
-        .webDeleted: "Your photo has been deleted.",
-        .webDeleteExpired: "This link could delete the photo until {time}; that time has passed. Ask the booth's staff to remove it.",
-        .webDeleteWrongKey: "This link cannot delete this photo. Use the link the booth showed you for it.",
-        .webDeleteGone: "This photo has already been deleted.",
-        .webDeleteImported: "This photo was taken at another booth of the event: only that booth can delete it.",
-        .webSlideshow: "Slideshow",
-        .webSlideshowEmpty: "Photos appear here as soon as they are taken.",
-        .webWelcomeClose: "Close",
-        .webLanguage: "Language",
-        .languageName: "English",
-        .webAdminTitle: "Manage the photos",
-        .webAdminToken: "Admin token",
-        .webAdminOpen: "Open",
-        .webAdminRefused: "The booth refused this token.",
-        .webAdminFavourite: "\u{2606} Mark as favourite",
-        .webAdminUnfavourite: "\u{2605} Favourite",
-        .webAdminDuplicates: "Near-duplicates",
-        .webAdminNoDuplicates: "No near-duplicates.",
-        .webAdminHideOthers: "Hide all but the first",
-        .webAdminFailed: "That did not work; try again.",
-    ])
 }
 
 extension BoothFault {

@@ -58,10 +58,13 @@ public struct GalleryList: Sendable, Hashable {
     public var position: GalleryPosition
     /// The photos of ``page``, newest first; empty until the booth reads them.
     public var rows: [Row]
+    /// The start of a name the guest is typing to find a photo; `nil` when none is.
+    public var search: NameSearch?
 
-    public init(position: GalleryPosition, rows: [Row] = []) {
+    public init(position: GalleryPosition, rows: [Row] = [], search: NameSearch? = nil) {
         self.position = position
         self.rows = rows
+        self.search = search
     }
 
     /// The indices of the photos on the selected photo's page: the list turns a whole page at
@@ -76,6 +79,22 @@ public struct GalleryList: Sendable, Hashable {
     public var selectedRow: Row? {
         let offset = position.index - page.lowerBound
         return rows.indices.contains(offset) ? rows[offset] : nil
+    }
+}
+
+/// The start of a name a guest types in the gallery, which the selection follows to the newest
+/// photo whose name starts so.
+public struct NameSearch: Sendable, Hashable {
+    /// What has been typed; empty on a phone keypad between the key that starts a search and
+    /// the first letter.
+    public var prefix: String
+    /// Whether some photo's name starts with ``prefix`` (the selection is there); `true` while
+    /// the library has not answered, and for an empty prefix.
+    public var matches: Bool
+
+    public init(prefix: String, matches: Bool = true) {
+        self.prefix = prefix
+        self.matches = matches
     }
 }
 

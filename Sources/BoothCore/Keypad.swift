@@ -34,21 +34,35 @@ public enum KeypadLayout: String, CaseIterable, Sendable {
 
 /// What the keys mean: the layout, the key that opens the gallery, and how long a phone key
 /// waits for its next tap.
+///
+/// In the gallery's list a guest finds a photo by the start of its name. On a keyboard the
+/// letters type it at once (the arrows, Enter and Escape keep their meaning). On a phone keypad,
+/// whose 2, 8 and 5 move and open, the view key starts a search: then every digit types its
+/// letters as while naming, `*` erases and `#` ends the search, leaving the selection where the
+/// name led.
 public struct KeyBindings: Sendable, Hashable {
     public var layout: KeypadLayout
     /// The key chosen to open the gallery; `nil` for the layout's own.
     public var chosenViewKey: Character?
     /// How long a phone key waits for the next tap of the same key before its letter stays.
     public var multiTapTimeout: Duration
+    /// How long the gallery waits for the next letter of a name being found: after it the
+    /// search ends, and the next letter starts a new one.
+    public var findTimeout: Duration
 
     /// The key that opens the gallery from the main screen: the chosen one, else v (0 on a
-    /// phone keypad). While a name is typed it types itself.
+    /// phone keypad). While a name is typed it types itself; in the gallery of a phone keypad
+    /// it starts a search by name.
     public var viewKey: Character { chosenViewKey ?? (layout == .phone ? "0" : "v") }
 
-    public init(layout: KeypadLayout = .keyboard, viewKey: Character? = nil, multiTapTimeout: Duration = .seconds(1)) {
+    public init(
+        layout: KeypadLayout = .keyboard, viewKey: Character? = nil, multiTapTimeout: Duration = .seconds(1),
+        findTimeout: Duration = .seconds(3)
+    ) {
         self.layout = layout
         self.chosenViewKey = viewKey
         self.multiTapTimeout = multiTapTimeout
+        self.findTimeout = findTimeout
     }
 
     /// The letters of each phone key, in multi-tap order; the digit itself comes last.
@@ -73,6 +87,8 @@ enum KeyAction: Hashable {
     case up
     case down
     case openGallery
+    /// Start finding a photo by its name (a phone keypad's view key, in the gallery).
+    case find
 
     /// What `key` does while a name is typed.
     static func naming(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
@@ -86,14 +102,18 @@ enum KeyAction: Hashable {
         }
     }
 
-    /// What `key` does in the gallery.
+    /// What `key` does in the gallery, unless a phone keypad is finding a name (then keys mean
+    /// what they mean while naming, see ``naming(_:bindings:)``). On a keyboard a character
+    /// types the start of a name to find.
     static func browsing(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
         switch (key, bindings.layout) {
         case (.up, _), (.character("2"), .phone): .up
         case (.down, _), (.character("8"), .phone): .down
         case (.enter, _), (.character("5"), .phone), (.character("#"), .phone): .confirm
         case (.escape, _), (.character("*"), .phone): .back
-        case (.character, _), (.backspace, _): nil
+        case (.backspace, _): .erase
+        case (.character(let character), .phone): character == bindings.viewKey ? .find : nil
+        case (.character(let character), .keyboard): .type(character)
         }
     }
 
@@ -109,4 +129,18 @@ public struct MultiTap: Sendable, Hashable {
     public let key: Character
     public let index: Int
     public let until: MonotonicInstant
+
+    /// The letter `key` types when tapped at `now` after `previous`: its next letter in place
+    /// of the last one (`replacing`) when it is the key tapped before its deadline, else its
+    /// first letter; `nil` for a key without letters.
+    static func tap(
+        _ key: Character, after previous: MultiTap?, at now: MonotonicInstant, timeout: Duration
+    ) -> (tap: MultiTap, letter: Character, replacing: Bool)? {
+        guard let letters = KeyBindings.phoneLetters[key] else { return nil }
+        if let previous, previous.key == key, now < previous.until {
+            let index = (previous.index + 1) % letters.count
+            return (MultiTap(key: key, index: index, until: now + timeout), letters[index], true)
+        }
+        return (MultiTap(key: key, index: 0, until: now + timeout), letters[0], false)
+    }
 }

@@ -13,7 +13,8 @@ import SystemPackage
 /// name is asked for, the typed line is the name (Escape in it cancels, Backspace/Delete
 /// erase). In the gallery each line holds keys: `u` or the up arrow moves up, `d` or the down
 /// arrow moves down, an empty line (Enter) opens the selected photo and closes it again, `b`
-/// or Escape goes back, and a line `p` presses the shutter. The screen is printed as short
+/// or Escape goes back (or ends a search), a line `/` and the start of a name jumps to the
+/// newest photo whose name starts so, and a line `p` presses the shutter. The screen is printed as short
 /// lines ("3", "2", "1", "Name your photo:", "Saved as Alice"), the gallery as a numbered page
 /// with the selected photo marked, and a full-screen photo as its name, time and file.
 ///
@@ -43,13 +44,22 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// The key that opens the gallery from the main screen, a line of its own, which the screen
     /// names (the booth's ``KeyBindings`` must say so).
     public static let viewKey: Character = "v"
-    /// What the terminal's keys are called, for the screens' hints: each is a line of its own.
-    public static let keyLabels = KeyLabels(
-        view: String(viewKey), up: "u", down: "d", open: "Enter", back: "b", confirm: "Enter", cancel: "Esc", erase: "Backspace")
+    /// What the terminal's keys are called in `texts`' language, for the screens' hints: each
+    /// is a line of its own.
+    public static func keyLabels(in texts: BoothTexts = .english) -> KeyLabels {
+        KeyLabels(
+            view: String(viewKey), up: "u", down: "d", open: texts(.keyEnter), back: "b", confirm: texts(.keyEnter),
+            cancel: texts(.keyEscape), erase: texts(.keyBackspace), find: String(findLinePrefix), endFind: "b")
+    }
+
     /// The line that presses the shutter in the gallery (elsewhere, any line does).
     static let galleryShutterLine = "p"
+    /// What starts a gallery line whose rest is the start of a name to find.
+    static let findLinePrefix: Character = "/"
     /// The words the terminal prints.
-    private let texts = BoothTexts.english
+    private let texts: BoothTexts
+    /// What the terminal's keys are called, in the words it prints.
+    private let keyLabels: KeyLabels
 
     public let presses: AsyncStream<MonotonicInstant>
     public let keys: AsyncStream<KeypadKey>
@@ -106,10 +116,11 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     ///   - drawsQRCodes: whether the saved screen draws its link as a QR code in half-block
     ///     characters; by default, when `output` is a terminal.
     ///   - roles: what the lines stand for; both the button and the keypad by default.
+    ///   - texts: the words it prints, in the booth's language.
     public init(
         input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput, patient: Bool? = nil,
         drawsQRCodes: Bool? = nil,
-        roles: Roles = [.button, .keypad], logger: Logger
+        roles: Roles = [.button, .keypad], texts: BoothTexts = .english, logger: Logger
     ) throws(DeviceError) {
         self.input = try Self.duplicate(input, name: "standard input")
         do {
@@ -121,6 +132,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         self.patient = patient ?? (isatty(input.rawValue) == 0)
         self.drawsQRCodes = drawsQRCodes ?? (isatty(output.rawValue) != 0)
         self.roles = roles
+        self.texts = texts
+        self.keyLabels = Self.keyLabels(in: texts)
         self.logger = logger
         (presses, pressSink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         (keys, keySink) = AsyncStream.makeStream(of: KeypadKey.self)
@@ -288,16 +301,20 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
                 return 1
             }
             let keys = Self.galleryKeys(in: line)
-            if keys.isEmpty { logger.info("\(line.debugDescription) means nothing in the gallery: u, d, b, p or an empty line.") }
+            if keys.isEmpty { logger.info("\(line.debugDescription) means nothing in the gallery: u, d, b, p, /name or an empty line.") }
             for key in keys { keySink.yield(key) }
             return keys.count
         }
     }
 
     /// The gallery keys a line holds: an empty line is Enter; `u`, `d` and the arrow keys' escape
-    /// sequences move; `b` and a lone Escape go back. Anything else is ignored.
+    /// sequences move; `b` and a lone Escape go back. Anything else is ignored. A line that
+    /// starts with `/` types the rest (Backspace and Delete erase), which finds a name.
     static func galleryKeys(in line: String) -> [KeypadKey] {
         guard !line.isEmpty else { return [.enter] }
+        if line.first == findLinePrefix {
+            return line.dropFirst().map { $0 == "\u{7F}" || $0 == "\u{08}" ? .backspace : .character($0) }
+        }
         var keys: [KeypadKey] = []
         var scalars = line.unicodeScalars[...]
         while let scalar = scalars.popFirst() {
@@ -355,7 +372,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         case .countdown(let secondsLeft): "\(secondsLeft)"
         case .smile: texts(.smile)
         // A prompt: what the next line is.
-        case .naming: "\(texts(.namingPrompt)):"
+        case .naming: texts(.consoleNamingPrompt)
         case .saving: texts(.saving)
         case .saved(let caption, _, let link, let pendingName): savedLines(caption, link: link, pendingName: pendingName)
         case .fault(let fault): fault.sentence(in: texts)
@@ -366,8 +383,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     /// The main screen's options, with this terminal's keys for the parts it plays.
     private func readyLines() -> String {
-        var lines = [texts(.readyToShoot, ["button": roles.contains(.button) ? "Enter" : texts(.theButton)])]
-        if roles.contains(.keypad) { lines.append(texts(.readyToBrowse, ["key": Self.keyLabels.view])) }
+        var lines = [texts(.readyToShoot, ["button": roles.contains(.button) ? texts(.keyEnter) : texts(.theButton)])]
+        if roles.contains(.keypad) { lines.append(texts(.readyToBrowse, ["key": keyLabels.view])) }
         return lines.joined(separator: "\n")
     }
 
@@ -384,7 +401,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// The page of the list, numbered from the newest photo, the selected one marked with `>`,
     /// and the keys under it.
     func galleryLines(_ list: GalleryList) -> String {
-        let keys = Self.keyLabels
+        let keys = keyLabels
         let shutter = texts(.readyToShoot, ["button": Self.galleryShutterLine])
         let position = list.position
         guard position.count > 0 else {
@@ -401,7 +418,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
             let text = texts(.galleryRow, ["number": "\(index + 1)", "name": row.entry.caption.text, "time": row.entry.takenOn])
             lines.append("\(marker) \(text)")
         }
-        lines.append(texts(.galleryHint, ["up": keys.up, "down": keys.down, "open": keys.open, "back": keys.back]))
+        lines.append(list.search.map { keys.findingLine($0, in: texts).map(\.text).joined() } ?? keys.galleryHint(in: texts))
         if roles.contains(.button) { lines.append(shutter) }
         return lines.joined(separator: "\n")
     }
@@ -413,7 +430,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         guard let entry = photo.entry, let originals = photo.originals else {
             return texts(.photoUnreadableAt, ["index": index, "count": count])
         }
-        let keys = Self.keyLabels
+        let keys = keyLabels
         return [
             texts(.photoHeading, ["index": index, "count": count, "name": entry.caption.text, "time": entry.takenOn]),
             "  \(originals.location(of: entry.id))",

@@ -15,10 +15,18 @@ public struct KeyLabels: Sendable, Hashable {
     public var cancel: String?
     /// The key that erases the last letter of a name.
     public var erase: String
+    /// The key that starts finding a photo by its name in the gallery; `nil` on a keyboard,
+    /// whose letters find a name as they are typed.
+    public var find: String?
+    /// The key that ends finding a name, leaving the selection where it led.
+    public var endFind: String
 
+    /// Labels for these keys; a keyboard's named keys are called as in English by default.
     public init(
-        view: String = "v", up: String = "\u{2191}", down: String = "\u{2193}", open: String = "Enter", back: String = "Esc",
-        confirm: String = "Enter", cancel: String? = "Esc", erase: String = "Backspace"
+        view: String = "v", up: String = "\u{2191}", down: String = "\u{2193}", open: String = BoothTexts.english(.keyEnter),
+        back: String = BoothTexts.english(.keyEscape), confirm: String = BoothTexts.english(.keyEnter),
+        cancel: String? = BoothTexts.english(.keyEscape), erase: String = BoothTexts.english(.keyBackspace), find: String? = nil,
+        endFind: String = BoothTexts.english(.keyEscape)
     ) {
         self.view = view
         self.up = up
@@ -28,20 +36,49 @@ public struct KeyLabels: Sendable, Hashable {
         self.confirm = confirm
         self.cancel = cancel
         self.erase = erase
+        self.find = find
+        self.endFind = endFind
     }
 
-    /// A keyboard, or a keypad with arrow keys.
+    /// A keyboard, or a keypad with arrow keys, its keys called as in English.
     public static let keyboard = KeyLabels()
 
-    /// The keys of a keypad bound as `bindings` (see ``KeyBindings``): a 12-key phone keypad
-    /// moves with 2 and 8, opens with 5, goes back with `*`, and saves a name with `#`.
-    public init(for bindings: KeyBindings) {
+    /// A keyboard whose named keys (Enter, Escape, Backspace) are called as `texts` calls them,
+    /// and whose view key is `view`.
+    public static func keyboard(view: String = "v", in texts: BoothTexts) -> KeyLabels {
+        KeyLabels(
+            view: view, open: texts(.keyEnter), back: texts(.keyEscape), confirm: texts(.keyEnter), cancel: texts(.keyEscape),
+            erase: texts(.keyBackspace), endFind: texts(.keyEscape))
+    }
+
+    /// The keys of a keypad bound as `bindings` (see ``KeyBindings``), a keyboard's named keys
+    /// called as `texts` calls them: a 12-key phone keypad moves with 2 and 8, opens with 5,
+    /// goes back with `*`, and saves a name with `#`; in the gallery its view key starts
+    /// finding a name, and `#` ends it.
+    public init(for bindings: KeyBindings, in texts: BoothTexts = .english) {
         switch bindings.layout {
         case .keyboard:
-            self.init(view: String(bindings.viewKey))
+            self = .keyboard(view: String(bindings.viewKey), in: texts)
         case .phone:
-            self.init(view: String(bindings.viewKey), up: "2", down: "8", open: "5", back: "*", confirm: "#", cancel: nil, erase: "*")
+            self.init(
+                view: String(bindings.viewKey), up: "2", down: "8", open: "5", back: "*", confirm: "#", cancel: nil, erase: "*",
+                find: String(bindings.viewKey), endFind: "#")
         }
+    }
+
+    /// The gallery's keys, in `texts`: with the key that starts finding a name, or saying that
+    /// typing finds one.
+    public func galleryHint(in texts: BoothTexts) -> String {
+        let keys = ["up": up, "down": down, "open": open, "back": back]
+        guard let find else { return texts(.galleryHint, keys) }
+        return texts(.galleryHintFindKey, keys.merging(["find": find]) { own, _ in own })
+    }
+
+    /// The name being found, whether a photo has it, and how to erase and end, in `texts`; a
+    /// search before its first letter says to type one.
+    public func findingLine(_ search: NameSearch, in texts: BoothTexts) -> [BoothTexts.Run] {
+        let key: BoothText = search.prefix.isEmpty ? .galleryFindingStart : search.matches ? .galleryFinding : .galleryFindingNone
+        return texts.runs(key, ["prefix": search.prefix, "erase": erase, "done": endFind])
     }
 
     /// How to finish a name with these keys, keeping `placeholder` without one, in `texts`.

@@ -26,7 +26,8 @@ public final class ScreenMirror: Screen {
     /// text fails now rather than when someone watches; this blocks until they are: call it
     /// from a thread of your own.
     public init(
-        width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, picturesPerSecond: Int = 5, logger: Logger
+        width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
+        picturesPerSecond: Int = 5, logger: Logger
     ) throws(ScreenError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
         let requests = RenderRequests(previewInterval: .seconds(1) / picturesPerSecond)
@@ -41,7 +42,7 @@ public final class ScreenMirror: Screen {
         thread = try DedicatedThread(name: "screen mirror", priority: .background, wakeup: requests.wakeup) {
             (_, started) throws(ScreenError) in
             var renderer = try ScreenRenderer(
-                width: width, height: height, fonts: fonts, keys: keys, logger: logger)
+                width: width, height: height, fonts: fonts, keys: keys, texts: texts, logger: logger)
             let encoder = try Self.makeEncoder()
             started()
             Self.run(renderer: &renderer, encoder: encoder, requests: requests, pictures: pictures, looks: looks, logger: logger)

@@ -4,7 +4,8 @@ import BoothImaging
 /// The gallery's screens: the list of photos, one photo full screen, and the empty library.
 extension ScreenPainter {
     /// A title with the position ("3 of 120"), a page of rows (thumbnail, caption, time) with
-    /// the selected one highlighted, and a line of hints at the bottom.
+    /// the selected one highlighted, and a line of hints at the bottom, or the name being found
+    /// while a guest types one.
     func paintGallery(_ list: GalleryList, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let position = list.position
         let headerBaseline = layout.height * 9 / 100
@@ -18,7 +19,11 @@ extension ScreenPainter {
             texts(.galleryPosition, ["index": "\(position.index + 1)", "count": "\(position.count)"]), size: layout.body, minimumSize: layout.minimum,
             maxWidth: layout.textWidth / 2)
         canvas.draw(counter, atX: layout.width - layout.margin - counter.width, baseline: headerBaseline, color: Palette.secondary)
-        try paintHint(texts(.galleryHint, ["up": keys.up, "down": keys.down, "open": keys.open, "back": keys.back]), layout, &canvas)
+        if let search = list.search {
+            try paintHint(keys.findingLine(search, in: texts), layout, &canvas)
+        } else {
+            try paintHint(keys.galleryHint(in: texts), layout, &canvas)
+        }
         guard !list.rows.isEmpty else {
             try paintMessage(texts(.galleryUnreadable), layout, &canvas)
             return
@@ -124,5 +129,17 @@ extension ScreenPainter {
     private func paintHint(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let hint = try regular.line(text, size: layout.hint, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 95 / 100, color: Palette.secondary)
+    }
+
+    /// A line of hints whose marked words (the name being found) stand out in the accent colour.
+    private func paintHint(_ runs: [BoothTexts.Run], _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+        let size = try regular.size(toFit: runs.map(\.text).joined(), preferred: layout.hint, maxWidth: layout.textWidth)
+        var lines: [(TextLine, PixelColor)] = []
+        for run in runs { lines.append((try regular.line(run.text, size: size), run.emphasized ? Palette.accent : Palette.secondary)) }
+        var x = layout.midX - lines.reduce(0) { $0 + $1.0.width } / 2
+        for (line, color) in lines {
+            canvas.draw(line, atX: x, baseline: layout.height * 95 / 100, color: color)
+            x += line.width
+        }
     }
 }

@@ -23,12 +23,13 @@ public struct ScreenRenderer: ~Copyable {
     ///
     /// - Parameters:
     ///   - keys: what the keypad's keys are called, for the screens' hints.
+    ///   - texts: the words the screens say, in the booth's language.
     public init(
-        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard,
+        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
         logger: Logger
     ) throws(ScreenError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
-        let painter = try ScreenPainter(fonts: fonts, keys: keys)
+        let painter = try ScreenPainter(fonts: fonts, keys: keys, texts: texts)
         decoder = try Self.makeDecoder()
         self.painter = painter
         canvas = Canvas(width: width, height: height)

@@ -41,7 +41,8 @@ public enum Booth {
             let real = configuration.simulate ? configuration.realParts : .all
             let devices: DeviceSet
             do {
-                devices = try DeviceSet.open(configuration.hardware, keys: configuration.settings.keys, real: real, logger: logger)
+                devices = try DeviceSet.open(
+                    configuration.hardware, keys: configuration.settings.keys, language: configuration.language, real: real, logger: logger)
             } catch let error where !real.isEmpty {
                 let alternative =
                     configuration.simulate
@@ -107,7 +108,7 @@ public enum Booth {
         settings.keys = devices.bindings
         let runtime = BoothRuntime(
             settings: settings, frames: frames, button: devices.button, keypad: devices.keypad,
-            screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.web.dateFormat,
+            screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
@@ -145,10 +146,11 @@ public enum Booth {
         // always ends when the group expects it to, even while the group is stopping for a SIGTERM.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: cameraService, serviceName: "camera")]
         if configuration.web.enabled {
-            let settings = WebSettings(
+            var settings = WebSettings(
                 address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
-                adminToken: configuration.web.adminToken, dateFormat: configuration.web.dateFormat, event: configuration.sync.event ?? "",
+                adminToken: configuration.web.adminToken, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "",
                 welcome: configuration.web.welcome, deletionKeys: deletionKeys)
+            settings.language = configuration.language
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
             services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
         } else {
@@ -300,6 +302,8 @@ struct DeviceSet: Sendable {
     var bindings: KeyBindings
     /// What the screens call the keys.
     var labels: KeyLabels
+    /// The words the screens say.
+    var texts: BoothTexts
     /// Receives the camera's frames for a live preview, when the screen shows one.
     var preview: (@Sendable (CameraFrame) -> Void)?
     /// The screen drawn off-screen for the web (`/screen.mjpg`); `nil` without one.
@@ -313,24 +317,30 @@ struct DeviceSet: Sendable {
     /// button, the light, the serial keypad, the framebuffer), the others simulated: the
     /// test-pattern camera, and the terminal as button, keypad and screen. A camera, keypad or
     /// display that is not plugged in yet is waited for; a button line, a screen or fonts that
-    /// cannot be used stop the booth here, with a message saying why.
-    static func open(_ hardware: HardwareConfiguration, keys: KeyBindings, real: DeviceParts, logger: Logger) throws -> DeviceSet {
+    /// cannot be used stop the booth here, with a message saying why. The screens, the keypad's
+    /// display and the terminal speak `language`.
+    static func open(
+        _ hardware: HardwareConfiguration, keys: KeyBindings, language: BoothLanguage, real: DeviceParts, logger: Logger
+    ) throws -> DeviceSet {
+        let texts = language.texts
         let camera: any Camera =
             real.contains(.camera)
             ? V4L2Camera(settings: hardware.camera, logger: logger)
             : SimulatedCamera(
                 width: hardware.camera.width, height: hardware.camera.height, framesPerSecond: hardware.camera.framesPerSecond)
         let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil
-        let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, keys: KeyLabels(for: keys), logger: logger) : nil
+        let keypad =
+            real.contains(.keypad)
+            ? try SerialKeypad(settings: hardware.keypad, keys: KeyLabels(for: keys, in: texts), texts: texts, logger: logger) : nil
         let light = real.contains(.light) ? try hardware.light.map { try StatusLight(settings: $0, logger: logger) } : nil
         var roles: TerminalConsole.Roles = []
         if button == nil { roles.insert(.button) }
         if keypad == nil { roles.insert(.keypad) }
         // A booth with anything simulated prints its screen on the terminal too.
-        let console = real == .all ? nil : try TerminalConsole(roles: roles, logger: logger)
+        let console = real == .all ? nil : try TerminalConsole(roles: roles, texts: texts, logger: logger)
         // The terminal's lines are a keyboard's keys, with its own key for the gallery.
         let bindings = keypad == nil ? KeyBindings(layout: .keyboard, viewKey: TerminalConsole.viewKey) : keys
-        let labels = keypad == nil ? TerminalConsole.keyLabels : KeyLabels(for: bindings)
+        let labels = keypad == nil ? TerminalConsole.keyLabels(in: texts) : KeyLabels(for: bindings, in: texts)
         // The screen last: once open it holds the console in graphics mode until stopped.
         let framebuffer: FramebufferScreen?
         do {
@@ -338,7 +348,7 @@ struct DeviceSet: Sendable {
                 real.contains(.screen)
                 ? try FramebufferScreen(
                     device: hardware.screen.device, fonts: hardware.screen.fonts,
-                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels,
+                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels, texts: texts,
                     logger: logger)
                 : nil
         } catch {
@@ -352,7 +362,7 @@ struct DeviceSet: Sendable {
         if let framebuffer { preview = { framebuffer.showPreview($0) } }
         return DeviceSet(
             camera: camera, button: shutter, keypad: keyboard, screen: ScreenGroup(screens.compactMap { $0 }),
-            bindings: bindings, labels: labels, preview: preview,
+            bindings: bindings, labels: labels, texts: texts, preview: preview,
             start: { console?.start() },
             finish: {
                 // The terminal prints its last lines; the console gets its text mode back; the light goes off.
@@ -369,7 +379,7 @@ extension DeviceSet {
     func mirrored(fonts: ScreenFonts, logger: Logger) -> DeviceSet {
         let mirror: ScreenMirror
         do {
-            mirror = try ScreenMirror(fonts: fonts, keys: labels, logger: logger)
+            mirror = try ScreenMirror(fonts: fonts, keys: labels, texts: texts, logger: logger)
         } catch {
             logger.error("The web cannot show the booth's screen: \(error)")
             return self

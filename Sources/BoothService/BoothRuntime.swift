@@ -191,6 +191,8 @@ final class BoothRuntime: Service {
             writer.finish(photo, caption: caption)
         case .countPhotos:
             screen.countPhotos { [sink] count in sink.yield(.event(.photosCounted(count))) }
+        case .findName(let prefix):
+            screen.findName(startingWith: prefix) { [sink] index in sink.yield(.event(.nameFound(prefix: prefix, at: index))) }
         case .stop(let restarting):
             if restarting {
                 logger.notice("No photo in flight: restarting.")

@@ -38,9 +38,11 @@ public enum PublicGallery {
                 status.sync = SyncReport(sync.metrics.snapshot)
                 return status
             })
-        let settings = WebSettings(
+        var settings = WebSettings(
             address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
-            adminToken: nil, dateFormat: configuration.web.dateFormat, event: configuration.sync.event ?? "")
+            adminToken: nil, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "")
+        settings.language = configuration.language
+        settings.welcome = configuration.web.welcome
         let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
         let group = ServiceGroup(
             configuration: .init(

@@ -70,6 +70,20 @@ final class ScreenFiller: Screen {
         }
     }
 
+    /// Finds on the worker where the newest photo whose name starts with `prefix` is in the
+    /// gallery's list, and hands it to `report` (`nil` when no name does, or the catalog cannot
+    /// be read: the selection then stays).
+    func findName(startingWith prefix: String, then report: @escaping @Sendable (Int?) -> Void) {
+        worker.submit { [self] in
+            do {
+                report(try library.position(ofNameStartingWith: prefix))
+            } catch {
+                logger.error("The gallery cannot look for a name: \(error)")
+                report(nil)
+            }
+        }
+    }
+
     /// Returns once every screen handed over so far is shown.
     func drain() async {
         await worker.drain()

@@ -3,6 +3,11 @@ import Foundation
 import GRDB
 
 extension PhotoLibrary {
+    /// How many of the 64 bits two photos' perceptual hashes may differ in and still count as
+    /// near-duplicates, unless the operator says otherwise: shots of one burst differ by a few
+    /// bits, different scenes by about half of them.
+    public static let defaultDuplicateDistance = 10
+
     /// Stores a photo's perceptual hash, made after the fact (a photo saved before the catalog
     /// kept them). A derived value: no sidecar keeps it, and the event's bucket does not
     /// need it.

@@ -57,6 +57,15 @@ public struct Album: Sendable, Hashable {
     }
 }
 
+extension Calendar {
+    /// The Gregorian calendar in the booth's time zone, which says where its days end.
+    static var local: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        return calendar
+    }
+}
+
 extension PhotoLibrary {
     /// A page of the photos `query` picks, newest first: `limit` after the first `offset` (all
     /// when `limit` is nil). Hidden photos are left out unless `includingHidden`.
@@ -64,15 +73,12 @@ extension PhotoLibrary {
         _ query: PhotoQuery, skipping offset: Int = 0, limit: Int? = nil, includingHidden: Bool = false
     ) throws(LibraryError) -> [Photo] {
         guard let (condition, arguments) = Self.condition(of: query) else { return [] }
+        let sql = """
+            SELECT \(Self.photoColumns) FROM photo WHERE \(shown(includingHidden)) AND \(condition)
+            ORDER BY \(Self.newestFirst) LIMIT ? OFFSET ?
+            """
         return try read("list photos") { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.photoColumns) FROM photo WHERE \(shown(includingHidden)) AND \(condition)
-                    ORDER BY \(Self.newestFirst) LIMIT ? OFFSET ?
-                    """,
-                arguments: arguments + [limit ?? -1, max(offset, 0)]
-            ).map(Self.photo(from:))
+            try Row.fetchAll(db, sql: sql, arguments: arguments + [limit ?? -1, max(offset, 0)]).map(Self.photo(from:))
         }
     }
 
@@ -91,30 +97,30 @@ extension PhotoLibrary {
     public func albums() throws(LibraryError) -> [Album] {
         try read("list albums") { db in
             var albums: [Album] = []
-            // SQLite takes the bare columns of a row with MAX() from the row that has it: each
-            // group's newest photo gives the cover (and, for a name, the spelling).
-            let newest = "MAX(created_at || printf('%012d', number))"
+            // SQLite takes the bare columns of a row with MAX() from the row that has it: the
+            // newest favourite is the cover.
             if let row = try Row.fetchOne(
-                db, sql: "SELECT COUNT(*) AS count, id, \(newest) FROM photo WHERE \(shown(false)) AND favourite = 1"),
+                db,
+                sql: """
+                    SELECT COUNT(*) AS count, id, MAX(created_at || printf('%012d', number))
+                    FROM photo WHERE \(shown(false)) AND favourite = 1
+                    """),
                 let cover = UUID(uuidString: (row["id"] as String?) ?? ""), (row["count"] as Int) > 0
             {
                 albums.append(Album(kind: .favourites, key: "", title: "", count: row["count"], cover: cover))
             }
+            albums += try dayAlbums(db)
+            // Counted over the name index alone, then each album's newest photo read by its key.
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT date(created_at, 'localtime') AS day, COUNT(*) AS count, id, \(newest)
-                    FROM photo WHERE \(shown(false)) GROUP BY day ORDER BY day
-                    """)
-            {
-                guard let cover = UUID(uuidString: row["id"]), let day: String = row["day"] else { continue }
-                albums.append(Album(kind: .day, key: day, title: day, count: row["count"], cover: cover))
-            }
-            for row in try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT name_key, COUNT(*) AS count, id, caption, \(newest)
-                    FROM photo WHERE \(shown(false)) AND name_key != '' GROUP BY name_key ORDER BY name_key
+                    SELECT album.name_key, album.count, cover.id, cover.caption FROM (
+                        SELECT name_key, COUNT(*) AS count, MAX(created_at) AS newest
+                        FROM photo WHERE \(shown(false)) AND name_key != '' GROUP BY name_key
+                    ) AS album JOIN photo AS cover ON cover.rowid = (
+                        SELECT rowid FROM photo WHERE \(shown(false)) AND name_key = album.name_key AND created_at = album.newest
+                        ORDER BY number DESC LIMIT 1)
+                    ORDER BY album.name_key
                     """)
             {
                 guard let cover = UUID(uuidString: row["id"]) else { continue }
@@ -124,6 +130,56 @@ extension PhotoLibrary {
             }
             return albums
         }
+    }
+
+    /// One album per local day with photos, oldest first. Days are found by stepping through
+    /// the newest-first index from one day's end to the next photo, so the cost grows with the
+    /// number of days, not of photos, and the booth's time zone decides where a day ends (as
+    /// it does for the guests who took them).
+    private func dayAlbums(_ db: Database) throws -> [Album] {
+        var albums: [Album] = []
+        var next = try String.fetchOne(db, sql: "SELECT MIN(created_at) FROM photo WHERE \(shown(false))")
+        while let timestamp = next, let date = Date(utcTimestamp: timestamp) {
+            let day = Self.localDay(of: date)
+            guard let (start, end) = Self.utcRange(ofLocalDay: day) else { break }
+            let count =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM photo WHERE \(shown(false)) AND created_at >= ? AND created_at < ?",
+                    arguments: [start, end]) ?? 0
+            let cover = try String.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM photo WHERE \(shown(false)) AND created_at >= ? AND created_at < ?
+                    ORDER BY \(Self.newestFirst) LIMIT 1
+                    """,
+                arguments: [start, end])
+            if count > 0, let cover = cover.flatMap(UUID.init(uuidString:)) {
+                albums.append(Album(kind: .day, key: day, title: day, count: count, cover: cover))
+            }
+            next = try String.fetchOne(
+                db, sql: "SELECT MIN(created_at) FROM photo WHERE \(shown(false)) AND created_at >= ?", arguments: [end])
+        }
+        return albums
+    }
+
+    /// The local day of `date` in the booth's time zone, `YYYY-MM-DD`.
+    static func localDay(of date: Date) -> String {
+        let day = Calendar.local.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+    }
+
+    /// The catalog's timestamps (UTC) from the start of local day `day` (`YYYY-MM-DD`) to the
+    /// start of the next; `nil` when `day` is not a date.
+    static func utcRange(ofLocalDay day: String) -> (start: String, end: String)? {
+        guard let match = day.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})/),
+            let year = Int(match.1), let month = Int(match.2), let dayOfMonth = Int(match.3)
+        else { return nil }
+        let calendar = Calendar.local
+        let components = DateComponents(year: year, month: month, day: dayOfMonth)
+        guard components.isValidDate(in: calendar), let start = calendar.date(from: components),
+            let end = calendar.date(byAdding: .day, value: 1, to: start)
+        else { return nil }
+        return (start.utcTimestamp, end.utcTimestamp)
     }
 
     /// Where the newest photo whose name starts with `prefix` is in the gallery (the visible
@@ -173,8 +229,8 @@ extension PhotoLibrary {
             guard !key.isEmpty else { return nil }
             return ("name_key = ?", [key])
         case .day(let day):
-            guard day.wholeMatch(of: /\d{4}-\d{2}-\d{2}/) != nil else { return nil }
-            return ("date(created_at, 'localtime') = ?", [day])
+            guard let (start, end) = utcRange(ofLocalDay: day) else { return nil }
+            return ("created_at >= ? AND created_at < ?", [start, end])
         case .favourites:
             return ("favourite = 1", [])
         }

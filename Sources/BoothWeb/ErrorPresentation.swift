@@ -1,3 +1,4 @@
+import BoothCore
 import BoothStore
 import Foundation
 import HTTPTypes
@@ -10,6 +11,8 @@ import Logging
 struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
     let pages: PageRenderer
     let boothName: String
+    /// The booth's language, for a reader who asks for none it speaks.
+    let fallback: BoothLanguage
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -49,7 +52,7 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
             response = .json(["error": error.message], status: error.status)
         } else {
             // The page is in the reader's language, or English when the language asked is the error.
-            let language = (try? WebLanguage.of(request))?.language ?? .english
+            let language = (try? BoothLanguage.of(request, fallback: fallback))?.language ?? fallback
             response = pages.errorPage(error, frame: PageFrame(boothName: boothName, language: language, chosen: false, request: nil))
         }
         for field in error.headers { response.headers.append(field) }

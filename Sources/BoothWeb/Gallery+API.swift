@@ -47,7 +47,7 @@ extension Gallery {
     /// `/api/albums`: every album (the favourites, one per day, one per name) with its title
     /// in the reader's language (`Accept-Language`), its count and its cover.
     func albumList(_ request: Request) async throws -> Response {
-        let language = try WebLanguage.of(request).language
+        let language = try BoothLanguage.of(request, fallback: settings.language).language
         let albums = try await library.offloaded { library throws(LibraryError) in try library.albums() }
         let origin = origin(of: request)
         return .json(

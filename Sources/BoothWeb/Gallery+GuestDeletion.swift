@@ -32,7 +32,7 @@ extension Gallery {
         let texts = frame.language.texts
         let view = DeletionView(
             frame: frame, photo: card(for: photo, in: frame.language), question: texts(.webDeleteQuestion, ["name": photo.caption.text]),
-            explanation: texts(.webDeleteExplanation, ["time": takenTime(until, in: frame.language)]),
+            explanation: texts(.webDeleteExplanation, ["time": frame.language.dayAndTime(until)]),
             actionPath: "/photos/\(id.lowercased)/delete", key: key)
         return pages.page(view, "deletion")
     }
@@ -67,7 +67,7 @@ extension Gallery {
         case .wrong:
             throw GuestRefusal(status: .forbidden, message: texts(.webDeleteWrongKey), frame: frame)
         case .expired(let time):
-            throw GuestRefusal(status: .forbidden, message: texts(.webDeleteExpired, ["time": takenTime(time, in: frame.language)]), frame: frame)
+            throw GuestRefusal(status: .forbidden, message: texts(.webDeleteExpired, ["time": frame.language.dayAndTime(time)]), frame: frame)
         case .valid(let time):
             until = time
         }

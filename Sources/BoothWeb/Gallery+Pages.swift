@@ -66,7 +66,7 @@ extension Gallery {
 
     /// An album's title: the favourites' word, a day in the reader's form, or the name as its
     /// newest photo spells it.
-    func albumTitle(_ kind: Album.Kind, key: String, title: String, in language: WebLanguage) -> String {
+    func albumTitle(_ kind: Album.Kind, key: String, title: String, in language: BoothLanguage) -> String {
         switch kind {
         case .favourites: return language.texts(.webFavourites)
         case .name: return title
@@ -76,7 +76,7 @@ extension Gallery {
             let parts = key.split(separator: "-").compactMap { Int($0) }
             guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12))
             else { return key }
-            return language.dayFormat.string(from: date)
+            return language.day(date)
         }
     }
 
@@ -130,7 +130,7 @@ extension Gallery {
             switch (keys.check(key, for: id), photo.origin) {
             case (.valid, nil): deletePath = GalleryPaths.deletion(of: id, key: key)
             case (.valid, _?): keyNotice = texts(.webDeleteImported)
-            case (.expired(let time), _): keyNotice = texts(.webDeleteExpired, ["time": takenTime(time, in: language)])
+            case (.expired(let time), _): keyNotice = texts(.webDeleteExpired, ["time": language.dayAndTime(time)])
             case (.wrong, _): keyNotice = texts(.webDeleteWrongKey)
             }
         }
@@ -145,11 +145,6 @@ extension Gallery {
     /// Who took a photo: this booth, or the booth of the event it came from.
     func author(of photo: Photo) -> String {
         photo.origin == nil ? settings.boothName : (photo.booth ?? photo.origin ?? "")
-    }
-
-    /// A time as the reader's language writes it, for the end of a deletion link's validity.
-    func takenTime(_ date: Date, in language: WebLanguage) -> String {
-        language.dayFormat.string(from: date) + " " + PhotoDateFormat(pattern: "HH:mm").string(from: date)
     }
 
     /// The most photos a slideshow goes through before it reloads for the newest list.

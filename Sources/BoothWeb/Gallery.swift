@@ -41,7 +41,7 @@ struct Gallery: Sendable {
     }
 
     /// What pages and events show of a photo, in `language`; its page opened from `listing`.
-    func card(for photo: Photo, in language: WebLanguage = .english, from listing: PhotoListing = .all) -> PhotoCard {
+    func card(for photo: Photo, in language: BoothLanguage, from listing: PhotoListing = .all) -> PhotoCard {
         PhotoCard(
             id: photo.id.lowercased, caption: photo.caption.text, width: photo.width, height: photo.height,
             createdAt: photo.createdAt.utcTimestamp,
@@ -51,14 +51,17 @@ struct Gallery: Sendable {
             favourite: photo.favourite)
     }
 
-    /// "Taken on 22/11/2026 at 14h05", in the booth's time zone.
-    func takenText(_ date: Date, in language: WebLanguage) -> String {
-        settings.dateFormat.string(from: date)
+    /// "Taken on 22/11/2026 at 14h05", in the booth's time zone and `language`: its own form,
+    /// or the operator's pattern (`gallery.date_format`) with the language's names of months.
+    func takenText(_ date: Date, in language: BoothLanguage) -> String {
+        // Without a pattern of the operator's, the settings hold the booth's language's form.
+        let format = settings.dateFormat == settings.language.dateFormat ? language.dateFormat : settings.dateFormat.localized(for: language)
+        return format.string(from: date)
     }
 
     /// The frame of a page for `request`, in the reader's language.
     func frame(for request: Request) throws -> PageFrame {
-        let (language, chosen) = try WebLanguage.of(request)
+        let (language, chosen) = try BoothLanguage.of(request, fallback: settings.language)
         return PageFrame(boothName: settings.boothName, language: language, chosen: chosen, request: request)
     }
 

@@ -129,7 +129,7 @@ public struct GalleryServer: Service {
         let router = Router(context: GalleryRequestContext.self, options: [.autoGenerateHeadEndpoints])
         let routes = routes(gallery)
         router.add(middleware: AnswerCounting(metrics: gallery.metrics))
-        router.add(middleware: ErrorPresentation(pages: gallery.pages, boothName: gallery.settings.boothName))
+        router.add(middleware: ErrorPresentation(pages: gallery.pages, boothName: gallery.settings.boothName, fallback: gallery.settings.language))
         router.add(middleware: MethodCheck(allowedMethods(routes)))
         for route in routes {
             router.on(RouterPath(route.path), method: route.method) { request, context in

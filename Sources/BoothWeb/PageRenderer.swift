@@ -46,7 +46,7 @@ struct PageRenderer: Sendable {
 /// the texts, the switch to the others).
 struct PageFrame: Sendable {
     var boothName: String
-    var language: WebLanguage
+    var language: BoothLanguage
     /// The same page in each language, the reader's own marked.
     var languages: [LanguageLink]
     /// Whether the reader just chose the language (`?lang=`), which the answer keeps in a cookie.
@@ -54,16 +54,16 @@ struct PageFrame: Sendable {
 
     /// The frame of a page in `language`; `request` gives the address of the same page in the
     /// other languages.
-    init(boothName: String, language: WebLanguage, chosen: Bool, request: Request?) {
+    init(boothName: String, language: BoothLanguage, chosen: Bool, request: Request?) {
         self.boothName = boothName
         self.language = language
         self.chosen = chosen
         var form = request.map { FormValues(query: $0.uri.query) } ?? FormValues(query: nil)
         form.remove("lang")
         let path = request?.uri.path ?? "/"
-        languages = WebLanguage.all.map { other in
+        languages = BoothLanguage.all.map { other in
             LanguageLink(
-                code: other.code, name: other.texts(.languageName), path: path + "?" + form.encoded(adding: ("lang", other.code)),
+                code: other.code, name: other.nativeName, path: path + "?" + form.encoded(adding: ("lang", other.code)),
                 isCurrent: other.code == language.code)
         }
     }

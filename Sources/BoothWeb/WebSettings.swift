@@ -14,6 +14,9 @@ public struct WebSettings: Sendable {
     public var adminToken: String?
     /// How creation times are written on the pages.
     public var dateFormat: PhotoDateFormat
+    /// The booth's language (`booth.language`): the pages' language for a browser that asks
+    /// for none the booth speaks.
+    public var language = BoothLanguage.english
     /// How long a connection may stay silent before it is closed: a client that opens a
     /// connection and sends nothing, or a request too slowly, does not hold it forever. An
     /// answer being sent is not cut by it, except a live stream whose client has not read

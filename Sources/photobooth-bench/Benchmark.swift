@@ -9,9 +9,10 @@ import Logging
 /// frames it measures the thumbnail, the durable save (original and sidecar written, synced and
 /// renamed, one sync of the folder, then the catalog commit) and the frame rate of scaled preview decoding, each the
 /// median of repeated runs. With `--gallery` it measures instead what one step through the
-/// on-screen gallery costs in a library of `--photos` photos (10,000 by default).
+/// on-screen gallery costs in a library of `--photos` photos (10,000 by default); with
+/// `--search`, what search, albums and the jump to a name cost (100,000 photos by default).
 ///
-///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery [--photos N]]
+///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search] [--photos N]
 @main
 enum Benchmark {
     static func main() throws {
@@ -25,6 +26,10 @@ enum Benchmark {
             directory: folder, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "bench"), create: true)
         print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         print("library on \(fileSystem(of: options.directory)) at \(options.directory.path)\n")
+        if let photos = options.searchPhotos {
+            try SearchBenchmark(library: library, runs: options.runs).run(photos: photos)
+            return
+        }
         if let photos = options.galleryPhotos {
             try GalleryBenchmark(library: library, runs: options.runs).run(photos: photos)
             return
@@ -121,6 +126,8 @@ enum Benchmark {
         /// How many photos the gallery benchmark fills the library with; `nil` for the capture
         /// benchmark.
         var galleryPhotos: Int?
+        /// How many photos the search benchmark fills the library with.
+        var searchPhotos: Int?
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             var arguments = arguments
@@ -134,11 +141,14 @@ enum Benchmark {
                     directory = URL(fileURLWithPath: value)
                 case "--gallery":
                     galleryPhotos = galleryPhotos ?? 10_000
+                case "--search":
+                    searchPhotos = galleryPhotos ?? 100_000
+                    galleryPhotos = nil
                 case "--photos":
                     guard let value = arguments.popFirst().flatMap(Int.init), value >= GalleryList.rowsPerPage else {
                         throw UsageError()
                     }
-                    galleryPhotos = value
+                    if searchPhotos != nil { searchPhotos = value } else { galleryPhotos = value }
                 default:
                     throw UsageError()
                 }
@@ -148,7 +158,7 @@ enum Benchmark {
 }
 
 struct UsageError: Error, CustomStringConvertible {
-    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery [--photos N]]"
+    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search] [--photos N]"
 }
 
 /// A measurement that could not be made as intended.

@@ -66,6 +66,8 @@ struct HardwareOptions: ParsableArguments {
     var noHttp: Bool
     @Option(.boothName, help: "The booth's name, on its pages and as its folder in the event's bucket", valueName: "name")
     var boothName: String?
+    @Option(.language, help: "The booth's language: en, fr or de", valueName: "code")
+    var language: BoothLanguage?
     @Option(.syncEndpoint, help: "The event's S3-compatible store (https://s3.eu-central-1.amazonaws.com)", valueName: "url")
     var syncEndpoint: StoreEndpoint?
     @Option(.syncBucket, help: "The event's bucket", valueName: "name")
@@ -107,6 +109,7 @@ struct HardwareOptions: ParsableArguments {
         configuration.override(.httpPort, with: httpPort)
         configuration.override(.httpPublicURL, with: publicURL)
         configuration.override(.boothName, with: boothName)
+        configuration.override(.language, with: language)
         configuration.override(.syncEndpoint, with: syncEndpoint)
         configuration.override(.syncBucket, with: syncBucket)
         configuration.override(.syncRegion, with: syncRegion)

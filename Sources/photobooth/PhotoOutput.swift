@@ -15,6 +15,7 @@ struct PhotoJSON: Encodable {
     let byte_count: Int
     /// The original's absolute path.
     let file: String
+    let favourite: Bool
 
     init(_ photo: Photo, in library: PhotoLibrary) {
         id = photo.id.lowercased
@@ -24,6 +25,7 @@ struct PhotoJSON: Encodable {
         height = photo.height
         byte_count = photo.byteCount
         file = library.url(of: photo).path
+        favourite = photo.favourite
     }
 
     static func render(_ value: some Encodable) throws -> String {

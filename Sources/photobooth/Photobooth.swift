@@ -60,7 +60,8 @@ struct Photobooth: AsyncParsableCommand {
         version: Release.version,
         subcommands: [
             RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self,
-            ServeCommand.self, SyncCommand.self,
+            FavouriteCommand.self, UnfavouriteCommand.self, HideCommand.self, UnhideCommand.self, ServeCommand.self,
+            SyncCommand.self,
         ])
 
     /// Runs the command with the exit codes the booth documents: ArgumentParser's usage errors

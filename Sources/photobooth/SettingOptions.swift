@@ -93,3 +93,7 @@ extension PublicURL: ExpressibleByArgument {
 extension StoreEndpoint: ExpressibleByArgument {
     public init?(argument: String) { self.init(settingText: argument) }
 }
+
+extension BoothLanguage: ExpressibleByArgument {
+    public init?(argument: String) { self.init(settingText: argument) }
+}

@@ -36,7 +36,7 @@ struct ShowCommand: ParsableCommand {
             print(try PhotoJSON.render(PhotoJSON(photo, in: library)))
             return
         }
-        let fields = [
+        var fields = [
             ("id", photo.id.lowercased),
             ("caption", photo.caption.text),
             ("number", "\(photo.number)"),
@@ -44,6 +44,7 @@ struct ShowCommand: ParsableCommand {
             ("size", "\(photo.width)x\(photo.height) pixels, \(photo.byteCount) bytes"),
             ("file", library.url(of: photo).path),
         ]
+        if photo.favourite { fields.append(("marked", "a favourite")) }
         for (name, value) in fields {
             print("\((name + ":").padding(toLength: 9, withPad: " ", startingAt: 0)) \(value)")
         }

@@ -570,15 +570,26 @@ struct BoothMachineTests {
         #expect(session.send(.photoNotSaved(id: UUID(), fault: .storageFull), at: 1) == [.show(.fault(.storageFull))])
     }
 
-    @Test("Letters and Backspace in the gallery are ignored and do not restart its timeout")
+    @Test("Keys that mean nothing in the gallery are ignored and do not restart its timeout")
     func otherKeysInTheGallery() {
         let session = Session()
         session.send(.key(.character("v")), at: 0)
         session.send(.photosCounted(2), at: 0)
-        for key in [KeypadKey.character("x"), .backspace, .character("v"), .character("2")] {
+        // Backspace with nothing typed to find; letters on a full-screen photo.
+        #expect(session.send(.key(.backspace), at: 10) == [.ignored(.key(.backspace))])
+        session.send(.key(.enter), at: 0)
+        for key in [KeypadKey.character("x"), .backspace, .character("v")] {
             #expect(session.send(.key(key), at: 10) == [.ignored(.key(key))])
         }
         #expect(session.machine.nextDeadline(after: session.instant(10)) == session.instant(60))
+        // A phone keypad's digits other than its arrows and its view key, outside a search.
+        let phone = Session(BoothSettings(keys: KeyBindings(layout: .phone)))
+        phone.send(.key(.character("0")), at: 0)
+        phone.send(.photosCounted(2), at: 0)
+        for key in [KeypadKey.character("3"), .character("7"), .character("1")] {
+            #expect(phone.send(.key(key), at: 10) == [.ignored(.key(key))])
+        }
+        #expect(phone.machine.nextDeadline(after: phone.instant(10)) == phone.instant(60))
     }
 
     @Test("Results that arrive in the wrong state are ignored")

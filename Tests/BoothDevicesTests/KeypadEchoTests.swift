@@ -1,4 +1,5 @@
 import BoothCore
+import BoothScreen
 import Foundation
 import Testing
 
@@ -40,6 +41,39 @@ struct KeypadEchoTests {
         #expect(plain.text(for: .saved(Caption(sanitizing: "Zo\u{EB} \u{2026}")!, photo: UUID())) == "\r\nSaved as Zo\u{EB} \u{2026}\r\n")
         var terminal = KeypadEcho(ansi: true)
         #expect(terminal.text(for: .starting) == "\r\nStarting the camera\u{2026}\r\n")
+    }
+
+    @Test("A character display gets French and German in ASCII: accents dropped, ß and guillemets spelled out")
+    func asciiLetters() {
+        var french = KeypadEcho(ansi: false, texts: BoothLanguage.french.texts)
+        #expect(french.text(for: .starting) == "\r\nDemarrage de l'appareil photo...\r\n")
+        let pending = french.text(for: .saved(placeholder, photo: UUID(), pendingName: Caption(sanitizing: "Zo\u{EB}")!))
+        #expect(pending.contains("Votre nom \"Zo\u{EB}\" sera ajoute des que la borne pourra l'ecrire."), "the guest's name as typed")
+        var german = KeypadEcho(ansi: false, texts: BoothLanguage.german.texts)
+        #expect(german.text(for: .smile) == "\r\nBitte lacheln!\r\n")
+        #expect(KeypadEcho.ascii("Stra\u{DF}e \u{0153}uvre \u{201E}x\u{201C} \u{4E16}") == "Strasse oeuvre \"x\" ?")
+        for language in BoothLanguage.all {
+            var echo = KeypadEcho(ansi: false, texts: language.texts)
+            for content in [ScreenContent.starting, .ready, .smile, .saving, .fault(.storageFull), .naming(typed: "", placeholder: placeholder)] {
+                let text = echo.text(for: content)
+                #expect(text.allSatisfy { $0.isASCII }, "\(language.code): \(text)")
+            }
+        }
+    }
+
+    @Test("While a name is found, the gallery's line shows it with the photo it led to, or that no name starts so")
+    func finding() {
+        var echo = KeypadEcho(ansi: false, keys: KeyLabels(for: KeyBindings(layout: .phone)))
+        var list = GalleryList(position: GalleryPosition(index: 2, count: 20), search: NameSearch(prefix: "an"))
+        list.rows = (0..<5).map { offset in
+            GalleryList.Row(
+                entry: GalleryEntry(id: UUID(), caption: Caption(sanitizing: offset == 2 ? "Anna" : "Ben")!, takenOn: ""), thumbnail: Data())
+        }
+        #expect(echo.text(for: .gallery(list)) == "\r\nFind an: 3/20 Anna")
+        list.search = NameSearch(prefix: "anx", matches: false)
+        #expect(echo.text(for: .gallery(list)).hasSuffix("\rNo name starts with anx - * erases - # ends"))
+        list.search = NameSearch(prefix: "")
+        #expect(echo.text(for: .gallery(list)).hasSuffix("\rType a name to find it - # ends"), "a phone keypad's search before its first letter")
     }
 
     @Test("ANSI echo erases the line with an escape code")

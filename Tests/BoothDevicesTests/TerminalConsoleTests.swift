@@ -15,14 +15,14 @@ private final class ConsoleHarness {
     private let inputPipe = Pipe()
     private let outputPipe = Pipe()
 
-    init(patient: Bool, drawsQRCodes: Bool = false) throws {
+    init(patient: Bool, drawsQRCodes: Bool = false, texts: BoothTexts = .english) throws {
         // The console may still print after a test has closed its end of the screen pipe; as in
         // the photobooth command, that must be an error on write, not a fatal SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         console = try TerminalConsole(
             input: FileDescriptor(rawValue: inputPipe.fileHandleForReading.fileDescriptor),
             output: FileDescriptor(rawValue: outputPipe.fileHandleForWriting.fileDescriptor),
-            patient: patient, drawsQRCodes: drawsQRCodes, logger: Logger(label: "test"))
+            patient: patient, drawsQRCodes: drawsQRCodes, texts: texts, logger: Logger(label: "test"))
         // The console keeps its own copies; the test's ends can go at any time.
         try inputPipe.fileHandleForReading.close()
         try outputPipe.fileHandleForWriting.close()
@@ -199,6 +199,28 @@ struct TerminalConsoleTests {
         #expect(await harness.printed() == ["2", "1", BoothFault.storageFull.sentence()])
     }
 
+    @Test("In French, the terminal's help, prompts, key names and gallery are French")
+    func french() async throws {
+        let harness = try ConsoleHarness(patient: false, texts: BoothLanguage.french.texts)
+        harness.console.show(.ready)
+        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        harness.console.show(.saved(Caption(sanitizing: "Anna")!, photo: UUID(), pendingName: Caption(sanitizing: "Zoé")!))
+        harness.console.show(gallery(0, of: 2))
+        harness.console.show(.fault(.cameraMissing))
+        let printed = await harness.printed()
+        #expect(printed.first?.hasPrefix("Borne simulée\u{00A0}: Entrée prend une photo") == true, "\(printed)")
+        #expect(
+            Array(printed.dropFirst().prefix(5)) == [
+                "Appuyez sur Entrée pour prendre une photo", "Appuyez sur v pour voir les photos", "Donnez un nom à votre photo\u{00A0}:",
+                "Enregistrée sous Anna", "Votre nom «\u{00A0}Zoé\u{00A0}» sera ajouté dès que la borne pourra l’écrire.",
+            ])
+        #expect(printed.contains("Photos, 1 sur 2"))
+        #expect(printed.contains("u d pour choisir · Entrée pour ouvrir · b pour revenir · / pour chercher un nom"))
+        #expect(printed.contains("Appuyez sur p pour prendre une photo"))
+        #expect(printed.last == BoothFault.cameraMissing.sentence(in: BoothLanguage.french.texts))
+        #expect(TerminalConsole.keyLabels(in: BoothLanguage.german.texts).erase == "Rücktaste")
+    }
+
     // MARK: Gallery
 
     @Test("The gallery prints its page numbered from the newest, the selected photo marked; a full-screen photo its name, time and file")
@@ -218,7 +240,9 @@ struct TerminalConsoleTests {
                 "  8. Photo 5 \u{00B7} Taken on 22/11/2026 at 14h05", "  9. Photo 4 \u{00B7} Taken on 22/11/2026 at 14h05",
                 "  10. Photo 3 \u{00B7} Taken on 22/11/2026 at 14h05",
             ])
-        #expect(Array(printed[6...7]) == ["u d choose \u{00B7} Enter opens \u{00B7} b goes back", "Press p to take a photo"], "the keys")
+        #expect(
+            Array(printed[6...7]) == ["u d choose \u{00B7} Enter opens \u{00B7} b goes back \u{00B7} / finds a name", "Press p to take a photo"],
+            "the keys")
         #expect(
             Array(printed[8...10]) == [
                 "Photo 7 of 12: Anna \u{00B7} Taken on 22/11/2026 at 14h05", "  /srv/booth/photos/2026/11/22/anna.jpg",
@@ -289,12 +313,29 @@ struct TerminalConsoleTests {
         #expect(await keys.next() == .character("v"))
     }
 
-    @Test("Arrow keys' escape sequences, u, d, b and a lone Escape are gallery keys")
+    @Test("Arrow keys' escape sequences, u, d, b and a lone Escape are gallery keys; a line after / types a name to find")
     func galleryKeyParsing() {
         #expect(TerminalConsole.galleryKeys(in: "") == [.enter])
         #expect(TerminalConsole.galleryKeys(in: "\u{1B}[A\u{1B}OB") == [.up, .down])
         #expect(TerminalConsole.galleryKeys(in: "uDb\u{1B}") == [.up, .down, .escape, .escape])
         #expect(TerminalConsole.galleryKeys(in: "xyz").isEmpty)
+        #expect(TerminalConsole.galleryKeys(in: "/Zoë b") == [.character("Z"), .character("o"), .character("ë"), .character(" "), .character("b")])
+        #expect(TerminalConsole.galleryKeys(in: "/an\u{7F}") == [.character("a"), .character("n"), .backspace])
+        #expect(TerminalConsole.galleryKeys(in: "/").isEmpty)
+    }
+
+    @Test("While a name is found, the gallery's last lines say what is typed, whether a photo has it, and how to erase and end")
+    func findingLines() async throws {
+        let harness = try ConsoleHarness(patient: true)
+        guard case .gallery(var list) = gallery(3, of: 12) else { return }
+        list.search = NameSearch(prefix: "an")
+        harness.console.show(.gallery(list))
+        list.search = NameSearch(prefix: "anx", matches: false)
+        harness.console.show(.gallery(list))
+        let printed = await harness.printed()
+        #expect(printed.contains("Find: an \u{00B7} Backspace erases \u{00B7} b ends"), "\(printed)")
+        #expect(printed.contains("No name starts with anx \u{00B7} Backspace erases \u{00B7} b ends"))
+        #expect(!printed.contains { $0.hasPrefix("u d choose") }, "the search replaces the keys")
     }
 
     @Test("The saved screen prints the photo page's link, and draws it as a QR code in half blocks that decodes to the link")

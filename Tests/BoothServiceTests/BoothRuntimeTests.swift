@@ -32,7 +32,10 @@ private final class Rig: Sendable {
         library = try PhotoLibrary(
             directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         runtime = BoothRuntime(
-            settings: BoothSettings(countdown: countdown), frames: frames, button: controls, keypad: controls,
+            // A name being found is kept for 10 minutes, as the camera: a loaded machine may take
+            // longer than the booth's own 3 s between a key and the library's answer.
+            settings: BoothSettings(countdown: countdown, keys: KeyBindings(findTimeout: .seconds(600))), frames: frames, button: controls,
+            keypad: controls,
             screen: screen ?? self.screen, library: library, thumbnailer: JPEGThumbnailer(), dateFormat: dateFormat,
             photoLink: photoLink, logger: Logger(label: "test"))
         cameraService = CameraService(
@@ -46,17 +49,18 @@ private final class Rig: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Adds `count` photos straight to the library, a minute apart, the newest last; returns
-    /// them newest first, as the gallery lists them.
+    /// Adds `count` photos straight to the library, a minute apart, the newest last, named
+    /// `names` in that order (else with their placeholders); returns them newest first, as the
+    /// gallery lists them.
     @discardableResult
-    func addPhotos(_ count: Int, from start: Date = Date(timeIntervalSince1970: 1_795_000_000)) throws -> [Photo] {
+    func addPhotos(_ count: Int, named names: [String]? = nil, from start: Date = Date(timeIntervalSince1970: 1_795_000_000)) throws -> [Photo] {
         let jpeg = try JPEGSegments.repairedMJPEG(try TestFrames.frame(number: 1, at: MonotonicClock().now).bytes)
         let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
         for offset in 0..<count {
             let number = library.reservePhotoNumber()
             _ = try library.add(
-                jpeg, thumbnail: thumbnail, id: UUID(), number: number, caption: .placeholder(number: number),
-                createdAt: start + Double(offset * 60))
+                jpeg, thumbnail: thumbnail, id: UUID(), number: number,
+                caption: names.flatMap { Caption(sanitizing: $0[offset]) } ?? .placeholder(number: number), createdAt: start + Double(offset * 60))
         }
         return try library.photos()
     }
@@ -235,6 +239,39 @@ struct BoothRuntimeTests {
             await rig.screen.next { if case .gallery(let list) = $0 { list.position.index == 5 } else { false } }
             rig.controls.send(.escape)
             await rig.screen.next(.ready)
+        }
+    }
+
+    @Test("Typing in the gallery asks the library where the name leads: the list moves to the newest photo whose name starts so")
+    func findByName() async throws {
+        let rig = try Rig()
+        // Newest first: Carl, Zoë, Ben, Anna, Bea.
+        let photos = try rig.addPhotos(5, named: ["Bea", "Anna", "Ben", "Zoë", "Carl"])
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.screen.next(.ready)
+            rig.controls.send(.character("v"))
+            await rig.screen.next { if case .gallery = $0 { true } else { false } }
+            /// The list once the library's answer for `search` moved it to `index`.
+            func list(_ search: NameSearch, at index: Int) async -> GalleryList? {
+                let shown = await rig.screen.next {
+                    if case .gallery(let list) = $0 { list.search == search && list.position.index == index } else { false }
+                }
+                guard case .gallery(let list) = shown else { return nil }
+                return list
+            }
+            rig.controls.send(.character("B"))
+            #expect(await list(NameSearch(prefix: "B"), at: 2)?.selectedRow?.entry.id == photos[2].id, "Ben, the newest B")
+            rig.controls.send(.character("e"))
+            rig.controls.send(.character("a"))
+            #expect(await list(NameSearch(prefix: "Bea"), at: 4)?.selectedRow?.entry.caption.text == "Bea")
+            // No name starts so: the selection stays, and the screen says so.
+            rig.controls.send(.character("x"))
+            _ = await list(NameSearch(prefix: "Beax", matches: false), at: 4)
+            rig.controls.send(.escape)
+            await rig.screen.next { if case .gallery(let list) = $0 { list.search == nil && list.position.index == 4 } else { false } }
+            rig.controls.send(.character("z"))
+            #expect(await list(NameSearch(prefix: "z"), at: 1)?.selectedRow?.entry.caption.text == "Zoë", "without case or accents")
         }
     }
 

@@ -45,6 +45,21 @@ struct ConfigurationTests {
         #expect(configuration.web == WebConfiguration())
         #expect(configuration.sync == SyncSettings())
         #expect(!configuration.sync.isEnabled)
+        #expect(configuration.language == .english && configuration.dateFormat == BoothLanguage.english.dateFormat)
+    }
+
+    @Test("booth.language picks the booth's language and its way of writing dates; an operator's pattern still wins")
+    func language() throws {
+        let french = try load("booth: {language: fr}")
+        #expect(french.language == .french && french.dateFormat == BoothLanguage.french.dateFormat)
+        let date = Date(timeIntervalSince1970: 1_795_442_640)  // 23/11/2026 at 14h04 UTC
+        #expect(french.dateFormat.string(from: date, timeZone: .gmt) == "Prise le 23/11/2026 à 14h04")
+        #expect(try load("booth: {language: DE}").language == .german, "in any case")
+        let custom = try load("booth: {language: fr}\ngallery: {date_format: \"d MMMM yyyy\"}")
+        #expect(custom.dateFormat.string(from: date, timeZone: .gmt) == "23 novembre 2026", "the operator's pattern, in the booth's language")
+        let unknown = try error("booth: {language: es}")
+        #expect(unknown.code == .notAllowed && unknown.key == "booth.language")
+        #expect(unknown.description.hasSuffix("booth.language: \"es\" is not allowed; use en (English), fr (Français), de (Deutsch)."), "\(unknown)")
     }
 
     @Test("The sync keys set the event's bucket; a wrong endpoint or bucket name is refused with what is allowed")
@@ -103,7 +118,7 @@ struct ConfigurationTests {
         #expect(web.publicURL == "http://booth.local:8181", "without the trailing slash")
         #expect(web.adminToken == "0123456789abcdef" && web.boothName == "Anna & Ben")
         #expect(configuration.settings.galleryTimeout == .seconds(20))
-        #expect(web.dateFormat.string(from: Date(timeIntervalSince1970: 0), timeZone: .gmt) == "01.01.1970 00:00")
+        #expect(configuration.dateFormat.string(from: Date(timeIntervalSince1970: 0), timeZone: .gmt) == "01.01.1970 00:00")
         #expect(try failure("http: {admin_token: short}").contains("at least 16 characters"))
         #expect(try error("http: {public_url: booth.local}").key == "http.public_url")
         #expect(try failure("http: {port: 0}").contains("1 to 65535"))
@@ -285,6 +300,7 @@ struct ConfigurationTests {
         try expectRoundTrips(.cameraSize, "1280x720", "640X480", "16x8192")
         try expectRoundTrips(.cameraFrameRate, "1", "30", "120")
         try expectRoundTrips(.cameraFormat, "auto", "mjpeg", "yuyv", "converted")
+        try expectRoundTrips(.language, "en", "fr", "DE")
         try expectRoundTrips(.shutterLine, "17", "GPIO17", "+4")
         try expectRoundTrips(.shutterPolarity, "active-low", "active-high")
         try expectRoundTrips(.shutterBias, "pull-up", "pull-down", "disabled", "as-is")

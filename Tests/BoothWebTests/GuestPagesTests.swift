@@ -101,27 +101,99 @@ struct GuestPagesTests {
         let photo = try fixture.add(caption: "Alice")
         try await fixture.application().test(.router) { client in
             for uri in ["/", "/albums", "/photos/\(photo.id.lowercased)", "/slideshow", "/admin", "/albums/favourites"] {
-                let response = try await client.execute(uri: uri, method: .get, headers: [.acceptLanguage: "en-GB;q=0.8"])
+                let response = try await client.execute(uri: uri, method: .get, headers: [.acceptLanguage: "de-DE;q=0.8, en;q=0.5"])
                 #expect(response.status == .ok, "\(uri)")
-                #expect(response.headers[.contentLanguage] == "en", "\(uri)")
-                #expect(String(buffer: response.body).contains("<html lang=\"en\">"), "\(uri)")
+                #expect(response.headers[.contentLanguage] == "de", "\(uri)")
+                #expect(response.headers[.vary] == "Accept-Language, Cookie", "\(uri)")
+                #expect(String(buffer: response.body).contains("<html lang=\"de\">"), "\(uri)")
             }
-            let chosen = try await client.execute(uri: "/?lang=en", method: .get)
-            #expect(chosen.headers[.setCookie] == "lang=en; Path=/; Max-Age=31536000; SameSite=Lax")
+            let chosen = try await client.execute(uri: "/?lang=fr", method: .get, headers: [.acceptLanguage: "de"])
+            #expect(chosen.headers[.setCookie] == "lang=fr; Path=/; Max-Age=31536000; SameSite=Lax")
+            #expect(chosen.headers[.contentLanguage] == "fr")
+            let kept = try await client.execute(uri: "/albums", method: .get, headers: [.acceptLanguage: "de", .cookie: "other=1; lang=fr"])
+            #expect(kept.headers[.contentLanguage] == "fr", "the cookie wins over the browser's languages")
+            #expect(kept.headers[.setCookie] == nil)
             let bad = try await client.execute(uri: "/?lang=xx", method: .get)
             #expect(bad.status == .badRequest)
-            #expect(String(buffer: bad.body).contains("The lang parameter must be one of"))
+            #expect(String(buffer: bad.body).contains("The lang parameter must be one of en, fr, de"))
             let switcher = String(buffer: try await client.execute(uri: "/?q=alice&page=1", method: .get).body)
-            #expect(switcher.contains("<a href=\"/?q=alice&amp;page=1&amp;lang=en\" hreflang=\"en\" lang=\"en\" aria-current=\"true\">"))
+            #expect(switcher.contains("<a href=\"/?q=alice&amp;page=1&amp;lang=en\" hreflang=\"en\" lang=\"en\" aria-current=\"true\">English</a>"))
+            #expect(switcher.contains("<a href=\"/?q=alice&amp;page=1&amp;lang=fr\" hreflang=\"fr\" lang=\"fr\">Français</a>"))
+            #expect(switcher.contains("<a href=\"/?q=alice&amp;page=1&amp;lang=de\" hreflang=\"de\" lang=\"de\">Deutsch</a>"))
+        }
+        var french = WebSettings(boothName: "Test Booth")
+        french.language = .french
+        try await fixture.application(french).test(.router) { client in
+            let response = try await client.execute(uri: "/", method: .get, headers: [.acceptLanguage: "ja, zh;q=0.5"])
+            #expect(response.headers[.contentLanguage] == "fr", "a browser that asks for none of the booth's languages gets the booth's")
         }
     }
 
-    @Test("Accept-Language: quality values rank, the header's order breaks ties, unknown languages fall to English")
+    @Test("Every page in each language: its words, its dates, its plurals, and no word of another language's")
+    func everyLanguage() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Alice", secondsAgo: 10)
+        try fixture.add(caption: "alice", secondsAgo: 5)
+        try fixture.add(caption: "Bob")
+        try fixture.library.setFavourite(true, of: photo.id)
+        let key = GuestDeletionTests.keys.key(for: photo.id)
+        let uris = [
+            "/", "/?q=alice", "/?q=nobody", "/albums", "/albums/favourites", "/albums/name/nobody", "/photos/\(photo.id.lowercased)?key=\(key)",
+            "/photos/\(photo.id.lowercased)/delete?key=\(key)", "/slideshow", "/admin", "/nothing/here",
+        ]
+        try await fixture.application(GuestDeletionTests.settings).test(.router) { client in
+            for language in BoothLanguage.all {
+                let texts = language.texts
+                var seen = ""
+                for uri in uris {
+                    let response = try await client.execute(uri: uri, method: .get, headers: [.acceptLanguage: language.code])
+                    #expect(response.headers[.contentLanguage] == language.code, "\(language) \(uri)")
+                    seen += String(buffer: response.body)
+                }
+                // Every text a page shows, escaped as pages write it.
+                for text: BoothText in [.webSearchButton, .webAlbums, .webSlideshow, .webDeleteOffer, .webDeleteConfirm, .webAdminTitle] {
+                    #expect(seen.contains(Self.escaped(texts(text))), "\(language): \(text)")
+                }
+                #expect(seen.contains(Self.escaped(texts(.webSearchEmpty, ["query": "nobody"]))), "\(language)")
+                #expect(seen.contains(Self.escaped(language.photoCount(1))) && seen.contains(Self.escaped(language.photoCount(2))), "\(language)")
+                #expect(seen.contains(language.dateFormat.string(from: photo.createdAt)), "\(language): the time in the language's form")
+                // No text of another language that differs from this one's.
+                for other in BoothLanguage.all where other != language {
+                    for text in BoothText.allCases where text.rawValue.hasPrefix("web") {
+                        let foreign = Self.escaped(other.texts(text))
+                        guard foreign != Self.escaped(texts(text)), foreign.count > 4, !foreign.contains("{") else { continue }
+                        #expect(!seen.contains(">" + foreign + "<"), "\(language) pages show \(other)'s \(text)")
+                    }
+                }
+            }
+            let german = try await client.execute(uri: "/photos/\(photo.id.lowercased)", method: .get, headers: [.acceptLanguage: "de"])
+            #expect(String(buffer: german.body).contains(">Aufgenommen am "))
+            let api = try await client.execute(uri: "/api/albums", method: .get, headers: [.acceptLanguage: "de"])
+            #expect(try APITests.items(api).first?["title"] as? String == "Favoriten")
+            #expect(api.headers[.contentLanguage] == "de")
+        }
+    }
+
+    @Test("Accept-Language: quality values rank, the header's order breaks ties, unknown languages fall to the booth's")
     func acceptLanguage() {
-        #expect(WebLanguage.best(for: nil).code == "en")
-        #expect(WebLanguage.best(for: "xx, yy;q=0.5").code == "en")
-        #expect(WebLanguage.best(for: "en;q=0").code == "en")
-        #expect(WebLanguage.best(for: "*").code == "en")
-        #expect(WebLanguage.best(for: "en-US,en;q=0.9").code == "en")
+        func best(_ header: String?, _ fallback: BoothLanguage = .english) -> String {
+            BoothLanguage.best(for: header, fallback: fallback).code
+        }
+        #expect(best(nil) == "en" && best(nil, .german) == "de")
+        #expect(best("de-DE,de;q=0.9,en;q=0.8") == "de")
+        #expect(best("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7") == "fr")
+        #expect(best("en;q=0.5, de;q=0.8") == "de", "quality, not order")
+        #expect(best("de;q=0.8, fr;q=0.8") == "de", "order breaks a tie")
+        #expect(best("FR") == "fr")
+        #expect(best("xx, yy;q=0.5", .french) == "fr")
+        #expect(best("fr;q=0, de;q=abc") == "en", "q=0 and a malformed quality refuse")
+        #expect(best("*", .german) == "de")
+        #expect(best("ja, *;q=0.1, fr;q=0.5") == "fr")
+    }
+
+    /// `text` as Mustache writes it into a page.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
     }
 }

@@ -14,6 +14,7 @@ struct ListedPhoto: Decodable, Equatable {
     let height: Int
     let byte_count: Int
     let file: String
+    let favourite: Bool
 }
 
 /// `photobooth list --json` for a library, parsed; records an issue when it fails.
@@ -42,7 +43,7 @@ struct ScriptedSessionTests {
 
         let raw = try await BoothProcess.run(["list", "--json", "--data-dir", directory.path])
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(raw.stdout.utf8)) as? [[String: Any]])
-        #expect(objects.allSatisfy { Set($0.keys) == ["id", "caption", "created_at", "width", "height", "byte_count", "file"] })
+        #expect(objects.allSatisfy { Set($0.keys) == ["id", "caption", "created_at", "width", "height", "byte_count", "file", "favourite"] })
 
         let photos = try await listed(directory)
         #expect(photos.map(\.caption) == ["Bob", "Alice"])
@@ -150,6 +151,31 @@ struct ScriptedSessionTests {
         #expect(lines.contains("  \(photos[1].file)"), "the full-screen photo's original")
         #expect(lines.suffix(2) == ["Press Enter to take a photo", "Press v to see the photos"], "back twice: the main screen")
         #expect(result.stderr.contains("saved -> gallery") && result.stderr.contains("gallery -> photo"), "v on the saved screen")
+    }
+
+    @Test("--language fr: the terminal asks, confirms and lists in French, with French dates")
+    func french() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nAnna\nv\n\nb\nb\n", in: directory, options: ["--countdown", "0", "--language", "fr"])
+        let lines = result.lines
+        #expect(lines.contains("Donnez un nom à votre photo\u{00A0}:"), "\(lines)")
+        #expect(lines.contains("Enregistrée sous Anna"))
+        #expect(lines.contains { $0.hasPrefix("Photos, 1 sur 1") })
+        #expect(lines.contains { $0.hasPrefix("> 1. Anna \u{00B7} Prise le ") && $0.contains(" à ") })
+        #expect(lines.contains { $0.hasPrefix("Photo 1 sur 1\u{00A0}: Anna \u{00B7} Prise le ") })
+        #expect(lines.suffix(2) == ["Appuyez sur Entrée pour prendre une photo", "Appuyez sur v pour voir les photos"])
+        #expect(try await listed(directory).map(\.caption) == ["Anna"])
+    }
+
+    @Test("The gallery from a script: / and the start of a name jumps to its photo, Enter opens it")
+    func findByName() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nZoë\n\nBen\nv\n/zo\n\nb\nb\n", in: directory)
+        let lines = result.lines
+        #expect(lines.contains("Find: zo \u{00B7} Backspace erases \u{00B7} b ends"), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("> 2. Zoë \u{00B7} Taken on ") }, "the list moved to the older photo, Zoë")
+        #expect(lines.contains { $0.hasPrefix("Photo 2 of 2: Zoë \u{00B7} Taken on ") }, "Enter opened it")
+        #expect(lines.suffix(2) == ["Press Enter to take a photo", "Press v to see the photos"], "back twice: the main screen")
     }
 
     @Test("An empty library's gallery says so, and the button there takes the first photo")

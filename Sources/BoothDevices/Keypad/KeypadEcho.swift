@@ -1,5 +1,6 @@
 import BoothCore
 import BoothScreen
+import Foundation
 
 /// What a keypad with a character display (or a terminal on the serial line) shows: the booth's
 /// prompts, the name being typed and the photo selected in the gallery, as plain text with
@@ -14,21 +15,37 @@ public struct KeypadEcho: Sendable {
     private var last: ScreenContent?
 
     /// - Parameter ansi: whether the other end is a terminal; otherwise it is a character
-    ///   display, and the booth's own words are sent with ASCII punctuation ("..." for "…"),
-    ///   which such displays show where they would show garbage for the typographic one.
+    ///   display, and the booth's own words are sent in ASCII ("..." for "…", "e" for "é"),
+    ///   which such displays show where they would show garbage for other characters.
     public init(ansi: Bool, keys: KeyLabels = .keyboard, texts: BoothTexts = .english) {
         self.ansi = ansi
         self.keys = keys
-        self.texts = ansi ? texts : texts.mapping(Self.asciiPunctuation)
+        self.texts = ansi ? texts : texts.mapping(Self.ascii)
     }
 
-    /// `text` with typographic punctuation spelled in ASCII.
-    static func asciiPunctuation(_ text: String) -> String {
+    /// `text` spelled in ASCII: typographic punctuation as its plain form, a letter with an
+    /// accent as the letter without it, the ligatures and German's ß as two letters. A
+    /// character with no such spelling becomes `?`.
+    static func ascii(_ text: String) -> String {
         let spellings: [Character: String] = [
-            "\u{2026}": "...", "\u{00B7}": "-", "\u{201C}": "\"", "\u{201D}": "\"", "\u{2018}": "'", "\u{2019}": "'",
-            "\u{2013}": "-", "\u{2014}": "-", "\u{2190}": "<-", "\u{2192}": "->",
+            "\u{2026}": "...", "\u{00B7}": "-", "\u{201C}": "\"", "\u{201D}": "\"", "\u{201E}": "\"", "\u{2018}": "'",
+            "\u{2019}": "'", "\u{2013}": "-", "\u{2014}": "-", "\u{2190}": "<-", "\u{2192}": "->", "\u{00A0}": " ",
+            "\u{202F}": " ", "\u{00AB}": "\"", "\u{00BB}": "\"", "\u{00DF}": "ss", "\u{0152}": "OE", "\u{0153}": "oe",
+            "\u{00C6}": "AE", "\u{00E6}": "ae",
         ]
-        return text.reduce(into: "") { result, character in result += spellings[character] ?? String(character) }
+        // A guillemet's inner space goes with it: « Anna » reads "Anna".
+        let text = text.replacing("\u{00AB}\u{00A0}", with: "\u{00AB}").replacing("\u{00A0}\u{00BB}", with: "\u{00BB}")
+        return text.reduce(into: "") { result, character in
+            if character.isASCII {
+                result.append(character)
+            } else if let spelling = spellings[character] {
+                result += spelling
+            } else {
+                // "é" is "e" and a combining accent: keep the letter.
+                let letters = String(character).decomposedStringWithCanonicalMapping.unicodeScalars.filter(\.isASCII)
+                result += letters.isEmpty ? "?" : String(String.UnicodeScalarView(letters))
+            }
+        }
     }
 
     /// The text to send when the screen changes to `content`; empty when nothing changes on the
@@ -90,12 +107,16 @@ private struct LiveLine {
             kind = .gallery
             heading = nil
             let position = list.position
+            let selected = ["index": "\(position.index + 1)", "count": "\(position.count)", "name": list.selectedRow?.entry.caption.text ?? ""]
             line =
-                position.count == 0
-                ? texts(.galleryEmpty)
-                : texts(
-                    .galleryLine,
-                    ["index": "\(position.index + 1)", "count": "\(position.count)", "name": list.selectedRow?.entry.caption.text ?? ""])
+                switch (position.count, list.search) {
+                case (0, _): texts(.galleryEmpty)
+                case (_, nil): texts(.galleryLine, selected)
+                // The name being found, and the photo it led to ("Find an: 3/120 Anna").
+                case (_, let search?) where search.matches && !search.prefix.isEmpty:
+                    texts(.galleryLineFinding, selected.merging(["prefix": search.prefix]) { own, _ in own })
+                case (_, let search?): keys.findingLine(search, in: texts).map(\.text).joined()
+                }
         case .photo(let photo):
             kind = .gallery
             heading = nil

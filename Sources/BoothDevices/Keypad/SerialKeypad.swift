@@ -36,9 +36,11 @@ public final class SerialKeypad: Keypad, Screen {
 
     /// Opens the port at once, so a wrong device or speed stops the booth before it starts.
     ///
-    /// - Parameter keys: what the keypad's keys are called, for the prompts it echoes.
-    public init(settings: Settings, keys: KeyLabels = .keyboard, logger: Logger) throws(DeviceError) {
-        echo = Mutex(KeypadEcho(ansi: settings.ansi, keys: keys))
+    /// - Parameters:
+    ///   - keys: what the keypad's keys are called, for the prompts it echoes.
+    ///   - texts: the prompts' words, in the booth's language.
+    public init(settings: Settings, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, logger: Logger) throws(DeviceError) {
+        echo = Mutex(KeypadEcho(ansi: settings.ansi, keys: keys, texts: texts))
         let (keys, sink) = AsyncStream.makeStream(of: KeypadKey.self)
         self.keys = keys
         // A keypad that is not plugged in yet is waited for; one that cannot work (not a serial

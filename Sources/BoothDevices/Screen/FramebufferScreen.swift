@@ -27,15 +27,16 @@ public final class FramebufferScreen: Screen {
     ///     its cursor does not blink over the screen; `nil` to leave it alone.
     ///   - previewFPS: the most preview frames drawn per second.
     ///   - keys: what the keypad's keys are called, for the screens' hints.
+    ///   - texts: the words the screens say, in the booth's language.
     public init(
         device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
-        previewFPS: Int = 15, keys: KeyLabels = .keyboard, logger: Logger
+        previewFPS: Int = 15, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
         let requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
         self.requests = requests
         let drawer = Drawer(
-            device: device, console: console, fonts: fonts, keys: keys,
+            device: device, console: console, fonts: fonts, keys: keys, texts: texts,
             requests: requests, logger: logger)
         // The render thread opens the device, owns it, and gives it back when it ends.
         thread = try DedicatedThread(name: "framebuffer screen", wakeup: requests.wakeup) { (wakeup, started) throws(DeviceError) in
@@ -73,6 +74,7 @@ private struct Drawer: Sendable {
     let console: String?
     let fonts: ScreenFonts
     let keys: KeyLabels
+    let texts: BoothTexts
     let requests: RenderRequests
     let logger: Logger
 
@@ -83,7 +85,7 @@ private struct Drawer: Sendable {
     func run(started: () -> Void) throws(DeviceError) {
         // Fonts first: a booth that cannot draw text must not start.
         _ = try Self.drawing { () throws(ScreenError) in
-            try ScreenPainter(fonts: fonts, keys: keys)
+            try ScreenPainter(fonts: fonts, keys: keys, texts: texts)
         }
         let framebuffer: Framebuffer
         do {
@@ -123,7 +125,7 @@ private struct Drawer: Sendable {
         let layout = framebuffer.layout
         var renderer = try Self.drawing { () throws(ScreenError) in
             try ScreenRenderer(
-                width: layout.width, height: layout.height, fonts: fonts, keys: keys,
+                width: layout.width, height: layout.height, fonts: fonts, keys: keys, texts: texts,
                 logger: logger)
         }
         let graphicsMode: VirtualConsole? =

@@ -47,6 +47,16 @@ extension Bool: SettingValue {
     public var settingText: String { self ? "true" : "false" }
 }
 
+/// A language by its code: `en`, `fr`, `de`, in any case.
+extension BoothLanguage: SettingValue {
+    public init?(settingText text: String) {
+        guard let language = BoothLanguage.withCode(text) else { return nil }
+        self = language
+    }
+
+    public var settingText: String { code }
+}
+
 /// A date pattern that writes the date: one made only of quoted text would print the same
 /// words under every photo.
 extension PhotoDateFormat: SettingValue {

@@ -18,6 +18,8 @@ public struct BoothConfiguration: Sendable {
     public var realParts: DeviceParts = []
     /// The real camera, button, light, keypad and screen (unused when simulating).
     public var hardware = HardwareConfiguration()
+    /// The language of the booth's screens, keypad and terminal, and the web's by default.
+    public var language = BoothLanguage.english
     /// The web gallery.
     public var web = WebConfiguration()
     /// The event's bucket, which every booth of the event replicates through; off by default.
@@ -31,6 +33,12 @@ public struct BoothConfiguration: Sendable {
     /// photo). So a queue of guests can finish while the operator is called, and the system's
     /// own logs still have room.
     public var storageReserveBytes: Int64 = 64 * 1_000_000
+
+    /// How creation times are written: the operator's pattern, with the language's names of
+    /// months and days, or else the language's own way ("Prise le 23/11/2026 à 14h04").
+    public var dateFormat: PhotoDateFormat {
+        web.dateFormat?.localized(for: language) ?? language.dateFormat
+    }
 
     /// Where the configuration file is when `--config` does not say.
     public static let defaultFile = "/etc/photobooth/photobooth.yaml"

@@ -19,7 +19,7 @@ extension ConfigurationKey {
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
         Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key,
-        Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.boothWelcome.key,
+        Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.boothWelcome.key, Setting.language.key,
         Setting.galleryDateFormat.key, Setting.galleryTimeout.key,
         Setting.storageReserve.key,
         Setting.httpEnabled.key, Setting.httpAddress.key, Setting.httpPort.key, Setting.httpPublicURL.key,
@@ -219,8 +219,17 @@ extension Setting<String> {
     }
 }
 
+extension Setting<BoothLanguage> {
+    /// `booth.language`: the language the booth speaks, on its screens and by default on the web.
+    public static var language: Self {
+        Setting("booth.language", allowed: BoothLanguage.all.map { "\($0.code) (\($0.nativeName))" }.joined(separator: ", ")) {
+            $0.language = $1
+        }
+    }
+}
+
 extension Setting<PhotoDateFormat> {
-    /// `gallery.date_format`: how creation times are written.
+    /// `gallery.date_format`: how creation times are written, instead of the language's way.
     public static var galleryDateFormat: Self {
         Setting("gallery.date_format", allowed: "a date pattern such as 'Taken on' dd/MM/yyyy 'at' HH'h'mm") { $0.web.dateFormat = $1 }
     }

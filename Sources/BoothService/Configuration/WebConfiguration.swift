@@ -16,8 +16,9 @@ public struct WebConfiguration: Sendable, Hashable {
     public var adminToken: String?
     /// The name on the gallery's pages, and the "author" of every photo in the API.
     public var boothName = "Photobooth"
-    /// How creation times are written, on the screen and in the gallery.
-    public var dateFormat = PhotoDateFormat.standard
+    /// How creation times are written, on the screen and in the gallery, when the operator
+    /// gives a pattern; `nil`: the booth's language's way (see ``BoothConfiguration/dateFormat``).
+    public var dateFormat: PhotoDateFormat?
     /// The words at the top of the gallery, which a guest can close; empty for none.
     public var welcome = ""
     /// How long the "Saved as" screen's link lets the guest delete their photo, in hours; 0
