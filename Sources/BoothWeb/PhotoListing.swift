@@ -102,7 +102,8 @@ struct PhotoListing: Sendable, Hashable {
             "The album parameter must be favourites, day/YYYY-MM-DD or name/NAME; \"\(text.prefix(60))\" is none of them.")
     }
 
-    /// An album's key, checked: a day is `YYYY-MM-DD`, a name is folded as the albums fold names.
+    /// An album's key, checked: a day is `YYYY-MM-DD`, a name is text, folded as the albums fold
+    /// names.
     static func albumKey(_ kind: Album.Kind, _ raw: String) throws -> String {
         switch kind {
         case .favourites:
@@ -113,13 +114,12 @@ struct PhotoListing: Sendable, Hashable {
             }
             return raw
         case .name:
-            let key = NameKey.fold(raw)
-            guard !key.isEmpty, key.count <= maximumSearchLength,
-                !key.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            // A blank name is nobody's: its album is empty, as an unknown name's is.
+            guard raw.count <= maximumSearchLength, !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else {
-                throw WebError.badRequest("A name's album is named by the name, of 1 to \(maximumSearchLength) characters of text.")
+                throw WebError.badRequest("A name's album is named by the name, of at most \(maximumSearchLength) characters of text.")
             }
-            return key
+            return NameKey.fold(raw)
         }
     }
 

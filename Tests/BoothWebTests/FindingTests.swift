@@ -150,12 +150,15 @@ struct FindingTests {
         try await fixture.application().test(.router) { client in
             let empty = try await client.execute(uri: "/albums", method: .get)
             #expect(String(buffer: empty.body).contains("<p class=\"empty\">No albums yet"))
-            for uri in ["/albums/favourites", "/albums/name/nobody", "/albums/day/2026-11-23"] {
+            for uri in ["/albums/favourites", "/albums/name/nobody", "/albums/name/%20", "/albums/day/2026-11-23"] {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == .ok, "\(uri)")
                 #expect(String(buffer: response.body).contains("<p class=\"empty\">No photos in this album yet.</p>"), "\(uri)")
             }
-            for uri in ["/albums/day/yesterday", "/albums/name/%20", "/?album=holidays", "/api/photos?album=day/23-11-2026"] {
+            for uri in [
+                "/albums/day/yesterday", "/albums/name/a%0Ab", "/albums/name/\(String(repeating: "a", count: 101))", "/?album=holidays",
+                "/api/photos?album=day/23-11-2026",
+            ] {
                 #expect(try await client.execute(uri: uri, method: .get).status == .badRequest, "\(uri)")
             }
         }
