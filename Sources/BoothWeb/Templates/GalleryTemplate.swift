@@ -130,7 +130,14 @@ extension PageTemplates {
                 older = next.querySelector("nav.pages a.older");
                 more.classList.remove("loading");
                 loading = false;
-                if (!older) observer.disconnect();
+                if (!older) {
+                  observer.disconnect();
+                  more.hidden = true;
+                } else {
+                  // Observed afresh, the end reports at once if it is still in sight.
+                  observer.unobserve(more);
+                  observer.observe(more);
+                }
               }).catch(function () {
                 observer.disconnect();
                 more.hidden = true;
