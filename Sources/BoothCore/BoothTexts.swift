@@ -146,6 +146,16 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webWelcomeClose
     /// The language switch's label.
     case webLanguage
+    /// The headings of error pages: a malformed address, nothing there, a failure.
+    case webBadAddress
+    case webNotFound
+    case webSomethingWentWrong
+    /// What error pages tell guests: no such address, no such photo, a photo not arrived yet
+    /// (the page looks again), the photos unreadable.
+    case webNothingHere
+    case webNoSuchPhoto
+    case webPhotoOnItsWay
+    case webCannotReadPhotos
     /// A day, as an album's title: `{day}`, `{month}`, `{year}` (two digits each, the year four).
     case webDate
     /// A day and a time, until which a guest's link can delete their photo: `{day}`, `{month}`,

@@ -31,7 +31,8 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
             return answer(
                 WebError(
                     status: .internalServerError,
-                    message: "Something went wrong on the booth. Try again; if it keeps failing, the booth's log says why."),
+                    message: "Something went wrong on the booth. Try again; if it keeps failing, the booth's log says why.",
+                    text: .webSomethingWentWrong),
                 to: request)
         }
     }
@@ -40,7 +41,7 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
     static func webError(for error: HTTPError) -> WebError {
         switch error.status {
         case .notFound:
-            return .notFound("There is nothing at this address. The gallery starts at /.")
+            return .notFound("There is nothing at this address. The gallery starts at /.", text: .webNothingHere)
         default:
             return WebError(status: error.status, message: error.body ?? error.status.reasonPhrase, headers: error.headers)
         }

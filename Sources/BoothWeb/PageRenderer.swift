@@ -29,9 +29,19 @@ struct PageRenderer: Sendable {
         return response
     }
 
-    /// The page for an error, with its status, in the language `frame` says.
+    /// The page for an error, with its status, in the language `frame` says: a heading for the
+    /// kind of error, and the error's words for guests where it has some.
     func errorPage(_ error: WebError, frame: PageFrame) -> Response {
-        page(ErrorView(frame: frame, reason: error.status.reasonPhrase, message: error.message), "error", status: error.status)
+        let texts = frame.language.texts
+        let heading =
+            switch error.status.code {
+            case 400: texts(.webBadAddress)
+            case 404, 410: texts(.webNotFound)
+            case 500...: texts(.webSomethingWentWrong)
+            default: error.status.reasonPhrase
+            }
+        let message = error.text.map { texts($0) } ?? error.message
+        return page(ErrorView(frame: frame, reason: heading, message: message), "error", status: error.status)
     }
 
     private func html(_ text: String, status: HTTPResponse.Status) -> Response {

@@ -95,6 +95,16 @@ extension BoothLanguage {
                 .webSlideshowEmpty: "Photos appear here as soon as they are taken.",
                 .webWelcomeClose: "Close",
                 .webLanguage: "Language",
+                .webBadAddress: "This address is not right",
+                .webNotFound: "Not found",
+                .webSomethingWentWrong: "Something went wrong",
+                .webNothingHere: "There is nothing at this address.",
+                .webNoSuchPhoto: "This photo is not in the gallery. It may have been removed.",
+                .webPhotoOnItsWay: """
+                This photo is not in the gallery yet. A photo just taken arrives within a minute or so: this page looks again \
+                every few seconds and shows it as soon as it is here. (A photo that was removed does not come back.)
+                """,
+                .webCannotReadPhotos: "The booth cannot read its photos right now. Please try again in a moment.",
                 .webDate: "{day}/{month}/{year}",
                 .webDateTime: "{day}/{month}/{year} at {hour}:{minute}",
                 .webAdminTitle: "Manage the photos",

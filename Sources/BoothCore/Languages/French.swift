@@ -96,6 +96,16 @@ extension BoothLanguage {
             .webSlideshowEmpty: "Les photos apparaissent ici dès qu’elles sont prises.",
             .webWelcomeClose: "Fermer",
             .webLanguage: "Langue",
+            .webBadAddress: "Cette adresse n’est pas correcte",
+            .webNotFound: "Introuvable",
+            .webSomethingWentWrong: "Un problème est survenu",
+            .webNothingHere: "Il n’y a rien à cette adresse.",
+            .webNoSuchPhoto: "Cette photo n’est pas dans la galerie. Elle a peut-être été retirée.",
+            .webPhotoOnItsWay: """
+            Cette photo n’est pas encore dans la galerie. Une photo qui vient d’être prise arrive en une minute environ\u{00A0}: \
+            cette page vérifie toutes les quelques secondes et l’affiche dès qu’elle est là. (Une photo retirée ne revient pas.)
+            """,
+            .webCannotReadPhotos: "La borne ne peut pas lire ses photos pour le moment. Réessayez dans un instant.",
             .webDate: "{day}/{month}/{year}",
             .webDateTime: "{day}/{month}/{year} à {hour}h{minute}",
             .webAdminTitle: "Gérer les photos",

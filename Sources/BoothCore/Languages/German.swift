@@ -93,6 +93,16 @@ extension BoothLanguage {
             .webSlideshowEmpty: "Die Fotos erscheinen hier, sobald sie aufgenommen sind.",
             .webWelcomeClose: "Schließen",
             .webLanguage: "Sprache",
+            .webBadAddress: "Diese Adresse stimmt nicht",
+            .webNotFound: "Nicht gefunden",
+            .webSomethingWentWrong: "Etwas ist schiefgegangen",
+            .webNothingHere: "Unter dieser Adresse gibt es nichts.",
+            .webNoSuchPhoto: "Dieses Foto ist nicht in der Galerie. Vielleicht wurde es entfernt.",
+            .webPhotoOnItsWay: """
+            Dieses Foto ist noch nicht in der Galerie. Ein gerade aufgenommenes Foto kommt in etwa einer Minute an: \
+            Diese Seite sieht alle paar Sekunden nach und zeigt es, sobald es da ist. (Ein entferntes Foto kommt nicht zurück.)
+            """,
+            .webCannotReadPhotos: "Die Fotobox kann ihre Fotos gerade nicht lesen. Bitte versuchen Sie es gleich noch einmal.",
             .webDate: "{day}.{month}.{year}",
             .webDateTime: "{day}.{month}.{year} um {hour}:{minute} Uhr",
             .webAdminTitle: "Fotos verwalten",
