@@ -52,11 +52,12 @@ extension Gallery {
             heading = albumTitle(kind, key: key, title: photos.first?.caption.text ?? key, in: language)
             emptyText = texts(.webAlbumEmpty)
         }
+        let pageText = texts(.webPage, ["page": "\(page)", "count": "\(pageCount)"])
         var title = heading ?? settings.boothName
-        if pageCount > 1 { title += " \u{00B7} " + texts(.webPage, ["page": "\(page)", "count": "\(pageCount)"]) }
+        if pageCount > 1 { title += " \u{00B7} " + pageText }
         let view = GalleryView(
-            frame: frame, photos: photos.map { card(for: $0, in: language, from: listing) }, page: page, pageCount: pageCount,
-            pageText: texts(.webPage, ["page": "\(page)", "count": "\(pageCount)"]),
+            frame: frame, photos: photos.map { card(for: $0, in: language, from: listing) },
+            pageText: pageText,
             newerPath: page > 1 ? listing.path(page: page - 1) : nil, olderPath: page < pageCount ? listing.path(page: page + 1) : nil,
             isLive: page == 1 && listing == .all, showsPageNumber: pageCount > 1, heading: heading,
             countText: heading == nil ? nil : language.photoCount(count), emptyText: emptyText, searchText: searchText,

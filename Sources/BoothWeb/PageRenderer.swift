@@ -139,8 +139,6 @@ struct TextsContext: MustacheParent {
 struct GalleryView: PageView {
     var frame: PageFrame
     var photos: [PhotoCard]
-    var page: Int
-    var pageCount: Int
     /// "Page 2 of 7".
     var pageText: String
     var newerPath: String?
@@ -165,8 +163,6 @@ struct GalleryView: PageView {
     func value(named name: String) -> Any? {
         switch name {
         case "photos": photos
-        case "page": page
-        case "pageCount": pageCount
         case "pageText": pageText
         case "newerPath": newerPath
         case "olderPath": olderPath
