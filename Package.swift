@@ -230,7 +230,8 @@ let package = Package(
         .testTarget(
             name: "BoothServiceTests",
             dependencies: [
-                "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothDevices", "BoothSync", "BoothWeb",
+                "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothSync",
+                "BoothWeb",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

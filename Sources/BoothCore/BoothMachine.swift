@@ -27,6 +27,9 @@ public struct BoothMachine: Sendable {
     public private(set) var stopRequest: StopRequest?
     /// Whether the machine has said ``BoothEffect/stop(restarting:)``; it then handles nothing.
     public private(set) var isStopped = false
+    /// When the main screen becomes the slideshow, if nobody comes first
+    /// (``BoothSettings/attractAfter``); `nil` off the main screen, or with attract mode off.
+    public private(set) var attractAt: MonotonicInstant?
     /// Mints a new photo's permanent id when the countdown ends.
     private let newPhotoID: @Sendable () -> UUID
 
@@ -69,6 +72,9 @@ public struct BoothMachine: Sendable {
             switch state {
             // From the gallery too: a guest looking at photos who wants one of their own.
             case .idle, .saved, .browsing, .viewing: return startCountdown(pressedAt: pressedAt, now: now)
+            // A guest who wakes the booth up is not posing yet: the press brings the main screen
+            // and its live preview, and the next press starts the countdown.
+            case .attract: return backToMainScreen(now: now)
             // A fault that waits for the camera or the storage: the press is answered with the
             // fault, so the guest learns at once why nothing happens.
             case .fault(let fault, nil): return [.show(.fault(fault)), .ignored(event)]
@@ -102,7 +108,7 @@ public struct BoothMachine: Sendable {
             case .naming(let photo, _, _) where photo.id == id, .saving(let photo, _, _) where photo.id == id:
                 return enter(.fault(fault, retryAt: now + settings.faultRetry), now: now)
             // Nobody is waiting for this photo, but the next one would fail too: say so.
-            case .idle, .browsing, .viewing:
+            case .idle, .browsing, .viewing, .attract:
                 return enter(.fault(fault, retryAt: now + settings.faultRetry), now: now)
             default:
                 return [.ignored(event)]
@@ -111,7 +117,7 @@ public struct BoothMachine: Sendable {
         case .cameraLost:
             cameraPresent = false
             switch state {
-            case .starting, .idle, .countdown: return enter(.fault(.cameraMissing, retryAt: nil), now: now)
+            case .starting, .idle, .countdown, .attract: return enter(.fault(.cameraMissing, retryAt: nil), now: now)
             default: return []
             }
 
@@ -127,7 +133,7 @@ public struct BoothMachine: Sendable {
             switch (state, fault) {
             // The main screen says so at once; a guest counting down stops posing for a photo
             // that could not be saved. A guest naming a photo already saved finishes.
-            case (.idle, let fault?), (.countdown, let fault?):
+            case (.idle, let fault?), (.countdown, let fault?), (.attract, let fault?):
                 return enter(.fault(fault, retryAt: nil), now: now)
             case (.fault(let shown, nil), let fault?) where shown.isStorage && shown != fault:
                 return enter(.fault(fault, retryAt: nil), now: now)
@@ -165,7 +171,7 @@ public struct BoothMachine: Sendable {
     private var isMainScreen: Bool {
         switch state {
         case .idle, .saved, .fault: true
-        case .starting, .countdown, .capturing, .naming, .saving, .browsing, .viewing: false
+        case .starting, .countdown, .capturing, .naming, .saving, .browsing, .viewing, .attract: false
         }
     }
 
@@ -173,8 +179,12 @@ public struct BoothMachine: Sendable {
     /// number shown during the countdown. `nil` when only an event can move it on.
     public func nextDeadline(after now: MonotonicInstant) -> MonotonicInstant? {
         switch state {
-        case .starting, .idle:
+        case .starting:
             return nil
+        case .idle:
+            return attractAt
+        case .attract(_, let nextAt):
+            return nextAt
         case .countdown(let shutterAt):
             let secondsLeft = Self.secondsLeft(until: shutterAt, now: now)
             return secondsLeft <= 1 ? shutterAt : shutterAt - .seconds(secondsLeft - 1)
@@ -222,6 +232,8 @@ public struct BoothMachine: Sendable {
             return (KeyAction.naming(key, bindings: bindings) ?? KeyAction.browsing(key, bindings: bindings)).flatMap { browse($0, now: now) }
         case .browsing, .viewing: return KeyAction.browsing(key, bindings: bindings).flatMap { browse($0, now: now) }
         case .idle, .saved, .fault: return KeyAction.atRest(key, bindings: bindings) == .openGallery ? [.countPhotos] : nil
+        // Any key ends the slideshow, and does nothing else: the guest sees where they are first.
+        case .attract: return backToMainScreen(now: now)
         case .starting, .countdown, .capturing, .saving: return nil
         }
     }
@@ -348,8 +360,14 @@ public struct BoothMachine: Sendable {
 
     private mutating func checkDeadline(now: MonotonicInstant) -> [BoothEffect] {
         switch state {
-        case .starting, .idle:
+        case .starting:
             return []
+        case .idle:
+            guard let attractAt, now >= attractAt else { return [] }
+            return enter(.attract(slide: 0, nextAt: now + settings.attractSlide), now: now)
+        case .attract(let slide, let nextAt):
+            guard now >= nextAt else { return [] }
+            return enter(.attract(slide: slide + 1, nextAt: now + settings.attractSlide), now: now)
         case .countdown(let shutterAt):
             guard now < shutterAt else { return shoot(at: shutterAt, now: now) }
             return [.show(.countdown(secondsLeft: Self.secondsLeft(until: shutterAt, now: now)))]
@@ -390,6 +408,8 @@ public struct BoothMachine: Sendable {
     private mutating func enter(_ next: BoothState, now: MonotonicInstant) -> [BoothEffect] {
         if case .naming = next {} else { tap = nil }
         if case .browsing = next {} else { search = nil }
+        // The main screen waits for a guest from the moment it shows.
+        if case .idle = next { attractAt = settings.attractAfter.map { now + $0 } } else { attractAt = nil }
         state = next
         return [.show(screen(now: now))]
     }
@@ -401,13 +421,14 @@ public struct BoothMachine: Sendable {
         case .idle: .ready
         case .countdown(let shutterAt): .countdown(secondsLeft: Self.secondsLeft(until: shutterAt, now: now))
         case .capturing: .smile
-        case .naming(let photo, let draft, _): .naming(typed: draft.text, placeholder: photo.placeholder)
+        case .naming(let photo, let draft, _): .naming(typed: draft.text, placeholder: photo.placeholder, photo: photo.id)
         case .saving: .saving
         case .saved(let photo, let caption, let pendingName, _): .saved(caption, photo: photo.id, pendingName: pendingName)
         case .fault(let fault, _): .fault(fault)
         case .browsing(let position, _):
             .gallery(GalleryList(position: position, search: search.map { NameSearch(prefix: $0.prefix, matches: $0.matches) }))
         case .viewing(let position, _): .photo(GalleryPhoto(position: position))
+        case .attract(let slide, _): .attract(AttractSlide(number: slide))
         }
     }
 

@@ -17,6 +17,11 @@ public struct BoothSettings: Sendable, Hashable {
     /// How long the gallery stays open without a key before the booth goes back to the main
     /// screen, so a guest who walks away does not leave it there.
     public var galleryTimeout: Duration
+    /// How long the main screen waits without a guest before it becomes a slideshow of the
+    /// library's photos (attract mode); `nil`: it never does.
+    public var attractAfter: Duration?
+    /// How long each photo of the slideshow stays on screen.
+    public var attractSlide: Duration
     /// What the keypad's keys mean.
     public var keys: KeyBindings
 
@@ -29,6 +34,8 @@ public struct BoothSettings: Sendable, Hashable {
         saveTimeout: Duration = .seconds(30),
         faultRetry: Duration = .seconds(5),
         galleryTimeout: Duration = .seconds(60),
+        attractAfter: Duration? = nil,
+        attractSlide: Duration = .seconds(6),
         keys: KeyBindings = KeyBindings()
     ) {
         self.countdown = countdown
@@ -39,6 +46,8 @@ public struct BoothSettings: Sendable, Hashable {
         self.saveTimeout = saveTimeout
         self.faultRetry = faultRetry
         self.galleryTimeout = galleryTimeout
+        self.attractAfter = attractAfter
+        self.attractSlide = attractSlide
         self.keys = keys
     }
 }

@@ -56,13 +56,16 @@ public enum BoothState: Sendable, Hashable {
     case browsing(GalleryPosition, until: MonotonicInstant)
     /// One photo of the gallery on the whole screen, until `until`.
     case viewing(GalleryPosition, until: MonotonicInstant)
+    /// Nobody came for a while: the main screen shows the library's photos one after the
+    /// other, slide `slide` until `nextAt`. A key or the button brings the main screen back.
+    case attract(slide: Int, nextAt: MonotonicInstant)
 
     /// What kind of state this is, whatever its details: what logs, metrics and systemd's status
     /// follow, since a change of kind is a change they report.
     public enum Kind: Sendable, Hashable, CustomStringConvertible {
         case starting, idle, countdown, capturing, naming, saving, saved
         case fault(BoothFault)
-        case browsing, viewing
+        case browsing, viewing, attract
 
         /// A short name for logs and metrics.
         public var description: String {
@@ -77,6 +80,7 @@ public enum BoothState: Sendable, Hashable {
             case .fault(let fault): "fault(\(fault))"
             case .browsing: "gallery"
             case .viewing: "photo"
+            case .attract: "attract"
             }
         }
     }
@@ -93,6 +97,7 @@ public enum BoothState: Sendable, Hashable {
         case .fault(let fault, _): .fault(fault)
         case .browsing: .browsing
         case .viewing: .viewing
+        case .attract: .attract
         }
     }
 
@@ -104,7 +109,7 @@ public enum BoothState: Sendable, Hashable {
     public var hasPhotoInFlight: Bool {
         switch self {
         case .countdown, .capturing, .naming, .saving: true
-        case .starting, .idle, .saved, .fault, .browsing, .viewing: false
+        case .starting, .idle, .saved, .fault, .browsing, .viewing, .attract: false
         }
     }
 }

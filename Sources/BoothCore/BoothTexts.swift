@@ -16,6 +16,8 @@ public enum BoothText: String, CaseIterable, Sendable {
     case theButton
     case smile
     case namingPrompt
+    /// On a keypad's display or the terminal, while the booth's screen shows the photo just taken.
+    case photoOnScreen
     /// How to finish a name: `{confirm}` and `{cancel}` are keys, `{placeholder}` the name kept.
     case namingHint
     /// How to finish a name on a keypad without a cancel key: `{confirm}`, `{erase}`,

@@ -11,14 +11,16 @@ public enum ScreenContent: Sendable, Hashable {
     case countdown(secondsLeft: Int)
     /// The instant of the shot.
     case smile
-    /// Asking for a name; `typed` is the name so far, `placeholder` what is kept without one.
-    case naming(typed: String, placeholder: Caption)
+    /// Asking for a name for photo `photo`, which the screen shows; `typed` is the name so far,
+    /// `placeholder` what is kept without one.
+    case naming(typed: String, placeholder: Caption, photo: UUID)
     /// The photo is being made safe on disk.
     case saving
-    /// The photo is on disk and in the catalog under this caption. `link` is the address of
-    /// the photo's web page, for a QR code; `nil` when the booth has no address to give (the
-    /// state machine leaves it to the booth to fill in). `pendingName` is the name the guest
-    /// typed when it could not be written yet: the screen says it will follow.
+    /// Photo `photo` is on disk and in the catalog under this caption; the screen shows it.
+    /// `link` is the address of the photo's web page, for a QR code; `nil` when the booth has
+    /// no address to give (the state machine leaves it to the booth to fill in). `pendingName`
+    /// is the name the guest typed when it could not be written yet: the screen says it will
+    /// follow.
     case saved(Caption, photo: UUID, link: String? = nil, pendingName: Caption? = nil)
     /// The gallery's list of photos, newest first.
     case gallery(GalleryList)
@@ -26,6 +28,8 @@ public enum ScreenContent: Sendable, Hashable {
     case photo(GalleryPhoto)
     /// Something is wrong; the booth says what and waits.
     case fault(BoothFault)
+    /// A slide of the main screen's slideshow while nobody is at the booth.
+    case attract(AttractSlide)
 }
 
 /// The booth's screen.

@@ -76,6 +76,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private let roles: Roles
     /// Whether a photo page's link is also drawn as a QR code.
     private let drawsQRCodes: Bool
+    /// Whether a screen shows the photo just taken.
+    private let photoOnScreen: Bool
     private let logger: Logger
     /// Writes to the terminal happen here, in order, off the caller's thread.
     private let printer = SerialWorker(name: "terminal screen")
@@ -117,10 +119,12 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     ///     characters; by default, when `output` is a terminal.
     ///   - roles: what the lines stand for; both the button and the keypad by default.
     ///   - texts: the words it prints, in the booth's language.
+    ///   - photoOnScreen: whether a screen shows the photo just taken (the framebuffer, the
+    ///     web's mirror of the screen), which the naming prompt then says.
     public init(
         input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput, patient: Bool? = nil,
         drawsQRCodes: Bool? = nil,
-        roles: Roles = [.button, .keypad], texts: BoothTexts = .english, logger: Logger
+        roles: Roles = [.button, .keypad], texts: BoothTexts = .english, photoOnScreen: Bool = false, logger: Logger
     ) throws(DeviceError) {
         self.input = try Self.duplicate(input, name: "standard input")
         do {
@@ -134,6 +138,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         self.roles = roles
         self.texts = texts
         self.keyLabels = Self.keyLabels(in: texts)
+        self.photoOnScreen = photoOnScreen
         self.logger = logger
         (presses, pressSink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         (keys, keySink) = AsyncStream.makeStream(of: KeypadKey.self)
@@ -343,7 +348,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     /// What a line means on `content`'s screen, for this console's roles; `nil` when lines wait.
     private func prompt(for content: ScreenContent) -> Prompt? {
         switch content {
-        case .ready, .saved: .shutter
+        case .ready, .saved, .attract: .shutter
         case .naming: roles.contains(.keypad) ? .name : nil
         // Without the keypad's role, only the button works in the gallery.
         case .gallery, .photo: roles.contains(.keypad) ? .gallery : .shutter
@@ -358,7 +363,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
 
     private static func isAtRest(_ content: ScreenContent) -> Bool {
         switch content {
-        case .ready, .naming, .saved, .fault, .gallery, .photo: true
+        case .ready, .naming, .saved, .fault, .gallery, .photo, .attract: true
         case .starting, .countdown, .smile, .saving: false
         }
     }
@@ -368,11 +373,12 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private func lines(for content: ScreenContent) -> String {
         switch content {
         case .starting: texts(.starting)
-        case .ready: readyLines()
+        // The slideshow is the main screen to a terminal: its lines, printed once.
+        case .ready, .attract: readyLines()
         case .countdown(let secondsLeft): "\(secondsLeft)"
         case .smile: texts(.smile)
         // A prompt: what the next line is.
-        case .naming: texts(.consoleNamingPrompt)
+        case .naming: (photoOnScreen ? "\(texts(.photoOnScreen))\n" : "") + texts(.consoleNamingPrompt)
         case .saving: texts(.saving)
         case .saved(let caption, _, let link, let pendingName): savedLines(caption, link: link, pendingName: pendingName)
         case .fault(let fault): fault.sentence(in: texts)

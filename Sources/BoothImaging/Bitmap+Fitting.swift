@@ -58,6 +58,14 @@ struct FittedSize {
 }
 
 extension Bitmap {
+    /// This `.bgrx` picture as the largest that fits within `width` x `height` with its aspect
+    /// ratio: a picture already decoded for the screen, drawn into a part of it.
+    public func fitted(within width: Int, _ height: Int) -> Bitmap {
+        precondition(width > 0 && height > 0, "a picture needs at least one pixel")
+        let fitted = FittedSize(fitting: self.width, self.height, within: width, height)
+        return resampled(toWidth: fitted.width, height: fitted.height)
+    }
+
     /// A `.bgrx` bitmap whose pixels `fill` writes, every byte of them.
     init(bgrxWidth width: Int, height: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in

@@ -3,7 +3,8 @@ import BoothImaging
 import Foundation
 
 /// The pictures of the gallery's screens, decoded for the screen and kept between paints: the
-/// thumbnails of the list, the photo shown full screen and the saved screen's QR code.
+/// thumbnails of the list, the photo shown full screen, the shot being named or just saved, and
+/// the saved screen's QR code.
 ///
 /// A screen repaints the same content many times (each move of the selection, the web mirror's
 /// refreshes) and decoding is what costs; with the cache, a repaint only copies pixels. The
@@ -16,6 +17,8 @@ final class GalleryPictures {
     /// The last photo shown full screen; `nil` for one that cannot be read or decoded.
     private var photo: (key: PhotoKey, picture: Bitmap?)?
     private var code: QRCode?
+    /// The last review picture drawn, fitted to its box.
+    private var review: (key: PhotoKey, picture: Bitmap)?
 
     /// Pages of the list before the thumbnail cache starts over: paging back and forth over a
     /// few pages costs no decode, and the cache stays under a few megabytes.
@@ -62,6 +65,22 @@ final class GalleryPictures {
         if let photo, photo.key == key { return photo.picture }
         let picture = (try? originals.original(of: id)).flatMap { try? decoder.decode($0, fitting: width, height) }
         photo = (key, picture)
+        return picture
+    }
+
+    /// The review picture of photo `id` from `reviews`, as the largest picture that fits
+    /// `width` x `height`, its pure whites toned down a shade (254): the saved screen's QR code
+    /// stays the one pure white thing on the screen, which is how a screenshot finds it. The last
+    /// one is kept; `nil` until the picture arrives (then nothing is kept, so the next paint
+    /// looks again).
+    func review(_ id: UUID, from reviews: ReviewPictures, fitting width: Int, _ height: Int) -> Bitmap? {
+        let key = PhotoKey(id: id, width: width, height: height)
+        if let review, review.key == key { return review.picture }
+        guard var picture = reviews.picture(of: id)?.fitted(within: width, height) else { return nil }
+        picture.pixels.withUnsafeMutableBufferPointer { pixels in
+            for index in pixels.indices where index % 4 != 3 { pixels[index] = min(pixels[index], 254) }
+        }
+        review = (key, picture)
         return picture
     }
 

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothSystem
+import Foundation
 import Synchronization
 
 /// What a screen's render thread is asked to do, from any thread: draw new content, draw a
@@ -23,6 +24,11 @@ public final class RenderRequests: Sendable {
     /// Takes `frame` as the next preview, replacing one not drawn yet.
     public func receive(_ frame: CameraFrame) {
         if schedule.withLock({ $0.receive(frame) }) { wakeup.signal() }
+    }
+
+    /// Draws the screen again if it shows photo `id`, whose review picture has just arrived.
+    public func redraw(showingPhoto id: UUID) {
+        if schedule.withLock({ $0.redraw(showingPhoto: id) }) { wakeup.signal() }
     }
 
     /// The render thread's next step at `now`; `redraw` first asks for the current content

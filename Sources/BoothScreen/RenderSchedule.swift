@@ -1,4 +1,5 @@
 import BoothCore
+import Foundation
 
 /// When a screen's render thread draws: at once when the content changes, at most once per
 /// `previewInterval` for a new preview frame (the camera delivers more, and the capture path
@@ -54,6 +55,15 @@ public struct RenderSchedule {
     /// new viewer of a screen that was not drawn while nobody watched.
     public mutating func redraw() {
         contentChanged = true
+    }
+
+    /// Draws the current content again at the next step when it shows photo `id`'s review
+    /// picture, which has just arrived; returns whether the render thread must be woken for it.
+    @discardableResult
+    public mutating func redraw(showingPhoto id: UUID) -> Bool {
+        guard content.reviewedPhoto == id else { return false }
+        contentChanged = true
+        return true
     }
 
     /// What to do at `now`.

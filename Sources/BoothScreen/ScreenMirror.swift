@@ -25,8 +25,12 @@ public final class ScreenMirror: Screen {
     /// A mirror `width` x `height` pixels. Fonts are loaded here, so a mirror that cannot draw
     /// text fails now rather than when someone watches; this blocks until they are: call it
     /// from a thread of your own.
+    ///
+    /// - Parameter reviews: the pictures of the shots just taken, which the mirror shows as the
+    ///   booth's screen does (it registers its size there).
     public init(
         width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
+        reviews: ReviewPictures? = nil,
         picturesPerSecond: Int = 5, logger: Logger
     ) throws(ScreenError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
@@ -42,8 +46,9 @@ public final class ScreenMirror: Screen {
         thread = try DedicatedThread(name: "screen mirror", priority: .background, wakeup: requests.wakeup) {
             (_, started) throws(ScreenError) in
             var renderer = try ScreenRenderer(
-                width: width, height: height, fonts: fonts, keys: keys, texts: texts, logger: logger)
+                width: width, height: height, fonts: fonts, keys: keys, texts: texts, reviews: reviews, logger: logger)
             let encoder = try Self.makeEncoder()
+            reviews?.register(screen: PixelSize(width: width, height: height)) { requests.redraw(showingPhoto: $0) }
             started()
             Self.run(renderer: &renderer, encoder: encoder, requests: requests, pictures: pictures, looks: looks, logger: logger)
         }

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// The gallery's pictures (thumbnails, the full-screen photo, the QR code) are decoded by the
 /// painter and kept between paints, so a redraw costs no decode: like the fonts, a painter
-/// belongs to the one thread that draws.
+/// belongs to the one thread that draws. The shot being named or just saved is not decoded
+/// here: the photo writer decodes it once for every screen (``ReviewPictures``).
 public struct ScreenPainter {
     let bold: FontFace
     let regular: FontFace
@@ -21,18 +22,24 @@ public struct ScreenPainter {
     let keys: KeyLabels
     /// The words the screens say.
     let texts: BoothTexts
+    /// Where the naming and saved screens find the shot's picture; `nil`: they show none.
+    let reviews: ReviewPictures?
 
     /// Loads the fonts.
     ///
     /// - Parameters:
     ///   - keys: what the keypad's keys are called, for the screens' hints.
     ///   - texts: the words the screens say.
-    public init(fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english) throws(ScreenError) {
+    ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
+    public init(
+        fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil
+    ) throws(ScreenError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
         pictures = try GalleryPictures()
         self.keys = keys
         self.texts = texts
+        self.reviews = reviews
     }
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
@@ -54,18 +61,20 @@ public struct ScreenPainter {
         case .smile:
             canvas.fill(canvas.bounds, with: .white, opacity: 110)
             try paintOverPreview(texts(.smile), size: layout.height / 5, color: Palette.accent, layout, &canvas)
-        case .naming(let typed, let placeholder):
-            try paintNaming(typed: typed, placeholder: placeholder.text, layout, &canvas)
+        case .naming(let typed, let placeholder, let photo):
+            try paintNaming(typed: typed, placeholder: placeholder.text, photo: photo, layout, &canvas)
         case .saving:
             try paintMessage(texts(.saving), layout, &canvas)
-        case .saved(let caption, _, let link, let pendingName):
-            try paintSaved(caption, link: link, pendingName: pendingName, layout, &canvas)
+        case .saved(let caption, let photo, let link, let pendingName):
+            try paintSaved(caption, photo: photo, link: link, pendingName: pendingName, layout, &canvas)
         case .fault(let fault):
             try paintFault(fault, layout, &canvas)
         case .gallery(let list):
             try paintGallery(list, layout, &canvas)
         case .photo(let photo):
             try paintPhoto(photo, layout, &canvas)
+        case .attract(let slide):
+            try paintAttract(slide, layout, &canvas)
         }
     }
 
@@ -134,21 +143,22 @@ public struct ScreenPainter {
         canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: color)
     }
 
-    /// The prompt, the name typed so far in a field with a cursor (or the placeholder, greyed,
-    /// while nothing is typed), and how to finish.
-    private func paintNaming(typed: String, placeholder: String, _ layout: Layout, _ canvas: inout Canvas)
+    /// The photo just taken, large, over the prompt, the name typed so far in a field with a
+    /// cursor (or the placeholder, greyed, while nothing is typed), and how to finish. The
+    /// photo's place stays empty until its picture arrives, so nothing moves when it does.
+    private func paintNaming(typed: String, placeholder: String, photo: UUID, _ layout: Layout, _ canvas: inout Canvas)
         throws(ScreenError)
     {
+        paintReview(photo, in: Self.namingPhotoBox(layout), &canvas)
         let prompt = try bold.line(
-            texts(.namingPrompt), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(prompt, centredAt: layout.midX, baseline: layout.height * 26 / 100, color: Palette.text)
+            texts(.namingPrompt), size: layout.body, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        canvas.draw(prompt, centredAt: layout.midX, baseline: layout.height * 67 / 100, color: Palette.text)
 
-        let field = PixelRect(
-            x: layout.margin, y: layout.height * 36 / 100, width: layout.textWidth, height: layout.height / 5)
+        let field = Self.nameField(layout)
         canvas.fill(field, with: Palette.accent)
         canvas.fill(field.inset(by: max(2, layout.height / 200)), with: Palette.field)
 
-        let preferred = layout.height / 9
+        let preferred = layout.height * 2 / 23
         let padding = field.height / 4
         let cursorWidth = max(3, preferred / 14)
         let cursorGap = preferred / 12
@@ -176,20 +186,36 @@ public struct ScreenPainter {
         let hint = try regular.line(
             keys.namingHint(keeping: placeholder, in: texts), size: layout.hint, minimumSize: layout.minimum,
             maxWidth: layout.textWidth)
-        canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 74 / 100, color: Palette.secondary)
+        canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 95 / 100, color: Palette.secondary)
     }
 
-    /// "Saved as" and the photo's caption, on two lines if it needs them; with a link, the
-    /// text moves left and the link's QR code stands on the right, "Scan to download" under it.
-    /// A name that could not be written yet is promised under the caption.
+    /// Where the naming screen shows the photo: the top three fifths of the screen.
+    static func namingPhotoBox(_ layout: Layout) -> PixelRect {
+        PixelRect(x: layout.margin, y: layout.height * 2 / 100, width: layout.textWidth, height: layout.height * 57 / 100)
+    }
+
+    /// The naming screen's field, under the photo and the prompt.
+    static func nameField(_ layout: Layout) -> PixelRect {
+        PixelRect(x: layout.margin, y: layout.height * 71 / 100, width: layout.textWidth, height: layout.height * 16 / 100)
+    }
+
+    /// Photo `id`'s review picture, as large as fits `box`, centred in it; nothing before it arrives.
+    private func paintReview(_ id: UUID, in box: PixelRect, _ canvas: inout Canvas) {
+        guard let reviews, let picture = pictures.review(id, from: reviews, fitting: box.width, box.height) else { return }
+        canvas.draw(picture, atX: box.midX - picture.width / 2, y: box.midY - picture.height / 2)
+    }
+
+    /// The photo, "Saved as" and its caption under it, on two lines if it needs them; with a
+    /// link, they move left and the link's QR code stands on the right, "Scan to download" under
+    /// it. A name that could not be written yet is promised under the caption.
     ///
     /// The code is about 40% of the screen's height, each module a whole number of pixels (a
     /// scanner reads sharp squares best), black on white with its quiet zone: a phone reads it
     /// from arm's length. Nothing else on this screen is pure white, so the code is easy to
     /// find in a screenshot too.
-    private func paintSaved(_ caption: Caption, link: String?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas)
-        throws(ScreenError)
-    {
+    private func paintSaved(
+        _ caption: Caption, photo: UUID, link: String?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas
+    ) throws(ScreenError) {
         var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
         if let link, let code = pictures.qrCode(for: link) {
             let modules = code.size + 2 * QRCode.quietZone
@@ -204,25 +230,32 @@ public struct ScreenPainter {
             canvas.draw(scan, centredAt: left + side / 2, baseline: top + side + gap + scan.inkAscent, color: Palette.secondary)
             column.width = left - layout.margin - column.x
         }
+        paintReview(photo, in: Self.savedPhotoBox(column: column, layout), &canvas)
         // The sentence's own words above, the name it sets apart large below.
         let runs = texts.runs(.savedAs, ["name": caption.text])
         let words = runs.filter { !$0.emphasized }.map(\.text).joined().trimmingCharacters(in: .whitespaces)
         let name = runs.filter(\.emphasized).map(\.text).joined()
         let title = try regular.line(words, size: layout.body, minimumSize: layout.minimum, maxWidth: column.width)
-        canvas.draw(title, centredAt: column.midX, baseline: layout.height * 36 / 100, color: Palette.secondary)
-        let size = layout.height / 8
+        canvas.draw(title, centredAt: column.midX, baseline: layout.height * 61 / 100, color: Palette.secondary)
+        let size = layout.height / 10
         let lines = try bold.lines(wrapping: name, size: size, maxWidth: column.width, maxLines: 2)
         for (index, line) in lines.enumerated() {
-            let baseline = layout.height * 54 / 100 + index * size * 120 / 100
+            let baseline = layout.height * 73 / 100 + index * size * 112 / 100
             canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.accent)
         }
         guard let pendingName else { return }
         let note = try regular.lines(
             wrapping: texts(.savedPendingName, ["name": pendingName.text]), size: layout.hint, maxWidth: column.width, maxLines: 2)
         for (index, line) in note.enumerated() {
-            let baseline = layout.height * 54 / 100 + lines.count * size * 120 / 100 + index * layout.hint * 130 / 100
+            let baseline =
+                layout.height * 73 / 100 + (lines.count - 1) * size * 112 / 100 + layout.hint * 160 / 100 + index * layout.hint * 125 / 100
             canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.secondary)
         }
+    }
+
+    /// Where the saved screen shows the photo: the top half of the text's column.
+    static func savedPhotoBox(column: PixelRect, _ layout: Layout) -> PixelRect {
+        PixelRect(x: column.x, y: layout.height * 4 / 100, width: column.width, height: layout.height * 48 / 100)
     }
 
     /// What went wrong in a headline, and what it means below, under an accent bar.
@@ -281,7 +314,16 @@ extension ScreenContent {
     var showsLivePreview: Bool {
         switch self {
         case .ready, .countdown, .smile: true
-        case .starting, .naming, .saving, .saved, .fault, .gallery, .photo: false
+        case .starting, .naming, .saving, .saved, .fault, .gallery, .photo, .attract: false
+        }
+    }
+
+    /// The photo just taken that the screen shows (naming it, or saved): its review picture
+    /// may arrive after the screen was first drawn.
+    var reviewedPhoto: UUID? {
+        switch self {
+        case .naming(_, _, let photo), .saved(_, let photo, _, _): photo
+        case .starting, .ready, .countdown, .smile, .saving, .fault, .gallery, .photo, .attract: nil
         }
     }
 }

@@ -24,12 +24,13 @@ public struct ScreenRenderer: ~Copyable {
     /// - Parameters:
     ///   - keys: what the keypad's keys are called, for the screens' hints.
     ///   - texts: the words the screens say, in the booth's language.
+    ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
     public init(
         width: Int, height: Int, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
-        logger: Logger
+        reviews: ReviewPictures? = nil, logger: Logger
     ) throws(ScreenError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
-        let painter = try ScreenPainter(fonts: fonts, keys: keys, texts: texts)
+        let painter = try ScreenPainter(fonts: fonts, keys: keys, texts: texts, reviews: reviews)
         decoder = try Self.makeDecoder()
         self.painter = painter
         canvas = Canvas(width: width, height: height)

@@ -35,6 +35,8 @@ public enum Booth {
         let reloading = reading.map { (read: $0, hangups: HangupSignal.shared) }
         let stops = StopSignal.shared
         let reporter = ServiceManagerReporter(notifier: SystemdNotifier())
+        // The shot just taken, decoded once by the photo writer for every screen that shows it.
+        let reviews = ReviewPictures()
         // Devices first: a booth that cannot work stops before it touches the library. Opening
         // them blocks (ioctls, termios, mmap), so on a thread of its own.
         let devices = try await DedicatedThread.run(name: "opening devices") {
@@ -42,7 +44,8 @@ public enum Booth {
             let devices: DeviceSet
             do {
                 devices = try DeviceSet.open(
-                    configuration.hardware, keys: configuration.settings.keys, language: configuration.language, real: real, logger: logger)
+                    configuration.hardware, keys: configuration.settings.keys, language: configuration.language, real: real,
+                    reviews: reviews, mirrored: configuration.web.enabled, logger: logger)
             } catch let error where !real.isEmpty {
                 let alternative =
                     configuration.simulate
@@ -51,12 +54,12 @@ public enum Booth {
                 throw BoothError(description: "\(error) `photobooth doctor` checks every part and says how to fix it; \(alternative).")
             }
             guard configuration.web.enabled else { return devices }
-            return devices.mirrored(fonts: configuration.hardware.screen.fonts, logger: logger)
+            return devices.mirrored(fonts: configuration.hardware.screen.fonts, reviews: reviews, logger: logger)
         }
         let outcome: Outcome
         do {
             outcome = try await serve(
-                configuration, on: devices, reporter: reporter, reloading: reloading, stops: stops, logger: logger)
+                configuration, on: devices, reviews: reviews, reporter: reporter, reloading: reloading, stops: stops, logger: logger)
         } catch {
             // The screen gives the console back and the light goes off on every way out.
             await devices.finish()
@@ -75,7 +78,7 @@ public enum Booth {
 
     /// Opens the library and runs the booth's services on `devices` until they stop.
     private static func serve(
-        _ configuration: BoothConfiguration, on devices: DeviceSet, reporter: ServiceManagerReporter,
+        _ configuration: BoothConfiguration, on devices: DeviceSet, reviews: ReviewPictures, reporter: ServiceManagerReporter,
         reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: HangupSignal)?, stops: StopSignal, logger: Logger
     ) async throws -> Outcome {
         let thumbnailer = JPEGThumbnailer()
@@ -108,7 +111,7 @@ public enum Booth {
         settings.keys = devices.bindings
         let runtime = BoothRuntime(
             settings: settings, frames: frames, button: devices.button, keypad: devices.keypad,
-            screen: devices.screen, library: library, thumbnailer: thumbnailer, dateFormat: configuration.dateFormat,
+            screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
@@ -141,10 +144,17 @@ public enum Booth {
         devices.start()
         // The group stops services in reverse order, waiting for each: the booth first (it
         // finishes the photo in flight and its saves, while the web still serves and the camera
-        // still films), then the reloader, the web, the camera last. The booth is the one service
+        // still films), then the reloader, the web, the hashes made in the background, the
+        // camera last. The booth is the one service
         // that may end by itself (a reload, the end of piped input); first in that order, it
         // always ends when the group expects it to, even while the group is stopping for a SIGTERM.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: cameraService, serviceName: "camera")]
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: cameraService, serviceName: "camera"),
+            // Photos saved before the booth kept perceptual hashes get theirs, in the background.
+            .init(
+                service: PerceptualHashFiller(library: library, logger: logger), successTerminationBehavior: .ignore,
+                serviceName: "perceptual hashes"),
+        ]
         if configuration.web.enabled {
             var settings = WebSettings(
                 address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
@@ -319,10 +329,17 @@ struct DeviceSet: Sendable {
     /// display that is not plugged in yet is waited for; a button line, a screen or fonts that
     /// cannot be used stop the booth here, with a message saying why. The screens, the keypad's
     /// display and the terminal speak `language`.
+    ///
+    /// - Parameters:
+    ///   - reviews: the pictures of the shots just taken, which the framebuffer shows.
+    ///   - mirrored: whether the web will mirror the screen (``mirrored(fonts:reviews:logger:)``):
+    ///     then, as with a framebuffer, the keypad and the terminal say that the photo is shown.
     static func open(
-        _ hardware: HardwareConfiguration, keys: KeyBindings, language: BoothLanguage, real: DeviceParts, logger: Logger
+        _ hardware: HardwareConfiguration, keys: KeyBindings, language: BoothLanguage, real: DeviceParts, reviews: ReviewPictures,
+        mirrored: Bool, logger: Logger
     ) throws -> DeviceSet {
         let texts = language.texts
+        let photoOnScreen = real.contains(.screen) || mirrored
         let camera: any Camera =
             real.contains(.camera)
             ? V4L2Camera(settings: hardware.camera, logger: logger)
@@ -331,13 +348,15 @@ struct DeviceSet: Sendable {
         let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil
         let keypad =
             real.contains(.keypad)
-            ? try SerialKeypad(settings: hardware.keypad, keys: KeyLabels(for: keys, in: texts), texts: texts, logger: logger) : nil
+            ? try SerialKeypad(
+                settings: hardware.keypad, keys: KeyLabels(for: keys, in: texts), texts: texts, photoOnScreen: photoOnScreen, logger: logger)
+            : nil
         let light = real.contains(.light) ? try hardware.light.map { try StatusLight(settings: $0, logger: logger) } : nil
         var roles: TerminalConsole.Roles = []
         if button == nil { roles.insert(.button) }
         if keypad == nil { roles.insert(.keypad) }
         // A booth with anything simulated prints its screen on the terminal too.
-        let console = real == .all ? nil : try TerminalConsole(roles: roles, texts: texts, logger: logger)
+        let console = real == .all ? nil : try TerminalConsole(roles: roles, texts: texts, photoOnScreen: photoOnScreen, logger: logger)
         // The terminal's lines are a keyboard's keys, with its own key for the gallery.
         let bindings = keypad == nil ? KeyBindings(layout: .keyboard, viewKey: TerminalConsole.viewKey) : keys
         let labels = keypad == nil ? TerminalConsole.keyLabels(in: texts) : KeyLabels(for: bindings, in: texts)
@@ -348,7 +367,7 @@ struct DeviceSet: Sendable {
                 real.contains(.screen)
                 ? try FramebufferScreen(
                     device: hardware.screen.device, fonts: hardware.screen.fonts,
-                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels, texts: texts,
+                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels, texts: texts, reviews: reviews,
                     logger: logger)
                 : nil
         } catch {
@@ -376,10 +395,10 @@ struct DeviceSet: Sendable {
 extension DeviceSet {
     /// These devices with a ``ScreenMirror`` beside the screen, for the web's `/screen.mjpg`. A
     /// mirror that cannot be made (no fonts) is logged, and the booth runs without it.
-    func mirrored(fonts: ScreenFonts, logger: Logger) -> DeviceSet {
+    func mirrored(fonts: ScreenFonts, reviews: ReviewPictures, logger: Logger) -> DeviceSet {
         let mirror: ScreenMirror
         do {
-            mirror = try ScreenMirror(fonts: fonts, keys: labels, texts: texts, logger: logger)
+            mirror = try ScreenMirror(fonts: fonts, keys: labels, texts: texts, reviews: reviews, logger: logger)
         } catch {
             logger.error("The web cannot show the booth's screen: \(error)")
             return self

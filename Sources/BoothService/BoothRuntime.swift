@@ -1,4 +1,6 @@
 import BoothCore
+import BoothImaging
+import BoothScreen
 import BoothStore
 import BoothSystem
 import Foundation
@@ -45,12 +47,16 @@ final class BoothRuntime: Service {
     private let restarting = Atomic(false)
 
     /// - Parameters:
+    ///   - reviews: where the screens find the picture of the shot just taken, decoded once by
+    ///     the photo writer for them, as the thumbnail and the perceptual hash are.
+    ///   - decodeShot: how that one decode is done (``ShotDecoder``, unless a test counts them).
     ///   - dateFormat: how the gallery writes when a photo was taken.
     ///   - photoLink: the address of a photo's web page, which the saved screen shows as a QR
     ///     code; `nil` (the default for every photo) when the booth has no address to give.
     init(
         settings: BoothSettings, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
-        library: PhotoLibrary, thumbnailer: any Thumbnailer, dateFormat: PhotoDateFormat = .standard,
+        library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
+        decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, logger: Logger
     ) {
@@ -67,7 +73,7 @@ final class BoothRuntime: Service {
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
         self.inputs = inputs
         self.sink = sink
-        writer = PhotoWriter(library: library, thumbnailer: thumbnailer, observer: observer, logger: logger) { event in
+        writer = PhotoWriter(library: library, reviews: reviews, decodeShot: decodeShot, observer: observer, logger: logger) { event in
             sink.yield(.event(event))
         }
     }

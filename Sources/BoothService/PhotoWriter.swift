@@ -1,15 +1,24 @@
 import BoothCore
 import BoothImaging
+import BoothScreen
 import BoothStore
 import BoothSystem
 import Foundation
 import Logging
 import Synchronization
 
-/// Saves shots on a ``SerialWorker`` while the guest types a name: JPEG repair, thumbnail,
-/// durable write and catalog commit all block, so none of them runs on Swift's cooperative
-/// thread pool or delays the state machine. Jobs run one at a time, in order, so a photo's
-/// caption is always stored after the photo itself.
+/// Decodes a shot once for a screen of the given size (`nil`: none): ``ShotDecoder``, which
+/// tests wrap to count the decodes.
+typealias ShotDecoding = @Sendable (Data, PixelSize?) throws -> DecodedShot
+
+/// Saves shots on a ``SerialWorker`` while the guest types a name: JPEG repair, the one
+/// decode, durable write and catalog commit all block, so none of them runs on Swift's
+/// cooperative thread pool or delays the state machine. Jobs run one at a time, in order, so a
+/// photo's caption is always stored after the photo itself.
+///
+/// The one decode of a shot (at the screen's size) makes the picture the naming and saved
+/// screens show, handed to ``ReviewPictures`` as soon as it is made, the catalog's thumbnail
+/// and the perceptual hash; no photo is decoded twice.
 final class PhotoWriter: Sendable {
     /// A shot waiting to be saved.
     struct Shot: Sendable {
@@ -32,7 +41,9 @@ final class PhotoWriter: Sendable {
 
     private let worker = SerialWorker(name: "photo writer")
     private let library: PhotoLibrary
-    private let thumbnailer: any Thumbnailer
+    private let decodeShot: ShotDecoding
+    /// Where the screens find the shot's picture.
+    private let reviews: ReviewPictures
     private let observer: BoothObserver
     private let logger: Logger
     /// Where results go: the booth's event stream.
@@ -47,11 +58,12 @@ final class PhotoWriter: Sendable {
     private let pendingNames = Mutex<[(id: UUID, name: Caption)]>([])
 
     init(
-        library: PhotoLibrary, thumbnailer: any Thumbnailer, observer: BoothObserver = BoothObserver(), logger: Logger,
-        report: @escaping @Sendable (BoothEvent) -> Void
+        library: PhotoLibrary, reviews: ReviewPictures, decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) },
+        observer: BoothObserver = BoothObserver(), logger: Logger, report: @escaping @Sendable (BoothEvent) -> Void
     ) {
         self.library = library
-        self.thumbnailer = thumbnailer
+        self.reviews = reviews
+        self.decodeShot = decodeShot
         self.observer = observer
         self.logger = logger
         self.report = report
@@ -158,26 +170,29 @@ final class PhotoWriter: Sendable {
         for frame in shot.candidates {
             let started = clock.now
             let jpeg: Data
-            let thumbnail: Thumbnail
+            let decoded: DecodedShot
             do {
                 jpeg = try frame.photoJPEG()
-                thumbnail = try thumbnailer.thumbnail(forJPEG: jpeg)
+                decoded = try decodeShot(jpeg, reviews.screenSize)
             } catch {
                 logger.warning(
                     "Frame #\(frame.sequence) for photo \(shot.photo.id.lowercased) is unusable (\(error)); trying the next nearest frame.")
                 continue
             }
             let prepared = clock.now
+            // The screen shows the photo now, while it is written.
+            reviews.add(decoded.review, of: shot.photo.id)
             do {
                 let (photo, timings) = try library.add(
-                    jpeg, thumbnail: thumbnail, id: shot.photo.id, number: shot.number,
-                    caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp), camera: frame.source)
+                    jpeg, thumbnail: decoded.thumbnail, id: shot.photo.id, number: shot.number,
+                    caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp), camera: frame.source,
+                    perceptualHash: decoded.perceptualHash)
                 let offset = Double(shot.shutterAt.duration(to: frame.timestamp).inNanoseconds) / 1e6
                 logger.info(
                     """
                     saved \(photo.id.lowercased) "\(photo.caption)" \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \
                     frame #\(frame.sequence) \(String(format: "%+.1f", offset)) ms from the shutter; \
-                    thumbnail \((prepared - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds), \
+                    decode \((prepared - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds), \
                     commit \(timings.commit.formattedMilliseconds)
                     """)
                 observer.photoStored(photo.id, clock.now - started)

@@ -6,7 +6,8 @@ import Logging
 import Synchronization
 
 /// Fills in what the state machine leaves to the booth before the screen shows it: the
-/// gallery's rows and photos from the library, and the photo page's link on the saved screen.
+/// gallery's rows and photos from the library, the photo page's link on the saved screen, and
+/// the photos of the slideshow nobody is watching yet (attract mode).
 ///
 /// Catalog reads block, so they run on a ``SerialWorker`` of their own, never on Swift's
 /// cooperative thread pool. Every screen passes through that worker, so screens are shown in the
@@ -26,6 +27,12 @@ final class ScreenFiller: Screen {
     /// The page last read, while the gallery is open. Touched on `worker` only; the mutex makes
     /// that safe to state to the compiler.
     private let page = Mutex<Page?>(nil)
+    /// The slideshow's photos in the order shown, read when it begins. Touched on `worker` only.
+    private let slideshow = Mutex<[Photo]?>(nil)
+
+    /// The most photos one slideshow goes through before it starts over: the favourites, then
+    /// the newest others.
+    static let slideshowLength = 100
 
     /// One page of the library as read: its photos and their thumbnails, for the library's
     /// count at the time (a different count is a different library, read afresh).
@@ -106,9 +113,18 @@ final class ScreenFiller: Screen {
                 shown.originals = originals
             }
             return .photo(shown)
+        case .attract(var slide):
+            let photos = slideshowPhotos(beginning: slide.number == 0)
+            if !photos.isEmpty {
+                slide.entry = entry(for: photos[slide.number % photos.count])
+                slide.originals = originals
+            }
+            return .attract(slide)
         default:
-            // Out of the gallery: the next visit reads afresh, since photos may have come since.
+            // Out of the gallery and the slideshow: the next visit reads afresh, since photos may
+            // have come since.
             page.withLock { $0 = nil }
+            slideshow.withLock { $0 = nil }
             guard case .saved(let caption, let id, _, let pendingName) = content else { return content }
             let link = photoLink(id)
             logger.debug("Saved screen of \(id.lowercased): photo page \(link ?? "none")")
@@ -134,6 +150,23 @@ final class ScreenFiller: Screen {
             logger.error("The gallery cannot read photos \(range.lowerBound + 1) to \(range.upperBound): \(error)")
             return nil
         }
+    }
+
+    /// The slideshow's photos, favourites first, each part newest first; read from the library
+    /// when the slideshow `beginning`, or when it was not read yet. Empty when the library has
+    /// none or cannot be read (then the screen shows the invitation alone).
+    private func slideshowPhotos(beginning: Bool) -> [Photo] {
+        if !beginning, let photos = slideshow.withLock({ $0 }) { return photos }
+        var photos: [Photo] = []
+        do {
+            let favourites = try library.photos(.favourites, limit: Self.slideshowLength)
+            let newest = try library.photos(limit: Self.slideshowLength + favourites.count)
+            photos = favourites + newest.filter { !$0.favourite }.prefix(Self.slideshowLength - favourites.count)
+        } catch {
+            logger.error("The slideshow cannot read the photos: \(error)")
+        }
+        slideshow.withLock { $0 = photos }
+        return photos
     }
 
     private func entry(for photo: Photo) -> GalleryEntry {

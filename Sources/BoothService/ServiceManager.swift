@@ -119,6 +119,7 @@ final class ServiceManagerReporter: Sendable {
         case .fault(let fault, _): "Fault: \(fault.sentence())"
         case .browsing: "Showing the gallery"
         case .viewing: "Showing a photo"
+        case .attract: "Showing the photos until a guest comes"
         }
     }
 }

@@ -161,7 +161,7 @@ struct BoothMachineTests {
         let session = Session()
         _ = session.shoot(at: 0)
         let effects = session.send(.shotTaken(photo, shutterAt: session.instant(3)), at: 3.1)
-        #expect(effects == [.show(.naming(typed: "", placeholder: photo.placeholder))])
+        #expect(effects == [.show(.naming(typed: "", placeholder: photo.placeholder, photo: photo.id))])
         #expect(session.machine.nextDeadline(after: session.instant(3.1)) == session.instant(33.1))
     }
 
@@ -203,7 +203,7 @@ struct BoothMachineTests {
         let session = Session()
         session.reachNaming(photo, at: 0)
         for event in typing("Alicf") { session.send(event, at: 4) }
-        #expect(session.send(.key(.backspace), at: 5) == [.show(.naming(typed: "Alic", placeholder: photo.placeholder))])
+        #expect(session.send(.key(.backspace), at: 5) == [.show(.naming(typed: "Alic", placeholder: photo.placeholder, photo: photo.id))])
         session.send(.key(.character("e")), at: 6)
         let effects = session.send(.key(.enter), at: 7)
         #expect(effects == [.show(.saving), .finishPhoto(photo, caption: alice)])
@@ -527,7 +527,7 @@ struct BoothMachineTests {
         let saved = Session()
         saved.reachNaming(photo, at: 0)
         #expect(
-            saved.send(.key(.character("v")), at: 4) == [.show(.naming(typed: "v", placeholder: photo.placeholder))],
+            saved.send(.key(.character("v")), at: 4) == [.show(.naming(typed: "v", placeholder: photo.placeholder, photo: photo.id))],
             "while naming, the view key types itself")
         saved.send(.key(.backspace), at: 4.5)
         saved.send(.key(.enter), at: 5)

@@ -26,7 +26,7 @@ struct KeyBindingsTests {
         for (characters, t) in keys {
             for character in characters { _ = machine.handle(.key(.character(character)), at: instant(t)) }
         }
-        guard case .naming(typed: let text, _) = machine.screen(now: instant(keys.last?.1 ?? 0)) else { return nil }
+        guard case .naming(typed: let text, _, _) = machine.screen(now: instant(keys.last?.1 ?? 0)) else { return nil }
         return text
     }
 

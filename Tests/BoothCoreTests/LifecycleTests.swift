@@ -46,7 +46,7 @@ struct LifecycleTests {
         _ = machine.handle(.shotTaken(photo, shutterAt: instant(1)), at: instant(1.1))
         #expect(machine.state.kind == .naming && !machine.isStopped, "the guest names the photo")
         let typed = machine.handle(.key(.character("A")), at: instant(2))
-        #expect(typed == [.show(.naming(typed: "A", placeholder: photo.placeholder))])
+        #expect(typed == [.show(.naming(typed: "A", placeholder: photo.placeholder, photo: photo.id))])
         let saving = machine.handle(.key(.enter), at: instant(3))
         #expect(saving.contains(.finishPhoto(photo, caption: Caption(sanitizing: "A")!)) && !saving.contains(.stop(restarting: true)))
         let saved = machine.handle(.photoSaved(id: photo.id, caption: Caption(sanitizing: "A")!), at: instant(3.1))

@@ -5,6 +5,9 @@ import Testing
 
 @testable import BoothDevices
 
+/// The photo being named in these tests.
+private let shot = UUID()
+
 @Suite("Keypad echo")
 struct KeypadEchoTests {
     let placeholder = Caption.placeholder(number: 7)
@@ -14,10 +17,10 @@ struct KeypadEchoTests {
         var echo = KeypadEcho(ansi: false)
         #expect(echo.text(for: .ready) == "\r\nPress the button to take a photo\r\nPress v to see the photos\r\n")
         #expect(echo.text(for: .ready) == "", "nothing new, nothing sent")
-        let prompt = echo.text(for: .naming(typed: "", placeholder: placeholder))
+        let prompt = echo.text(for: .naming(typed: "", placeholder: placeholder, photo: shot))
         #expect(prompt.contains("Name your photo") && prompt.contains("Photo 7") && prompt.hasSuffix("Name: "))
-        #expect(echo.text(for: .naming(typed: "Ann", placeholder: placeholder)) == "\rName: Ann\rName: Ann")
-        #expect(echo.text(for: .naming(typed: "An", placeholder: placeholder)) == "\rName: An \rName: An")
+        #expect(echo.text(for: .naming(typed: "Ann", placeholder: placeholder, photo: shot)) == "\rName: Ann\rName: Ann")
+        #expect(echo.text(for: .naming(typed: "An", placeholder: placeholder, photo: shot)) == "\rName: An \rName: An")
         #expect(echo.text(for: .saved(Caption(sanitizing: "Anna")!, photo: UUID())) == "\r\nSaved as Anna\r\n")
     }
 
@@ -36,11 +39,20 @@ struct KeypadEchoTests {
     func asciiOnCharacterDisplays() {
         var plain = KeypadEcho(ansi: false)
         #expect(plain.text(for: .starting) == "\r\nStarting the camera...\r\n")
-        let prompt = plain.text(for: .naming(typed: "", placeholder: placeholder))
+        let prompt = plain.text(for: .naming(typed: "", placeholder: placeholder, photo: shot))
         #expect(prompt.contains("Enter saves - Esc keeps Photo 7") && prompt.allSatisfy(\.isASCII))
         #expect(plain.text(for: .saved(Caption(sanitizing: "Zo\u{EB} \u{2026}")!, photo: UUID())) == "\r\nSaved as Zo\u{EB} \u{2026}\r\n")
         var terminal = KeypadEcho(ansi: true)
         #expect(terminal.text(for: .starting) == "\r\nStarting the camera\u{2026}\r\n")
+    }
+
+    @Test("With the photo on the booth's screen, the naming prompt says so first")
+    func photoOnScreen() {
+        var echo = KeypadEcho(ansi: false, photoOnScreen: true)
+        let prompt = echo.text(for: .naming(typed: "", placeholder: placeholder, photo: shot))
+        #expect(prompt.hasPrefix("\r\nYour photo is on the screen.\r\nName your photo\r\n") && prompt.hasSuffix("Name: "))
+        var without = KeypadEcho(ansi: false)
+        #expect(!without.text(for: .naming(typed: "", placeholder: placeholder, photo: shot)).contains("screen"))
     }
 
     @Test("A character display gets French and German in ASCII: accents dropped, ß and guillemets spelled out")
@@ -53,8 +65,10 @@ struct KeypadEchoTests {
         #expect(german.text(for: .smile) == "\r\nBitte lacheln!\r\n")
         #expect(KeypadEcho.ascii("Stra\u{DF}e \u{0153}uvre \u{201E}x\u{201C} \u{4E16}") == "Strasse oeuvre \"x\" ?")
         for language in BoothLanguage.all {
-            var echo = KeypadEcho(ansi: false, texts: language.texts)
-            for content in [ScreenContent.starting, .ready, .smile, .saving, .fault(.storageFull), .naming(typed: "", placeholder: placeholder)] {
+            var echo = KeypadEcho(ansi: false, photoOnScreen: true, texts: language.texts)
+            for content in [
+                ScreenContent.starting, .ready, .smile, .saving, .fault(.storageFull), .naming(typed: "", placeholder: placeholder, photo: shot),
+            ] {
                 let text = echo.text(for: content)
                 #expect(text.allSatisfy { $0.isASCII }, "\(language.code): \(text)")
             }
@@ -79,8 +93,8 @@ struct KeypadEchoTests {
     @Test("ANSI echo erases the line with an escape code")
     func ansi() {
         var echo = KeypadEcho(ansi: true)
-        _ = echo.text(for: .naming(typed: "", placeholder: placeholder))
-        #expect(echo.text(for: .naming(typed: "A", placeholder: placeholder)) == "\r\u{1B}[KName: A")
+        _ = echo.text(for: .naming(typed: "", placeholder: placeholder, photo: shot))
+        #expect(echo.text(for: .naming(typed: "A", placeholder: placeholder, photo: shot)) == "\r\u{1B}[KName: A")
     }
 
     /// A page of the list whose rows are named `captions`, photo `index` of `count` selected.

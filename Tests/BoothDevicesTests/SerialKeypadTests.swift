@@ -7,6 +7,9 @@ import Testing
 
 @testable import BoothDevices
 
+/// The photo being named in these tests.
+private let shot = UUID()
+
 /// A pseudo-terminal: the keypad opens its device end like a serial port, the test types on the
 /// other end and reads what the keypad echoes.
 final class PseudoTerminal {
@@ -50,7 +53,7 @@ struct SerialKeypadTests {
         let terminal = try PseudoTerminal()
         let keypad = try SerialKeypad(
             settings: .init(device: terminal.devicePath, baud: 9600), logger: Logger(label: "test"))
-        keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 3)))
+        keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 3), photo: shot))
         #expect(terminal.read(until: "Name: ").contains("Name your photo"))
         terminal.type([0x00, 0xFF] + Array("Jo\r".utf8))
         var keys: [KeypadKey] = []
@@ -59,7 +62,7 @@ struct SerialKeypadTests {
             if key == .enter { break }
         }
         #expect(keys == [.character("J"), .character("o"), .enter])
-        keypad.show(.naming(typed: "Jo", placeholder: Caption.placeholder(number: 3)))
+        keypad.show(.naming(typed: "Jo", placeholder: Caption.placeholder(number: 3), photo: shot))
         #expect(terminal.read(until: "Name: Jo").contains("Name: Jo"))
     }
 
@@ -72,7 +75,7 @@ struct SerialKeypadTests {
         var terminal = try PseudoTerminal()
         #expect(symlink(terminal.devicePath, link) == 0)
         let keypad = try SerialKeypad(settings: .init(device: link), logger: Logger(label: "test"))
-        keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 1)))
+        keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 1), photo: shot))
         var keys = keypad.keys.makeAsyncIterator()
         terminal.type(Array("a".utf8))
         #expect(await keys.next() == .character("a"))

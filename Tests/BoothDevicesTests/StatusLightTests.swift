@@ -13,7 +13,9 @@ struct StatusLightTests {
         #expect(StatusLight.Pattern(for: .gallery(list)) == .on)
         #expect(StatusLight.Pattern(for: .photo(GalleryPhoto(position: list.position))) == .on)
         #expect(StatusLight.Pattern(for: .countdown(secondsLeft: 2)) == .blinking)
-        for content in [ScreenContent.smile, .saving, .naming(typed: "", placeholder: .placeholder(number: 1)), .fault(.cameraMissing)] {
+        for content in [
+            ScreenContent.smile, .saving, .naming(typed: "", placeholder: .placeholder(number: 1), photo: UUID()), .fault(.cameraMissing),
+        ] {
             #expect(StatusLight.Pattern(for: content) == .off, "\(content)")
         }
     }

@@ -15,14 +15,14 @@ private final class ConsoleHarness {
     private let inputPipe = Pipe()
     private let outputPipe = Pipe()
 
-    init(patient: Bool, drawsQRCodes: Bool = false, texts: BoothTexts = .english) throws {
+    init(patient: Bool, drawsQRCodes: Bool = false, texts: BoothTexts = .english, photoOnScreen: Bool = false) throws {
         // The console may still print after a test has closed its end of the screen pipe; as in
         // the photobooth command, that must be an error on write, not a fatal SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         console = try TerminalConsole(
             input: FileDescriptor(rawValue: inputPipe.fileHandleForReading.fileDescriptor),
             output: FileDescriptor(rawValue: outputPipe.fileHandleForWriting.fileDescriptor),
-            patient: patient, drawsQRCodes: drawsQRCodes, texts: texts, logger: Logger(label: "test"))
+            patient: patient, drawsQRCodes: drawsQRCodes, texts: texts, photoOnScreen: photoOnScreen, logger: Logger(label: "test"))
         // The console keeps its own copies; the test's ends can go at any time.
         try inputPipe.fileHandleForReading.close()
         try outputPipe.fileHandleForWriting.close()
@@ -52,6 +52,8 @@ private final class ConsoleHarness {
 }
 
 private let placeholder = Caption.placeholder(number: 1)
+/// The photo being named in these tests.
+private let shot = UUID()
 
 /// The gallery at photo `index` of `count`, its page's rows named after their numbers.
 private func gallery(_ index: Int, of count: Int) -> ScreenContent {
@@ -89,15 +91,15 @@ struct TerminalConsoleTests {
         #expect(await presses.next() != nil)
         harness.console.show(.countdown(secondsLeft: 1))
         harness.console.show(.smile)
-        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        harness.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
         #expect(await nameKeys(from: &keys) == "Alice".map { .character($0) } + [.enter])
         // Typing updates the naming screen; that does not take another line.
-        harness.console.show(.naming(typed: "Alice", placeholder: placeholder))
+        harness.console.show(.naming(typed: "Alice", placeholder: placeholder, photo: shot))
         harness.console.show(.saving)
         harness.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID()))
         #expect(await presses.next() != nil, "the empty line presses the shutter on the saved screen")
         harness.console.show(.smile)
-        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        harness.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
         #expect(await nameKeys(from: &keys) == "Bob".map { .character($0) } + [.enter])
         harness.console.show(.saving)
         harness.console.show(.saved(Caption(sanitizing: "Bob")!, photo: UUID()))
@@ -118,7 +120,7 @@ struct TerminalConsoleTests {
         var keys = harness.console.keys.makeAsyncIterator()
         var received: [KeypadKey] = []
         for _ in 0..<3 {
-            harness.console.show(.naming(typed: "", placeholder: placeholder))
+            harness.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
             received += await nameKeys(from: &keys)
             harness.console.show(.saving)
         }
@@ -128,6 +130,16 @@ struct TerminalConsoleTests {
             .character("Z"), .character("e"), .character("d"), .escape,
         ]
         #expect(received == expected)
+    }
+
+    @Test("With a screen that shows the photo, the naming prompt says so")
+    func photoOnScreen() async throws {
+        let shown = try ConsoleHarness(patient: true, photoOnScreen: true)
+        shown.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
+        #expect(await shown.printed() == ["Your photo is on the screen.", "Name your photo:"])
+        let unseen = try ConsoleHarness(patient: true)
+        unseen.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
+        #expect(await unseen.printed() == ["Name your photo:"])
     }
 
     @Test("The end of input is passed on only when the booth waits, after pending lines")
@@ -140,7 +152,7 @@ struct TerminalConsoleTests {
         harness.console.show(.ready)
         #expect(await presses.next() != nil)
         harness.console.show(.smile)
-        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        harness.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
         #expect(await keys.next() == nil)
     }
 
@@ -203,7 +215,7 @@ struct TerminalConsoleTests {
     func french() async throws {
         let harness = try ConsoleHarness(patient: false, texts: BoothLanguage.french.texts)
         harness.console.show(.ready)
-        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        harness.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
         harness.console.show(.saved(Caption(sanitizing: "Anna")!, photo: UUID(), pendingName: Caption(sanitizing: "Zoé")!))
         harness.console.show(gallery(0, of: 2))
         harness.console.show(.fault(.cameraMissing))
@@ -275,7 +287,7 @@ struct TerminalConsoleTests {
         #expect(await presses.next() != nil, "the last empty line is the button, on the main screen")
         harness.console.show(.countdown(secondsLeft: 1))
         harness.console.show(.smile)
-        harness.console.show(.naming(typed: "", placeholder: placeholder))
+        harness.console.show(.naming(typed: "", placeholder: placeholder, photo: shot))
         #expect(await keys.next() == nil, "input has ended")
     }
 

@@ -14,7 +14,7 @@ struct LanguageScreenTests {
             GalleryList.Row(entry: GalleryEntry(id: UUID(), caption: Caption(sanitizing: name)!, takenOn: "23/11/2026 14:04"), thumbnail: Data())
         }
         return [
-            ("ready", .ready), ("naming", .naming(typed: "", placeholder: .placeholder(number: 7))),
+            ("ready", .ready), ("naming", .naming(typed: "", placeholder: .placeholder(number: 7), photo: UUID())),
             ("saved", .saved(Caption(sanitizing: "Anna")!, photo: UUID())), ("gallery", .gallery(list)),
             ("empty gallery", .gallery(GalleryList(position: GalleryPosition(index: 0, count: 0)))),
             ("fault", .fault(.storageFull)),

@@ -30,7 +30,7 @@ struct ScreenScheduleTests {
             Issue.record("nothing new: sleeps")
             return
         }
-        let changed = schedule.show(.naming(typed: "A", placeholder: .placeholder(number: 1)))
+        let changed = schedule.show(.naming(typed: "A", placeholder: .placeholder(number: 1), photo: UUID()))
         #expect(changed, "new content wakes the thread")
         guard case .render(.naming, nil) = schedule.next(at: start) else {
             Issue.record("new content at once")

@@ -43,9 +43,10 @@ struct ScreenPainterTests {
     @Test("Typing a name changes the name field and nothing above it")
     func namingField() throws {
         let placeholder = Caption.placeholder(number: 7)
-        let typed = try ScreenFixtures.paint(.naming(typed: "ANNA", placeholder: placeholder))
-        let empty = try ScreenFixtures.paint(.naming(typed: "", placeholder: placeholder))
-        let field = PixelRect(x: 0, y: 800 * 36 / 100, width: 1280, height: 800 / 5)
+        let photo = UUID()
+        let typed = try ScreenFixtures.paint(.naming(typed: "ANNA", placeholder: placeholder, photo: photo))
+        let empty = try ScreenFixtures.paint(.naming(typed: "", placeholder: placeholder, photo: photo))
+        let field = PixelRect(x: 0, y: 800 * 71 / 100, width: 1280, height: 800 * 16 / 100)
         let prompt = PixelRect(x: 0, y: 0, width: 1280, height: field.y)
         #expect(typed.pixels(in: field) != empty.pixels(in: field))
         #expect(typed.pixels(in: prompt) == empty.pixels(in: prompt))
@@ -59,7 +60,7 @@ struct ScreenPainterTests {
         let long = String(repeating: "W", count: 200)
         let caption = try #require(Caption(sanitizing: long))
         let screens: [ScreenContent] = [
-            .naming(typed: long, placeholder: caption), .saved(caption, photo: UUID()),
+            .naming(typed: long, placeholder: caption, photo: UUID()), .saved(caption, photo: UUID()),
             .fault(.storageFull), .fault(.shotFailed),
         ]
         let margin = width / 20
@@ -77,7 +78,7 @@ struct ScreenPainterTests {
     @Test("Every screen paints at every size", arguments: sizes)
     func everyScreen(width: Int, height: Int) throws {
         let screens: [ScreenContent] = [
-            .starting, .ready, .countdown(secondsLeft: 1), .smile, .naming(typed: "Zoë", placeholder: .placeholder(number: 1)),
+            .starting, .ready, .countdown(secondsLeft: 1), .smile, .naming(typed: "Zoë", placeholder: .placeholder(number: 1), photo: UUID()),
             .saving, .saved(.placeholder(number: 1), photo: UUID()), .fault(.cameraMissing), .fault(.storageFailing),
         ]
         for content in screens {
@@ -101,7 +102,7 @@ struct ScreenPainterTests {
         let plain = try ScreenFixtures.paint(.saved(.placeholder(number: 3), photo: id))
         let pending = try ScreenFixtures.paint(.saved(.placeholder(number: 3), photo: id, pendingName: Caption(sanitizing: "Alice")!))
         // The caption's part of the screen is the same; the note below it adds text.
-        let below = PixelRect(x: 0, y: plain.height * 62 / 100, width: plain.width, height: plain.height * 30 / 100)
+        let below = PixelRect(x: 0, y: plain.height * 76 / 100, width: plain.width, height: plain.height * 24 / 100)
         #expect(plain.count(in: below) { $0.brightness > 100 } == 0)
         #expect(pending.count(in: below) { $0.brightness > 100 } > 100)
     }
@@ -169,10 +170,10 @@ struct ScreenTextTests {
 /// Screens painted the way the booth paints them.
 enum ScreenFixtures {
     static func paint(
-        _ content: ScreenContent, width: Int = 1280, height: Int = 800, preview: Bitmap? = nil
+        _ content: ScreenContent, width: Int = 1280, height: Int = 800, preview: Bitmap? = nil, reviews: ReviewPictures? = nil
     ) throws -> Canvas {
         var canvas = Canvas(width: width, height: height)
-        try ScreenPainter(keys: KeyLabels(view: "View")).paint(content, preview: preview, into: &canvas)
+        try ScreenPainter(keys: KeyLabels(view: "View"), reviews: reviews).paint(content, preview: preview, into: &canvas)
         return canvas
     }
 

@@ -1,9 +1,11 @@
 import BoothCore
 import BoothImaging
+import BoothScreen
 import BoothStore
 import BoothSystem
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 @testable import BoothService
@@ -21,6 +23,10 @@ private final class Rig: Sendable {
     let library: PhotoLibrary
     let runtime: BoothRuntime
     let cameraService: CameraService
+    /// Where the booth puts the pictures of its shots for the screens.
+    let reviews = ReviewPictures()
+    /// The screen size of each decode the booth did, in order.
+    let decodes = DecodeLog()
 
     init(
         countdown: Duration = .zero, stallTimeout: Duration = .seconds(600), screen: (any Screen)? = nil,
@@ -36,8 +42,11 @@ private final class Rig: Sendable {
             // longer than the booth's own 3 s between a key and the library's answer.
             settings: BoothSettings(countdown: countdown, keys: KeyBindings(findTimeout: .seconds(600))), frames: frames, button: controls,
             keypad: controls,
-            screen: screen ?? self.screen, library: library, thumbnailer: JPEGThumbnailer(), dateFormat: dateFormat,
-            photoLink: photoLink, logger: Logger(label: "test"))
+            screen: screen ?? self.screen, library: library, reviews: reviews,
+            decodeShot: { [decodes] jpeg, screen in
+                decodes.sizes.withLock { $0.append(screen) }
+                return try ShotDecoder(screen: screen).decode(jpeg)
+            }, dateFormat: dateFormat, photoLink: photoLink, logger: Logger(label: "test"))
         cameraService = CameraService(
             camera: camera, frames: frames, logger: Logger(label: "test"), stallTimeout: stallTimeout
         ) { [runtime] in
@@ -75,6 +84,11 @@ private final class Rig: Sendable {
         cameraTask.cancel()
         await cameraTask.value
     }
+}
+
+/// The screen size of each decode of a shot, in order.
+private final class DecodeLog: Sendable {
+    let sizes = Mutex<[PixelSize?]>([])
 }
 
 @Suite("Booth runtime", .timeLimit(.minutes(1)))
@@ -125,6 +139,43 @@ struct BoothRuntimeTests {
         let saved = try Data(contentsOf: rig.library.url(of: photos[0]))
         #expect(saved == (try JPEGSegments.repairedMJPEG(nearest.bytes)))
         #expect(rig.screen.contents.contains(.saved(Caption(sanitizing: "Ann")!, photo: photos[0].id)))
+    }
+
+    @Test("A shot is decoded once, at the screen's size: the naming screen gets its picture, the library its thumbnail")
+    func oneDecodePerShot() async throws {
+        let rig = try Rig()
+        // A screen of the booth's, as the framebuffer registers itself once open.
+        let (arrivals, arrived) = AsyncStream.makeStream(of: UUID.self)
+        rig.reviews.register(screen: PixelSize(width: 640, height: 400)) { arrived.yield($0) }
+        let press = MonotonicClock().now
+        var shown: UUID?
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: press - .milliseconds(40)))
+            await rig.screen.next(.ready)
+            rig.controls.press(at: press)
+            await rig.camera.deliver(try TestFrames.frame(number: 2, at: press + .milliseconds(5)))
+            guard case .naming(_, _, let photo) = await rig.screen.next(where: { if case .naming = $0 { true } else { false } }) else {
+                Issue.record("no naming screen")
+                return
+            }
+            // The screen shows the photo the moment its picture arrives.
+            for await id in arrivals where id == photo { break }
+            shown = photo
+            rig.controls.type("Ann")
+            await rig.screen.next { if case .saved = $0 { true } else { false } }
+        }
+        let photo = try #require(try rig.library.photos().first)
+        #expect(photo.id == shown)
+        #expect(rig.decodes.sizes.withLock { $0 } == [PixelSize(width: 640, height: 400)], "one decode, for the screen")
+        // A 160x120 camera's photo, enlarged to fill the 640x400 screen at its own 4:3.
+        let review = try #require(rig.reviews.picture(of: photo.id))
+        #expect((review.width, review.height, review.format) == (533, 400, .bgrx))
+        let thumbnail = try #require(try rig.library.thumbnail(of: photo.id))
+        let header = try JPEGHeader(thumbnail)
+        #expect((header.width, header.height) == (160, 120), "the thumbnail of a photo smaller than one")
+        // The same decode's hash, stored with the photo.
+        let saved = try Data(contentsOf: rig.library.url(of: photo))
+        #expect(try rig.library.perceptualHash(of: photo.id) == ShotDecoder(screen: PixelSize(width: 640, height: 400)).decode(saved).perceptualHash)
     }
 
     @Test("A corrupt frame at the shutter is replaced by the next nearest one")

@@ -32,7 +32,7 @@ struct ScreenFillerTests {
     @Test("The saved screen gets its photo's link; a screen that reads nothing is shown as it is")
     func savedGetsItsLink() async throws {
         let rig = try FillerRig()
-        let naming = ScreenContent.naming(typed: "", placeholder: .placeholder(number: 1))
+        let naming = ScreenContent.naming(typed: "", placeholder: .placeholder(number: 1), photo: UUID())
         rig.filler.show(naming)
         let id = UUID()
         rig.filler.show(.saved(.placeholder(number: 1), photo: id))
@@ -61,5 +61,34 @@ struct ScreenFillerTests {
             }
         }
         #expect(kinds == Array(repeating: ["gallery", "ready", "photo", "countdown(secondsLeft: 3)"], count: 20).flatMap { $0 })
+    }
+
+    @Test("The slideshow shows the favourites first, then the other photos newest first, and starts over")
+    func slideshow() async throws {
+        let rig = try FillerRig()
+        let jpeg = try JPEGEncoder().encode(TestPattern(width: 160, height: 120).render(frame: 1, at: Date()), quality: 80)
+        var added: [Photo] = []
+        for index in 0..<4 {
+            let number = rig.library.reservePhotoNumber()
+            let (photo, _) = try rig.library.add(
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+                caption: .placeholder(number: number), createdAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(index * 60)))
+            added.append(photo)
+        }
+        try rig.library.setFavourite(true, of: added[1].id)
+        for number in 0..<6 { rig.filler.show(.attract(AttractSlide(number: number))) }
+        await rig.filler.drain()
+        let shown = rig.screen.contents.map { content -> UUID? in
+            guard case .attract(let slide) = content, slide.originals != nil else { return nil }
+            return slide.entry?.id
+        }
+        let order = [added[1], added[3], added[2], added[0]].map(\.id)
+        #expect(shown == order + order.prefix(2))
+
+        // An empty library: the slides stay empty, and the screen shows the invitation alone.
+        let empty = try FillerRig()
+        empty.filler.show(.attract(AttractSlide(number: 0)))
+        await empty.filler.drain()
+        #expect(empty.screen.contents == [.attract(AttractSlide(number: 0))])
     }
 }

@@ -169,7 +169,7 @@ final class TypingScreen: Screen {
 
     func show(_ content: ScreenContent) {
         screen.show(content)
-        guard case .naming(typed: "", _) = content, !typed.withLock({ $0 }) else { return }
+        guard case .naming(typed: "", _, _) = content, !typed.withLock({ $0 }) else { return }
         typed.withLock { $0 = true }
         controls.type(name)
     }

@@ -54,6 +54,21 @@ struct FindingCommandTests {
         #expect(try await listed(directory, ["--favourites"]).isEmpty)
     }
 
+    @Test("list --duplicates groups two shots of the same scene, from the hash each save makes")
+    func duplicates() async throws {
+        let directory = DataDirectory()
+        try await session("\nFirst\n\nSecond\n", in: directory)
+        let result = try await BoothProcess.run(["list", "--duplicates", "--json", "--data-dir", directory.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let groups = try JSONDecoder().decode([[ListedPhoto]].self, from: Data(result.stdout.utf8))
+        #expect(groups.map { $0.map(\.caption) } == [["Second", "First"]], "the simulated camera's one scene, twice")
+        let text = try await BoothProcess.run(["list", "--duplicates", "--data-dir", directory.path])
+        #expect(text.stdout.hasPrefix("Group 1: 2 photos"), "\(text.stdout)")
+        #expect(!text.stdout.contains("no fingerprint yet"), "every save made its hash")
+        let bad = try await BoothProcess.run(["list", "--duplicates", "--distance", "65", "--data-dir", directory.path])
+        #expect(bad.status == 2 && bad.stderr.contains("from 0 to 64"), "\(bad.stderr)")
+    }
+
     /// The local day (`YYYY-MM-DD`) of a UTC timestamp, as `--day` takes it.
     static func localDay(of timestamp: String) -> String {
         let date = try! Date(timestamp, strategy: .iso8601)

@@ -125,8 +125,14 @@ def screen_shows(vm: VM, path: Path, condition, settled: bool = False, timeout: 
         time.sleep(0.2)
 
 
-# The naming screen's text field at 1280x800 (ScreenPainter's layout), inside its border.
-NAME_BOX = (80, 300, 1200, 440)
+ACCENT = (255, 184, 28)
+
+# The naming screen's text field at 1280x800 (ScreenPainter's layout), inside its border, and a
+# point on its accent border.
+NAME_BOX = (80, 580, 1200, 690)
+NAME_BORDER = (65, 632)
+# Where the naming screen shows the photo just taken at 1280x800: its top three fifths.
+NAMING_PHOTO = (64, 16, 1216, 472)
 
 
 def white_pixels(image: Image.Image, box) -> int:
@@ -138,6 +144,34 @@ def reddish(pixel) -> bool:
     """The fixture frame's red signature (220, 30, 30), give or take JPEG and scaling."""
     red, green, blue = pixel[:3]
     return red > 170 and green < 80 and blue < 80
+
+
+def red_quarter(image: Image.Image, box):
+    """The bounds (x0, y0, x1, y1) of the reddish pixels inside box, in screen coordinates:
+    where the screen shows the fixture frame's red top-left quarter. None when there are none."""
+    red, green, blue = image.convert("RGB").crop(box).split()
+    mask = ImageChops.multiply(ImageChops.multiply(red.point(lambda v: 255 if v > 170 else 0),
+                                                   green.point(lambda v: 255 if v < 80 else 0)),
+                               blue.point(lambda v: 255 if v < 80 else 0))
+    bounds = mask.getbbox()
+    return None if bounds is None else (bounds[0] + box[0], bounds[1] + box[1], bounds[2] + box[0], bounds[3] + box[1])
+
+
+def shows_photo(image: Image.Image, box, width: int, height: int) -> bool:
+    """Whether the screen shows the fixture photo inside box, its red quarter at least width x
+    height pixels: the photo, large, not a blank place nor a thumbnail."""
+    bounds = red_quarter(image, box)
+    return bounds is not None and bounds[2] - bounds[0] >= width and bounds[3] - bounds[1] >= height
+
+
+def is_accent(pixel) -> bool:
+    return all(abs(c - a) < 10 for c, a in zip(pixel[:3], ACCENT))
+
+
+def naming_with_photo(image: Image.Image) -> bool:
+    """The naming screen, with the photo just taken above the name field (608x456 for a 4:3
+    photo at 1280x800: its red quarter about 304x228)."""
+    return is_accent(image.getpixel(NAME_BORDER)) and shows_photo(image, NAMING_PHOTO, 280, 210)
 
 
 def saved_frame(vm: VM, photo: dict, fed: list[str], out: Path, strict: bool = False) -> str:
@@ -185,9 +219,9 @@ def mjpeg_camera(vm: VM, out: Path) -> None:
         lambda image: reddish(image.getpixel((373, 200))) and difference(main, image, centre(main, 0.4)) > 8)
     booth.wait(r"-> naming")
     check(vm.gpio_read_value(1) == 0, "the light is on while a name is typed")
-    booth.keypad_shows(rb"Name your photo")
-    # The naming screen has no live preview: the red frame is gone once it is drawn.
-    naming_empty = screen_shows(vm, out / "screen-naming-empty.png", lambda image: not reddish(image.getpixel((373, 200))), settled=True)
+    booth.keypad_shows(rb"Your photo is on the screen\.\r\nName your photo")
+    # The naming screen shows the photo just taken, large, once its one decode is done.
+    naming_empty = screen_shows(vm, out / "screen-naming-empty.png", naming_with_photo, settled=True)
     vm.keypad_send(b"Anna")
     booth.keypad_shows(rb"Name: Anna")
     naming = screen_shows(vm, out / "screen-naming-anna.png", lambda image: difference(naming_empty, image, centre(main, 0.8)) > 1, settled=True)
@@ -195,16 +229,24 @@ def mjpeg_camera(vm: VM, out: Path) -> None:
     photo_id = booth.wait(r"saved ([0-9a-f-]{36})").group(1)
     booth.wait(r"-> saved")
     booth.keypad_shows(rb"Saved as Anna")
-    saved = screen_shows(vm, out / "screen-saved.png", lambda image: difference(naming, image, centre(main)) > 8, settled=True)
+    saved = screen_shows(vm, out / "screen-saved.png",
+                         lambda image: difference(naming, image, centre(main)) > 8 and shows_photo(image, (0, 0, 1280, 480), 240, 180),
+                         settled=True)
     booth.stop()
 
     check(reddish(countdown.getpixel((373, 200))) and difference(main, countdown, centre(main, 0.4)) > 8,
           "the countdown digit does not show over the live preview")
     check(difference(main, naming_empty, centre(main)) > 8, "the naming screen looks like the main screen")
+    check(naming_with_photo(naming_empty), "the naming screen does not show the photo just taken above the name field")
+    check(naming_with_photo(naming), "the photo went from the naming screen while the name was typed")
     check(difference(naming_empty, naming, centre(naming, 0.8)) > 1, "the typed name does not show on the screen")
     check(white_pixels(naming, NAME_BOX) > 2000 > white_pixels(naming_empty, NAME_BOX),
           "the name box does not show the typed name in white (the placeholder is grey)")
     check(difference(naming, saved, centre(main)) > 8, "the saved screen looks like the naming screen")
+    # Without a link, the photo (512x384) stands centred over "Saved as Anna".
+    quarter = red_quarter(saved, (0, 0, 1280, 480))
+    check(shows_photo(saved, (0, 0, 1280, 480), 240, 180) and quarter[0] > 320,
+          f"the saved screen does not show the photo centred over its name (red quarter {quarter})")
 
     [photo] = photos(vm)
     check(photo["id"] == photo_id and photo["caption"] == "Anna", f"catalog row: {photo}")
@@ -383,7 +425,6 @@ def doctor(vm: VM, out: Path) -> None:
 ROW_0 = (64, 112, 1216, 218)
 ROW_0_BAR = (64, 112, 70, 218)
 ROW_0_THUMBNAIL = (84, 122, 213, 208)
-ACCENT = (255, 184, 28)
 
 
 def qr_square(image: Image.Image):
@@ -444,8 +485,9 @@ def gallery(vm: VM, out: Path) -> None:
         # the saved screen has none but its QR code, a square about 40% of the height.
         square = qr_square(image)
         if not has_link:
-            return square is None
-        return square is not None and square[2] - square[0] == square[3] - square[1] > 800 * 0.33
+            return square is None and shows_photo(image, (0, 0, 1280, 480), 240, 180)
+        return (square is not None and square[2] - square[0] == square[3] - square[1] > 800 * 0.33
+                and shows_photo(image, (0, 0, square[0], 480), 240, 180))
 
     saved = screen_shows(vm, out / "screen-saved.png", shows_saved, settled=True)
     square = qr_square(saved)
@@ -455,6 +497,7 @@ def gallery(vm: VM, out: Path) -> None:
         check(x1 - x0 == y1 - y0 and 800 * 0.33 < y1 - y0 <= 800 * 0.40,
               f"the QR code's square {square} is not about 40% of the screen's height")
         check(x0 > 640, f"the QR code {square} is not on the right of the caption")
+        check(shows_photo(saved, (0, 0, x0, 480), 240, 180), "the saved screen does not show the photo left of the QR code")
         module, dark, stray = qr_modules(saved, square)
         check(stray == 0, f"{stray} pixels of the QR code differ from their module: modules are not whole pixels")
         check(all(not any(line) for line in dark[:4] + dark[-4:]), "no white quiet zone of 4 modules above and below")
@@ -480,7 +523,7 @@ def gallery(vm: VM, out: Path) -> None:
     check(reddish(listed.getpixel((120, 143))), "the first row does not show the photo's thumbnail (red quarter)")
     check(not reddish(listed.getpixel((373, 200))), "the list still shows the live preview")
     bar = mean_colour(listed, ROW_0_BAR)
-    check(all(abs(c - a) < 10 for c, a in zip(bar, ACCENT)), f"the selected row has no accent bar: {bar}")
+    check(is_accent(bar), f"the selected row has no accent bar: {bar}")
     check(white_pixels(listed, (ROW_0_THUMBNAIL[2], ROW_0[1], ROW_0[2], ROW_0[3])) == 0,
           "the selected row's caption is drawn in the accent colour, not white")
 

@@ -11,6 +11,7 @@ extension BoothLanguage {
                 .theButton: "the button",
                 .smile: "Smile!",
                 .namingPrompt: "Name your photo",
+                .photoOnScreen: "Your photo is on the screen.",
                 .namingHint: "{confirm} saves \u{00B7} {cancel} keeps {placeholder}",
                 .namingHintNoCancel: "{confirm} saves \u{00B7} {erase} erases \u{00B7} saving no name keeps {placeholder}",
                 .namingField: "Name: {name}",

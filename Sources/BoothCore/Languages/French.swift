@@ -13,6 +13,7 @@ extension BoothLanguage {
             .theButton: "le bouton",
             .smile: "Souriez\u{00A0}!",
             .namingPrompt: "Donnez un nom à votre photo",
+            .photoOnScreen: "Votre photo est à l’écran.",
             .namingHint: "{confirm} enregistre · {cancel} garde {placeholder}",
             .namingHintNoCancel: "{confirm} enregistre · {erase} efface · sans nom, la photo garde {placeholder}",
             .namingField: "Nom\u{00A0}: {name}",

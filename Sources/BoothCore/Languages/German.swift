@@ -11,6 +11,7 @@ extension BoothLanguage {
             .theButton: "den Knopf",
             .smile: "Bitte lächeln!",
             .namingPrompt: "Geben Sie Ihrem Foto einen Namen",
+            .photoOnScreen: "Ihr Foto ist auf dem Bildschirm.",
             .namingHint: "{confirm} speichert · {cancel} behält {placeholder}",
             .namingHintNoCancel: "{confirm} speichert · {erase} löscht · ohne Namen bleibt es {placeholder}",
             .namingField: "Name: {name}",

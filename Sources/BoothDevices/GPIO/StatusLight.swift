@@ -31,7 +31,7 @@ public final class StatusLight: Screen {
 
         init(for content: ScreenContent) {
             switch content {
-            case .ready, .gallery, .photo: self = .on
+            case .ready, .gallery, .photo, .attract: self = .on
             case .countdown: self = .blinking
             default: self = .off
             }

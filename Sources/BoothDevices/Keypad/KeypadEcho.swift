@@ -9,17 +9,22 @@ public struct KeypadEcho: Sendable {
     public let ansi: Bool
     /// What the keypad's keys are called, for the prompts.
     public let keys: KeyLabels
+    /// Whether the booth's screen shows the photo just taken, which the naming prompt then says.
+    public let photoOnScreen: Bool
     private let texts: BoothTexts
     private var lastLine = ""
     private var lastKind: LiveLine.Kind?
     private var last: ScreenContent?
 
-    /// - Parameter ansi: whether the other end is a terminal; otherwise it is a character
-    ///   display, and the booth's own words are sent in ASCII ("..." for "…", "e" for "é"),
-    ///   which such displays show where they would show garbage for other characters.
-    public init(ansi: Bool, keys: KeyLabels = .keyboard, texts: BoothTexts = .english) {
+    /// - Parameters:
+    ///   - ansi: whether the other end is a terminal; otherwise it is a character display, and
+    ///     the booth's own words are sent in ASCII ("..." for "…", "e" for "é"), which such
+    ///     displays show where they would show garbage for other characters.
+    ///   - photoOnScreen: whether the booth's screen shows the photo just taken (it has one).
+    public init(ansi: Bool, keys: KeyLabels = .keyboard, photoOnScreen: Bool = false, texts: BoothTexts = .english) {
         self.ansi = ansi
         self.keys = keys
+        self.photoOnScreen = photoOnScreen
         self.texts = ansi ? texts : texts.mapping(Self.ascii)
     }
 
@@ -53,7 +58,9 @@ public struct KeypadEcho: Sendable {
     public mutating func text(for content: ScreenContent) -> String {
         defer { last = content }
         guard content != last else { return "" }
-        if let live = LiveLine(content, keys: keys, texts: texts) {
+        // The slideshow follows the main screen, whose invitation stays on the display.
+        if case .attract = content { return "" }
+        if let live = LiveLine(content, keys: keys, photoOnScreen: photoOnScreen, texts: texts) {
             defer {
                 lastLine = live.line
                 lastKind = live.kind
@@ -79,7 +86,7 @@ public struct KeypadEcho: Sendable {
             case .saved(let caption, _, _, let pendingName?):
                 texts(.savedAs, ["name": caption.text]) + "\r\n" + texts(.savedPendingName, ["name": pendingName.text])
             case .fault(let fault): fault.sentence(in: texts)
-            case .naming, .gallery, .photo: ""
+            case .naming, .gallery, .photo, .attract: ""
             }
         return ansi && content == .ready ? "\u{1B}[2J\u{1B}[H\(message)\r\n" : "\r\n\(message)\r\n"
     }
@@ -97,11 +104,13 @@ private struct LiveLine {
     let heading: String?
     let line: String
 
-    init?(_ content: ScreenContent, keys: KeyLabels, texts: BoothTexts) {
+    init?(_ content: ScreenContent, keys: KeyLabels, photoOnScreen: Bool, texts: BoothTexts) {
         switch content {
-        case .naming(let typed, let placeholder):
+        case .naming(let typed, let placeholder, _):
             kind = .naming
-            heading = texts(.namingPrompt) + "\r\n" + keys.namingHint(keeping: placeholder.text, in: texts)
+            heading =
+                (photoOnScreen ? texts(.photoOnScreen) + "\r\n" : "") + texts(.namingPrompt) + "\r\n"
+                + keys.namingHint(keeping: placeholder.text, in: texts)
             line = texts(.namingField, ["name": typed])
         case .gallery(let list):
             kind = .gallery

@@ -39,8 +39,12 @@ public final class SerialKeypad: Keypad, Screen {
     /// - Parameters:
     ///   - keys: what the keypad's keys are called, for the prompts it echoes.
     ///   - texts: the prompts' words, in the booth's language.
-    public init(settings: Settings, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, logger: Logger) throws(DeviceError) {
-        echo = Mutex(KeypadEcho(ansi: settings.ansi, keys: keys, texts: texts))
+    ///   - photoOnScreen: whether the booth's screen shows the photo just taken, which the
+    ///     naming prompt then says.
+    public init(
+        settings: Settings, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, photoOnScreen: Bool = false, logger: Logger
+    ) throws(DeviceError) {
+        echo = Mutex(KeypadEcho(ansi: settings.ansi, keys: keys, photoOnScreen: photoOnScreen, texts: texts))
         let (keys, sink) = AsyncStream.makeStream(of: KeypadKey.self)
         self.keys = keys
         // A keypad that is not plugged in yet is waited for; one that cannot work (not a serial

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothImaging
 import BoothScreen
 import BoothSystem
 import Foundation
@@ -28,15 +29,18 @@ public final class FramebufferScreen: Screen {
     ///   - previewFPS: the most preview frames drawn per second.
     ///   - keys: what the keypad's keys are called, for the screens' hints.
     ///   - texts: the words the screens say, in the booth's language.
+    ///   - reviews: the pictures of the shots just taken, for the naming and saved screens; the
+    ///     screen registers its size there once the display is open.
     public init(
         device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
-        previewFPS: Int = 15, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, logger: Logger
+        previewFPS: Int = 15, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil,
+        logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
         let requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
         self.requests = requests
         let drawer = Drawer(
-            device: device, console: console, fonts: fonts, keys: keys, texts: texts,
+            device: device, console: console, fonts: fonts, keys: keys, texts: texts, reviews: reviews,
             requests: requests, logger: logger)
         // The render thread opens the device, owns it, and gives it back when it ends.
         thread = try DedicatedThread(name: "framebuffer screen", wakeup: requests.wakeup) { (wakeup, started) throws(DeviceError) in
@@ -75,6 +79,7 @@ private struct Drawer: Sendable {
     let fonts: ScreenFonts
     let keys: KeyLabels
     let texts: BoothTexts
+    let reviews: ReviewPictures?
     let requests: RenderRequests
     let logger: Logger
 
@@ -125,8 +130,11 @@ private struct Drawer: Sendable {
         let layout = framebuffer.layout
         var renderer = try Self.drawing { () throws(ScreenError) in
             try ScreenRenderer(
-                width: layout.width, height: layout.height, fonts: fonts, keys: keys, texts: texts,
+                width: layout.width, height: layout.height, fonts: fonts, keys: keys, texts: texts, reviews: reviews,
                 logger: logger)
+        }
+        reviews?.register(screen: PixelSize(width: layout.width, height: layout.height)) { [requests] in
+            requests.redraw(showingPhoto: $0)
         }
         let graphicsMode: VirtualConsole? =
             if let console { VirtualConsole(graphicsModeOn: console, logger: logger) } else { nil }

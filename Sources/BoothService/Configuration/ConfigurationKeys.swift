@@ -18,7 +18,7 @@ extension ConfigurationKey {
         Setting.lightChip.key, Setting.lightLine.key, Setting.lightPolarity.key,
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
-        Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key,
+        Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key, Setting.attractAfter.key,
         Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.boothWelcome.key, Setting.language.key,
         Setting.galleryDateFormat.key, Setting.galleryTimeout.key,
         Setting.storageReserve.key,
@@ -199,6 +199,12 @@ extension Setting<Seconds> {
     /// `booth.naming_timeout_seconds`: how long the name entry waits for a key.
     public static var namingTimeout: Self {
         Setting("booth.naming_timeout_seconds", in: 0.1...3600) { $0.settings.nameTimeout = $1.duration }
+    }
+
+    /// `screen.attract_after_seconds`: how long the main screen waits for a guest before it
+    /// shows the library's photos one after the other; 0 (the default) never.
+    public static var attractAfter: Self {
+        Setting("screen.attract_after_seconds", in: 0...86_400) { $0.settings.attractAfter = $1.seconds == 0 ? nil : $1.duration }
     }
 
     /// `gallery.timeout_seconds`: how long the gallery waits for a key before the main screen.
