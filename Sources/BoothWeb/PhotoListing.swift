@@ -69,11 +69,13 @@ struct PhotoListing: Sendable, Hashable {
     /// The longest search a guest may type, in characters: longer than any name a booth takes.
     static let maximumSearchLength = 100
 
-    /// The listing a page's query asks for: `q` (a search) or `album` (`favourites`,
-    /// `day/YYYY-MM-DD`, `name/KEY`); every photo without either. A bad value is a 400 that
-    /// says what is expected; an empty or blank search is no search.
+    /// The listing a page's query asks for: `q` (a search), else `album` (`favourites`,
+    /// `day/YYYY-MM-DD`, `name/KEY`); every photo without either. A bad value of either is a 400
+    /// that says what is expected; an empty or blank search is no search.
     static func from(_ request: Request) throws -> PhotoListing {
         let form = FormValues(query: request.uri.query)
+        // Both are checked whichever is used: a malformed value is an error even beside the other.
+        let album = try form["album"].map(albumSource)
         if let text = form["q"] {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard trimmed.count <= maximumSearchLength else {
@@ -85,10 +87,7 @@ struct PhotoListing: Sendable, Hashable {
             }
             if !trimmed.isEmpty { return PhotoListing(source: .search(trimmed)) }
         }
-        if let album = form["album"] {
-            return PhotoListing(source: try albumSource(album))
-        }
-        return .all
+        return album.map { PhotoListing(source: $0) } ?? .all
     }
 
     /// An album named as the `album` parameter names it.

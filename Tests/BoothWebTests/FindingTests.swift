@@ -157,7 +157,7 @@ struct FindingTests {
             }
             for uri in [
                 "/albums/day/yesterday", "/albums/name/a%0Ab", "/albums/name/\(String(repeating: "a", count: 101))", "/?album=holidays",
-                "/api/photos?album=day/23-11-2026",
+                "/api/photos?album=day/23-11-2026", "/?q=alice&album=name/a%0Ab",
             ] {
                 #expect(try await client.execute(uri: uri, method: .get).status == .badRequest, "\(uri)")
             }
