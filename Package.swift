@@ -109,6 +109,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                // The guests' deletion links are signed with HMAC-SHA256.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -229,6 +231,7 @@ let package = Package(
             name: "BoothServiceTests",
             dependencies: [
                 "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothSync",
+                "BoothWeb",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

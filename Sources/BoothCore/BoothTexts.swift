@@ -109,6 +109,71 @@ public enum BoothText: String, CaseIterable, Sendable {
     case keyEscape
     /// What a keyboard's Backspace key is called in hints.
     case keyBackspace
+    /// The search box's label, and its button.
+    case webSearchLabel
+    case webSearchPlaceholder
+    case webSearchButton
+    /// A search's heading: `{query}` is what was typed.
+    case webSearchHeading
+    /// A search that found nothing: `{query}`.
+    case webSearchEmpty
+    case webAlbums
+    /// The album of the operator's favourites.
+    case webFavourites
+    case webAlbumsEmpty
+    case webAlbumEmpty
+    /// While the next page of the grid comes.
+    case webLoadingMore
+    /// The photo page's author: `{author}` is the booth's name.
+    case webAuthor
+    case webShare
+    case webPreviousPhoto
+    case webNextPhoto
+    /// The photo page's offer to the guest who took it, and the confirmation's question (`{name}`),
+    /// explanation (`{time}`: until when the link works) and answers.
+    case webDeleteOffer
+    case webDeleteQuestion
+    case webDeleteExplanation
+    case webDeleteConfirm
+    case webDeleteCancel
+    case webDeleted
+    /// A deletion link past its time: `{time}`.
+    case webDeleteExpired
+    case webDeleteWrongKey
+    case webDeleteGone
+    case webDeleteImported
+    case webSlideshow
+    case webSlideshowEmpty
+    /// The button that closes the welcome text.
+    case webWelcomeClose
+    /// The language switch's label.
+    case webLanguage
+    /// The headings of error pages: a malformed address, nothing there, a failure.
+    case webBadAddress
+    case webNotFound
+    case webSomethingWentWrong
+    /// What error pages tell guests: no such address, no such photo, a photo not arrived yet
+    /// (the page looks again), the photos unreadable.
+    case webNothingHere
+    case webNoSuchPhoto
+    case webPhotoOnItsWay
+    case webCannotReadPhotos
+    /// A day, as an album's title: `{day}`, `{month}`, `{year}` (two digits each, the year four).
+    case webDate
+    /// A day and a time, until which a guest's link can delete their photo: `{day}`, `{month}`,
+    /// `{year}`, `{hour}`, `{minute}`.
+    case webDateTime
+    /// The admin page: its title, the token form, the favourite toggles, the near-duplicates.
+    case webAdminTitle
+    case webAdminToken
+    case webAdminOpen
+    case webAdminRefused
+    case webAdminFavourite
+    case webAdminUnfavourite
+    case webAdminDuplicates
+    case webAdminNoDuplicates
+    case webAdminHideOthers
+    case webAdminFailed
 }
 
 /// The booth's texts in one language: a template for each ``BoothText``.

@@ -89,10 +89,12 @@ public enum Booth {
         let frames = RecentFrames()
         let monitor = BoothMonitor(dataDirectory: library.directory)
         let storage = StorageWatcher(directory: library.directory, reserveBytes: configuration.storageReserveBytes, logger: logger)
-        // The QR code after a save links to the photo's page, when there is a web gallery.
+        // The QR code after a save links to the photo's page, when there is a web gallery, with
+        // the key that lets the guest delete the photo for a while.
+        let deletionKeys = await guestDeletionKeys(configuration.web, library: library, logger: logger)
         let links = PhotoLinks(
             publicURL: configuration.web.publicURL, address: configuration.web.address, port: configuration.web.port,
-            enabled: configuration.web.enabled)
+            enabled: configuration.web.enabled, deletionKeys: deletionKeys)
         let live = LiveBooth(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
         let observer = BoothObserver(
@@ -156,7 +158,8 @@ public enum Booth {
         if configuration.web.enabled {
             var settings = WebSettings(
                 address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
-                adminToken: configuration.web.adminToken, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "")
+                adminToken: configuration.web.adminToken, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "",
+                welcome: configuration.web.welcome, deletionKeys: deletionKeys)
             settings.language = configuration.language
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
             services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
@@ -185,6 +188,21 @@ public enum Booth {
         live.preview.close()
         live.photoAdded.close()
         return runtime.isRestarting ? .reload : .stopped
+    }
+}
+
+/// The keys of the guests' deletion links, from the library's secret (made at the first start,
+/// which writes a file: off the cooperative pool); `nil` when the gallery is off, the links are
+/// configured not to delete (`http.guest_delete_hours: 0`), or the secret cannot be read or
+/// made, which the log says (the booth works on, its links without a key).
+func guestDeletionKeys(_ web: WebConfiguration, library: PhotoLibrary, logger: Logger) async -> DeletionKeys? {
+    guard web.enabled, web.guestDeleteHours > 0 else { return nil }
+    do {
+        let secret = try await DedicatedThread.run(name: "guest link secret") { try library.guestLinkSecret() }
+        return DeletionKeys(secret: secret, validity: .seconds(web.guestDeleteHours * 3600))
+    } catch {
+        logger.warning("Guests cannot delete their photos from the booth's link: \(error)")
+        return nil
     }
 }
 

@@ -16,12 +16,16 @@ struct PhotoLinks: Sendable {
     let port: Int
     /// Whether the booth serves the gallery; without it there is nothing to link to.
     let enabled: Bool
+    /// What signs the key that lets the guest delete the photo for a while; `nil`: links
+    /// without a key.
+    var deletionKeys: DeletionKeys?
 
     /// The photo page's address, or `nil` when the booth has none to give (no gallery, no
-    /// network).
+    /// network). With ``deletionKeys``, it carries the photo's key (`?key=`), valid from now.
     func link(to id: UUID) -> String? {
         guard enabled, let base = publicURL ?? listeningHost().map({ "http://\($0):\(port)" }) else { return nil }
-        return base + GalleryServer.pagePath(of: id)
+        let key = deletionKeys.map { "?key=" + $0.key(for: id) } ?? ""
+        return base + GalleryServer.pagePath(of: id) + key
     }
 
     /// The host guests can reach the gallery at, without a public address configured.

@@ -42,6 +42,7 @@ public enum PublicGallery {
             address: configuration.web.address, port: configuration.web.port, boothName: configuration.web.boothName,
             adminToken: nil, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "")
         settings.language = configuration.language
+        settings.welcome = configuration.web.welcome
         let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
         let group = ServiceGroup(
             configuration: .init(

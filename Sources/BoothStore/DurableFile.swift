@@ -112,9 +112,12 @@ enum DurableFile {
     }
 
     /// Writes `data` to a new file `destination`, failing with `EEXIST` rather than replacing a
-    /// file that is there; the file is synced before returning.
-    static func write(_ data: Data, toNew destination: URL) throws(LibraryError) {
-        try writeNewFile(data, at: destination.path)
+    /// file that is there; the file is synced before returning. `permissions` apply as the
+    /// process's umask leaves them.
+    static func write(_ data: Data, toNew destination: URL, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead])
+        throws(LibraryError)
+    {
+        try writeNewFile(data, at: destination.path, permissions: permissions)
     }
 
     /// The whole content of a file.
@@ -183,8 +186,10 @@ enum DurableFile {
 
     /// Creates `path` (failing if it exists), writes `data` and syncs it; on any failure the
     /// partial file is removed. The descriptor is closed exactly once either way.
-    private static func writeNewFile(_ data: Data, at path: String) throws(LibraryError) {
-        let descriptor = try createNew(path)
+    private static func writeNewFile(
+        _ data: Data, at path: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+    ) throws(LibraryError) {
+        let descriptor = try createNew(path, permissions: permissions)
         var failure: LibraryError?
         do {
             try writeAll(data, to: descriptor, path: path)
@@ -239,11 +244,13 @@ enum DurableFile {
 
     /// Creates `path` for writing, failing if it exists. The corresponding C function is `open`
     /// with `O_CREAT | O_EXCL`.
-    private static func createNew(_ path: String) throws(LibraryError) -> FileDescriptor {
+    private static func createNew(
+        _ path: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+    ) throws(LibraryError) -> FileDescriptor {
         do {
             return try Errno.catching {
                 try FileDescriptor.open(
-                    FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec], permissions: FilePermissions(rawValue: 0o644))
+                    FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec], permissions: permissions)
             }
         } catch {
             throw LibraryError.file("open", path, errno: error)

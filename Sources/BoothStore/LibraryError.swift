@@ -174,6 +174,16 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         LibraryError(.unknownPhoto, "No photo has the id \(reference). `photobooth list` shows the ids.")
     }
 
+    /// The secret of the guests' deletion links has the wrong size: someone wrote the file.
+    static func badGuestLinkSecret(_ path: String, size: Int, expected: Int) -> LibraryError {
+        LibraryError(
+            .fileFailure,
+            """
+            The guests' link secret \(path) holds \(size) bytes, not \(expected). Remove the file: the booth makes a \
+            new one (the deletion links given so far stop working).
+            """)
+    }
+
     static func ambiguousPhoto(_ reference: String) -> LibraryError {
         LibraryError(.ambiguousPhoto, "Several photos have ids starting with \(reference). Give more of the id.")
     }

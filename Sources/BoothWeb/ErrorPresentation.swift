@@ -1,3 +1,4 @@
+import BoothCore
 import BoothStore
 import Foundation
 import HTTPTypes
@@ -9,12 +10,17 @@ import Logging
 /// their details.
 struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
     let pages: PageRenderer
+    let boothName: String
+    /// The booth's language, for a reader who asks for none it speaks.
+    let fallback: BoothLanguage
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as WebError {
             return answer(error, to: request)
+        } catch let refusal as GuestRefusal {
+            return pages.page(NoticeView(frame: refusal.frame, message: refusal.message), "notice", status: refusal.status)
         } catch let error as LibraryError {
             context.logger.error("Web request \(request.method) \(request.uri.path) failed: \(error)")
             return answer(.libraryFailed, to: request)
@@ -25,7 +31,8 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
             return answer(
                 WebError(
                     status: .internalServerError,
-                    message: "Something went wrong on the booth. Try again; if it keeps failing, the booth's log says why."),
+                    message: "Something went wrong on the booth. Try again; if it keeps failing, the booth's log says why.",
+                    text: .webSomethingWentWrong),
                 to: request)
         }
     }
@@ -34,7 +41,7 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
     static func webError(for error: HTTPError) -> WebError {
         switch error.status {
         case .notFound:
-            return .notFound("There is nothing at this address. The gallery starts at /.")
+            return .notFound("There is nothing at this address. The gallery starts at /.", text: .webNothingHere)
         default:
             return WebError(status: error.status, message: error.body ?? error.status.reasonPhrase, headers: error.headers)
         }
@@ -45,7 +52,9 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
         if Self.isAPI(request.uri.path) {
             response = .json(["error": error.message], status: error.status)
         } else {
-            response = pages.errorPage(error)
+            // The page is in the reader's language, or English when the language asked is the error.
+            let language = (try? BoothLanguage.of(request, fallback: fallback))?.language ?? fallback
+            response = pages.errorPage(error, frame: PageFrame(boothName: boothName, language: language, chosen: false, request: nil))
         }
         for field in error.headers { response.headers.append(field) }
         return response

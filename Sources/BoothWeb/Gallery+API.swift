@@ -12,23 +12,27 @@ extension Gallery {
         [
             Route(.get, "/api/photos") { request, _ in try await photoList(request) },
             Route(.get, "/api/photos/{id}") { request, context in try await photoResource(try photoID(from: context), request) },
+            Route(.get, "/api/albums") { request, _ in try await albumList(request) },
             Route(.get, "/api/status") { _, _ in try await status() },
         ]
     }
 
-    /// `/api/photos?page=&limit=`: a page of visible photos, newest first, with `Link`
+    /// `/api/photos?q=&album=&page=&limit=`: a page of visible photos (those whose name has
+    /// the words of `q`, or those of an album, or all), newest first, with `Link`
     /// (`rel="prev"`, `rel="next"`) and `X-Total-Count` headers. A page past the end is empty.
     func photoList(_ request: Request) async throws -> Response {
+        let listing = try PhotoListing.from(request)
         let page = try Self.queryNumber(request, "page", default: 1, range: Self.pages)
         let limit = try Self.queryNumber(request, "limit", default: Self.pageSize, range: 1...Self.maximumPageSize)
-        let (photos, count) = try await visiblePage(page, size: limit)
+        let (photos, count) = try await visiblePage(page, size: limit, of: listing.query)
         let origin = origin(of: request)
+        let filter = listing.photoQuery.isEmpty ? "" : listing.photoQuery + "&"
         var links: [String] = []
         if page > 1 {
-            links.append("<\(origin)/api/photos?page=\(page - 1)&limit=\(limit)>; rel=\"prev\"")
+            links.append("<\(origin)/api/photos?\(filter)page=\(page - 1)&limit=\(limit)>; rel=\"prev\"")
         }
         if page < Self.pageCount(photos: count, pageSize: limit) {
-            links.append("<\(origin)/api/photos?page=\(page + 1)&limit=\(limit)>; rel=\"next\"")
+            links.append("<\(origin)/api/photos?\(filter)page=\(page + 1)&limit=\(limit)>; rel=\"next\"")
         }
         var headers: HTTPFields = [Self.totalCount: String(count)]
         if !links.isEmpty { headers[Self.link] = links.joined(separator: ", ") }
@@ -38,6 +42,20 @@ extension Gallery {
     /// `/api/photos/{id}`: one visible photo.
     func photoResource(_ id: UUID, _ request: Request) async throws -> Response {
         .json(resource(for: try await visiblePhoto(id), origin: origin(of: request)))
+    }
+
+    /// `/api/albums`: every album (the favourites, one per day, one per name) with its title
+    /// in the reader's language (`Accept-Language`), its count and its cover.
+    func albumList(_ request: Request) async throws -> Response {
+        let language = try BoothLanguage.of(request, fallback: settings.language).language
+        let albums = try await library.offloaded { library throws(LibraryError) in try library.albums() }
+        let origin = origin(of: request)
+        return .json(
+            albums.map { album in
+                AlbumResource(
+                    kind: album.kind.rawValue, title: albumTitle(album.kind, key: album.key, title: album.title, in: language),
+                    count: album.count, coverID: album.cover.lowercased, url: origin + PhotoListing.albumPath(album.kind, album.key))
+            }, headers: language.headers(chosen: false))
     }
 
     /// `/api/status`: the booth's state and the number of visible photos.
@@ -58,11 +76,11 @@ extension Gallery {
     /// A photo in the API's words, with absolute URLs from `origin`.
     func resource(for photo: Photo, origin: String) -> PhotoResource {
         PhotoResource(
-            id: photo.id.lowercased, author: photo.origin == nil ? settings.boothName : (photo.booth ?? photo.origin ?? ""),
+            id: photo.id.lowercased, author: author(of: photo),
             width: photo.width, height: photo.height,
             url: origin + GalleryPaths.page(of: photo.id), downloadURL: origin + GalleryPaths.original(of: photo.id),
             caption: photo.caption.text, createdAt: photo.createdAt.utcTimestamp,
-            thumbnailURL: origin + GalleryPaths.thumbnail(of: photo.id))
+            thumbnailURL: origin + GalleryPaths.thumbnail(of: photo.id), favourite: photo.favourite)
     }
 
     static let link = HTTPField.Name("Link")!
@@ -84,12 +102,31 @@ struct PhotoResource: Encodable, Sendable {
     /// ISO 8601 UTC with milliseconds.
     var createdAt: String
     var thumbnailURL: String
+    /// One of the operator's favourites.
+    var favourite: Bool
 
     enum CodingKeys: String, CodingKey {
-        case id, author, width, height, url, caption
+        case id, author, width, height, url, caption, favourite
         case downloadURL = "download_url"
         case createdAt = "created_at"
         case thumbnailURL = "thumbnail_url"
+    }
+}
+
+/// An album in the JSON API (schema `Album` of `docs/openapi.yaml`).
+struct AlbumResource: Encodable, Sendable {
+    /// `favourites`, `day` or `name`.
+    var kind: String
+    var title: String
+    var count: Int
+    /// The photo that stands for it: its newest.
+    var coverID: String
+    /// The album's page.
+    var url: String
+
+    enum CodingKeys: String, CodingKey {
+        case kind, title, count, url
+        case coverID = "cover_id"
     }
 }
 

@@ -5,11 +5,23 @@ import HTTPTypes
 import Hummingbird
 
 /// Admin actions: hide a photo from guests, show it again, delete it (its original moves to
-/// the library's recycle folder). Each needs `Authorization: Bearer <token>` with the token of
-/// ``WebSettings/adminToken``; without a configured token they are off.
+/// the library's recycle folder), mark and unmark favourites, list near-duplicates. Each needs
+/// `Authorization: Bearer <token>` with the token of ``WebSettings/adminToken``; without a
+/// configured token they are off. The page `/admin` does them from a browser: it holds no
+/// secret, and its script sends the token the operator types.
 extension Gallery {
     var adminRoutes: [Route] {
         [
+            Route(.get, "/admin") { request, _ in pages.page(AdminView(frame: try frame(for: request)), "admin") },
+            Route(.get, "/api/duplicates") { request, _ in try await duplicates(request) },
+            Route(.post, "/api/photos/{id}/favourite") { request, context in
+                try await administer(request, context, "favourite") { library, id throws(LibraryError) in try library.setFavourite(true, of: id) }
+            },
+            Route(.post, "/api/photos/{id}/unfavourite") { request, context in
+                try await administer(request, context, "unfavourite") { library, id throws(LibraryError) in
+                    try library.setFavourite(false, of: id)
+                }
+            },
             Route(.post, "/api/photos/{id}/hide") { request, context in
                 try await administer(request, context, "hide") { library, id throws(LibraryError) in try library.setHidden(true, of: id) }
             },
@@ -20,6 +32,17 @@ extension Gallery {
                 try await administer(request, context, "delete") { library, id throws(LibraryError) in try library.recycle(id) }
             },
         ]
+    }
+
+    /// `/api/duplicates`: the visible photos that look alike (perceptual hashes within
+    /// ``WebSettings/duplicateDistance`` bits), in groups, each newest first; the groups with
+    /// the newest photo first.
+    func duplicates(_ request: Request) async throws -> Response {
+        try authorize(request)
+        let distance = settings.duplicateDistance
+        let groups = try await library.offloaded { library throws(LibraryError) in try library.duplicateGroups(maxDistance: distance) }
+        let origin = origin(of: request)
+        return .json(groups.map { group in group.map { resource(for: $0, origin: origin) } })
     }
 
     /// Checks the token, then the id, then runs `action` on the library: 204 when done, 404 for
@@ -34,6 +57,8 @@ extension Gallery {
             try await library.offloaded { library throws(LibraryError) in try action(library, id) }
         } catch let error as LibraryError where error.code == .unknownPhoto {
             throw WebError.notFound("There is no photo \(id.lowercased) in the library.")
+        } catch let error as LibraryError where error.code == .notOurs {
+            throw WebError(status: .conflict, message: error.description)
         }
         logger.notice("Web admin: \(name) photo \(id.lowercased)")
         return Response(status: .noContent)

@@ -60,11 +60,13 @@ extension Gallery {
     }
 
     /// `/api/events`: an event `photo` for each photo the booth stores from now on, in order
-    /// (its data is a ``PhotoCard`` as JSON), and a comment line as keep-alive every
+    /// (its data is a ``PhotoCard`` as JSON, its time in the reader's language), and a comment line as keep-alive every
     /// `eventKeepAlive`. A client that lets more than ``WebSettings/eventBacklog`` events wait
     /// is disconnected rather than skipped: its browser reconnects, and the gallery page reloads
     /// to show what it missed.
     func photoEvents(_ request: Request, _ context: GalleryRequestContext) -> Response {
+        // Each photo's time in the reader's language, as the page that listens writes it.
+        let language = (try? BoothLanguage.of(request, fallback: settings.language))?.language ?? settings.language
         let metrics = self.metrics
         let logger = context.logger
         let relay = FeedRelay(
@@ -90,7 +92,7 @@ extension Gallery {
                             guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.photo(id: id) }) else {
                                 return
                             }
-                            try await writer.write(Self.event("photo", card(for: photo)))
+                            try await writer.write(Self.event("photo", card(for: photo, in: language)))
                         }
                     }
                     try await writer.finish(nil)

@@ -3,50 +3,175 @@ import BoothStore
 import Foundation
 import Hummingbird
 
-/// The HTML pages: the grid of photos, newest first and paged, and each photo's own page.
+/// The HTML pages: the grid of photos (all of them, a search, an album), newest first and
+/// paged; the albums; each photo's own page; the slideshow.
 extension Gallery {
     var pageRoutes: [Route] {
         [
-            Route(.get, "/") { request, _ in try await galleryPage(request) },
-            Route(.get, "/photos/{id}") { _, context in try await photoPage(try photoID(from: context)) },
+            Route(.get, "/") { request, _ in try await galleryPage(request, try PhotoListing.from(request)) },
+            Route(.get, "/albums") { request, _ in try await albumsPage(request) },
+            Route(.get, "/albums/favourites") { request, _ in
+                try await galleryPage(request, PhotoListing(source: .album(.favourites, key: "")))
+            },
+            Route(.get, "/albums/day/{day}") { request, context in
+                try await galleryPage(request, PhotoListing(source: .album(.day, key: try albumKey(.day, "day", context))))
+            },
+            Route(.get, "/albums/name/{name}") { request, context in
+                try await galleryPage(request, PhotoListing(source: .album(.name, key: try albumKey(.name, "name", context))))
+            },
+            Route(.get, "/photos/{id}") { request, context in try await photoPage(try photoID(from: context), request) },
+            Route(.get, "/slideshow") { request, _ in try await slideshowPage(request) },
         ]
     }
 
-    /// `/?page=N`: one page of the grid. An empty library is a page that says so; a page past
-    /// the last is a 404 that points to the first.
-    func galleryPage(_ request: Request) async throws -> Response {
+    /// One page of a listing's grid (`?page=N`). An empty listing is a page that says so; a
+    /// page past the last is a 404 that points to the first.
+    func galleryPage(_ request: Request, _ listing: PhotoListing) async throws -> Response {
+        let frame = try frame(for: request)
+        let language = frame.language
         let page = try Self.queryNumber(request, "page", default: 1, range: Self.pages)
         let pageSize = Self.pageSize
-        let (photos, count) = try await visiblePage(page, size: pageSize)
+        let (photos, count) = try await visiblePage(page, size: pageSize, of: listing.query)
         let pageCount = Self.pageCount(photos: count, pageSize: pageSize)
         guard page <= pageCount else {
             throw WebError.notFound(
-                "The gallery has \(pageCount) page\(pageCount == 1 ? "" : "s"); there is no page \(page). The newest photos are at /.")
+                "These photos fill \(pageCount) page\(pageCount == 1 ? "" : "s"); there is no page \(page). The first is at \(listing.path).")
         }
-        return pages.gallery(
-            GalleryView(
-                boothName: settings.boothName, photos: photos.map(card(for:)), page: page, pageCount: pageCount,
-                pageSize: pageSize))
+        let texts = language.texts
+        var heading: String?
+        var emptyText = texts(.webEmpty)
+        var searchText = ""
+        switch listing.source {
+        case .all:
+            break
+        case .search(let text):
+            heading = texts(.webSearchHeading, ["query": text])
+            emptyText = texts(.webSearchEmpty, ["query": text])
+            searchText = text
+        case .album(let kind, let key):
+            heading = albumTitle(kind, key: key, title: photos.first?.caption.text ?? key, in: language)
+            emptyText = texts(.webAlbumEmpty)
+        }
+        let pageText = texts(.webPage, ["page": "\(page)", "count": "\(pageCount)"])
+        var title = heading ?? settings.boothName
+        if pageCount > 1 { title += " \u{00B7} " + pageText }
+        let view = GalleryView(
+            frame: frame, photos: photos.map { card(for: $0, in: language, from: listing) },
+            pageText: pageText,
+            newerPath: page > 1 ? listing.path(page: page - 1) : nil, olderPath: page < pageCount ? listing.path(page: page + 1) : nil,
+            isLive: page == 1 && listing == .all, showsPageNumber: pageCount > 1, heading: heading,
+            countText: heading == nil ? nil : language.photoCount(count), emptyText: emptyText, searchText: searchText,
+            welcome: listing == .all && !settings.welcome.isEmpty ? settings.welcome : nil, title: title)
+        return pages.page(view, "gallery")
     }
 
-    /// `/photos/{id}`: the photo at full size, with a link back to the grid page it is on.
-    func photoPage(_ id: UUID) async throws -> Response {
-        let found = try await library.offloaded { library throws(LibraryError) -> (Photo, Int)? in
+    /// An album's title: the favourites' word, a day in the reader's form, or the name as its
+    /// newest photo spells it.
+    func albumTitle(_ kind: Album.Kind, key: String, title: String, in language: BoothLanguage) -> String {
+        switch kind {
+        case .favourites: return language.texts(.webFavourites)
+        case .name: return title
+        case .day:
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = .current
+            let parts = key.split(separator: "-").compactMap { Int($0) }
+            guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12))
+            else { return key }
+            return language.day(date)
+        }
+    }
+
+    /// An album's key from the path parameter `name`, percent-decoded and checked.
+    func albumKey(_ kind: Album.Kind, _ name: String, _ context: GalleryRequestContext) throws -> String {
+        let raw = context.parameters.get(name) ?? ""
+        guard let decoded = raw.removingPercentEncoding else {
+            throw WebError.badRequest("\"\(raw.prefix(60))\" is not a well-formed album name.")
+        }
+        return try PhotoListing.albumKey(kind, decoded)
+    }
+
+    /// `/albums`: every album with its cover, title and count.
+    func albumsPage(_ request: Request) async throws -> Response {
+        let frame = try frame(for: request)
+        let albums = try await library.offloaded { library throws(LibraryError) -> [(Album, Photo?)] in
+            var albums: [(Album, Photo?)] = []
+            for album in try library.albums() { albums.append((album, try library.photo(id: album.cover))) }
+            return albums
+        }
+        let cards = albums.map { album, cover in
+            AlbumCard(
+                title: albumTitle(album.kind, key: album.key, title: album.title, in: frame.language),
+                countText: frame.language.photoCount(album.count), path: PhotoListing.albumPath(album.kind, album.key),
+                coverPath: GalleryPaths.thumbnail(of: album.cover), coverWidth: cover?.width ?? 4, coverHeight: cover?.height ?? 3)
+        }
+        return pages.page(AlbumsView(frame: frame, albums: cards), "albums")
+    }
+
+    /// `/photos/{id}`: the photo at full size, with links to the photos before and after it in
+    /// the listing it was opened from (`q` or `album`), and back to where it is in that grid.
+    /// Opened with a guest's deletion key (`key`), it offers to delete the photo.
+    func photoPage(_ id: UUID, _ request: Request) async throws -> Response {
+        let frame = try frame(for: request)
+        var listing = try PhotoListing.from(request)
+        let query = listing.query
+        let found = try await library.offloaded { library throws(LibraryError) -> (Photo, PhotoNeighbours?, PhotoNeighbours?)? in
             guard let photo = try library.photo(id: id) else { return nil }
-            return (photo, try library.position(of: photo))
+            let inListing = query == .all ? nil : try library.neighbours(of: photo, in: query)
+            return (photo, inListing, inListing == nil ? try library.neighbours(of: photo, in: .all) : nil)
         }
-        guard let (photo, position) = found else { throw WebError.photoOnItsWay(id) }
-        let back = GalleryPaths.gallery(page: position / Self.pageSize + 1)
-        return pages.photo(PhotoView(boothName: settings.boothName, photo: card(for: photo), backPath: back))
+        guard let (photo, inListing, inAll) = found else { throw WebError.photoOnItsWay(id) }
+        // A photo no longer in the listing it was opened from (renamed, say) is shown among all.
+        if inListing == nil { listing = .all }
+        let neighbours = inListing ?? inAll ?? PhotoNeighbours(position: 0)
+        let language = frame.language
+        let texts = language.texts
+        var deletePath: String?
+        var keyNotice: String?
+        if let key = FormValues(query: request.uri.query)["key"], let keys = settings.deletionKeys {
+            switch (keys.check(key, for: id), photo.origin) {
+            case (.valid, nil): deletePath = GalleryPaths.deletion(of: id, key: key)
+            case (.valid, _?): keyNotice = texts(.webDeleteImported)
+            case (.expired(let time), _): keyNotice = texts(.webDeleteExpired, ["time": language.dayAndTime(time)])
+            case (.wrong, _): keyNotice = texts(.webDeleteWrongKey)
+            }
+        }
+        let back = listing.path(page: neighbours.position / Self.pageSize + 1) + "#p-\(id.lowercased)"
+        let view = PhotoView(
+            frame: frame, photo: card(for: photo, in: language, from: listing), backPath: back,
+            newerPath: neighbours.newer.map { listing.photoPath($0.id) }, olderPath: neighbours.older.map { listing.photoPath($0.id) },
+            authorText: texts(.webAuthor, ["author": author(of: photo)]), deletePath: deletePath, keyNotice: keyNotice)
+        return pages.page(view, "photo")
     }
 
-    /// Page `page` (from 1) of `size` visible photos, newest first, and how many visible photos
+    /// Who took a photo: this booth, or the booth of the event it came from.
+    func author(of photo: Photo) -> String {
+        photo.origin == nil ? settings.boothName : (photo.booth ?? photo.origin ?? "")
+    }
+
+    /// The most photos a slideshow goes through before it reloads for the newest list.
+    static let slideshowLength = 500
+
+    /// `/slideshow`: the photos one after another, full screen, for a TV at the event:
+    /// favourites first, then the others newest first; a photo is shown as soon as it is
+    /// saved.
+    func slideshowPage(_ request: Request) async throws -> Response {
+        let frame = try frame(for: request)
+        let length = Self.slideshowLength
+        let photos = try await library.offloaded { library throws(LibraryError) -> [Photo] in
+            let favourites = try library.photos(.favourites, limit: length)
+            let others = try library.photos(.all, limit: length).filter { !$0.favourite }
+            return Array((favourites + others).prefix(length))
+        }
+        return pages.page(SlideshowView(frame: frame, slides: photos.map { card(for: $0, in: frame.language) }), "slideshow")
+    }
+
+    /// Page `page` (from 1) of `size` visible photos `query` picks, newest first, and how many
     /// there are; a page past the last is empty. One catalog read, off the cooperative pool.
-    func visiblePage(_ page: Int, size: Int) async throws -> (photos: [Photo], count: Int) {
+    func visiblePage(_ page: Int, size: Int, of query: PhotoQuery = .all) async throws -> (photos: [Photo], count: Int) {
         try await library.offloaded { library throws(LibraryError) -> ([Photo], Int) in
-            let count = try library.count()
+            let count = try library.count(query)
             guard page <= Self.pageCount(photos: count, pageSize: size) else { return ([], count) }
-            return (try library.photos(skipping: (page - 1) * size, limit: size), count)
+            return (try library.photos(query, skipping: (page - 1) * size, limit: size), count)
         }
     }
 
@@ -55,12 +180,12 @@ extension Gallery {
         max(1, (photos + pageSize - 1) / pageSize)
     }
 
-    /// A whole-number query parameter within `range`; `fallback` when absent; a 400 that says
-    /// what is expected otherwise.
     /// The pages a request may ask for, as `docs/openapi.yaml` states them: a million pages
     /// of 30 is far more than any booth takes.
     static let pages = 1...1_000_000
 
+    /// A whole-number query parameter within `range`; `fallback` when absent; a 400 that says
+    /// what is expected otherwise.
     static func queryNumber(_ request: Request, _ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
         guard let raw = request.uri.queryParameters[name[...]] else { return fallback }
         if let number = Int(raw), range.contains(number) { return number }

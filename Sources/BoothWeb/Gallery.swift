@@ -40,14 +40,29 @@ struct Gallery: Sendable {
         return photo
     }
 
-    /// What pages and events show of a photo.
-    func card(for photo: Photo) -> PhotoCard {
+    /// What pages and events show of a photo, in `language`; its page opened from `listing`.
+    func card(for photo: Photo, in language: BoothLanguage, from listing: PhotoListing = .all) -> PhotoCard {
         PhotoCard(
             id: photo.id.lowercased, caption: photo.caption.text, width: photo.width, height: photo.height,
             createdAt: photo.createdAt.utcTimestamp,
-            createdText: settings.dateFormat.string(from: photo.createdAt),
-            pagePath: GalleryPaths.page(of: photo.id), thumbnailPath: GalleryPaths.thumbnail(of: photo.id),
-            originalPath: GalleryPaths.original(of: photo.id), downloadPath: GalleryPaths.download(of: photo.id))
+            createdText: takenText(photo.createdAt, in: language),
+            pagePath: listing.photoPath(photo.id), thumbnailPath: GalleryPaths.thumbnail(of: photo.id),
+            originalPath: GalleryPaths.original(of: photo.id), downloadPath: GalleryPaths.download(of: photo.id),
+            favourite: photo.favourite)
+    }
+
+    /// "Taken on 22/11/2026 at 14h05", in the booth's time zone and `language`: its own form,
+    /// or the operator's pattern (`gallery.date_format`) with the language's names of months.
+    func takenText(_ date: Date, in language: BoothLanguage) -> String {
+        // Without a pattern of the operator's, the settings hold the booth's language's form.
+        let format = settings.dateFormat == settings.language.dateFormat ? language.dateFormat : settings.dateFormat.localized(for: language)
+        return format.string(from: date)
+    }
+
+    /// The frame of a page for `request`, in the reader's language.
+    func frame(for request: Request) throws -> PageFrame {
+        let (language, chosen) = try BoothLanguage.of(request, fallback: settings.language)
+        return PageFrame(boothName: settings.boothName, language: language, chosen: chosen, request: request)
     }
 
     /// `http://host[:port]` as the client reached the booth (its `Host` header, which HTTP
@@ -84,6 +99,8 @@ struct PhotoCard: Sendable, Encodable {
     var thumbnailPath: String
     var originalPath: String
     var downloadPath: String
+    /// One of the operator's favourites.
+    var favourite: Bool
 
     /// The JSON of an event (schema `PhotoEvent`) leaves out the original's paths: the
     /// gallery's script links to the photo's page, not to its file.

@@ -13,8 +13,8 @@ enum GalleryPaths {
     static func download(of id: UUID) -> String { "/photos/\(id.lowercased).jpg?download=1" }
     /// The thumbnail JPEG.
     static func thumbnail(of id: UUID) -> String { "/thumbnails/\(id.lowercased).jpg" }
-    /// A page of the gallery grid, 1-based; page 1 is `/`.
-    static func gallery(page: Int) -> String { page <= 1 ? "/" : "/?page=\(page)" }
+    /// The page where a guest confirms deleting their photo, with the key that allows it.
+    static func deletion(of id: UUID, key: String) -> String { "/photos/\(id.lowercased)/delete?key=\(PhotoListing.encoded(key))" }
 }
 
 /// Parses a photo id from a path; anything that is not a UUID (`..%2F..`, a file name) is a bad

@@ -119,8 +119,8 @@ public struct GalleryServer: Service {
 
     /// Every route of the gallery, in the order of `docs/openapi.yaml`.
     static func routes(_ gallery: Gallery) -> [Route] {
-        gallery.pageRoutes + gallery.imageRoutes + gallery.apiRoutes + gallery.adminRoutes + gallery.liveRoutes
-            + gallery.operationRoutes
+        gallery.pageRoutes + gallery.guestRoutes + gallery.imageRoutes + gallery.apiRoutes + gallery.adminRoutes
+            + gallery.liveRoutes + gallery.operationRoutes
     }
 
     /// The router: the routes, HEAD for each GET, and 405 with `Allow` for any other method on a
@@ -129,7 +129,7 @@ public struct GalleryServer: Service {
         let router = Router(context: GalleryRequestContext.self, options: [.autoGenerateHeadEndpoints])
         let routes = routes(gallery)
         router.add(middleware: AnswerCounting(metrics: gallery.metrics))
-        router.add(middleware: ErrorPresentation(pages: gallery.pages))
+        router.add(middleware: ErrorPresentation(pages: gallery.pages, boothName: gallery.settings.boothName, fallback: gallery.settings.language))
         router.add(middleware: MethodCheck(allowedMethods(routes)))
         for route in routes {
             router.on(RouterPath(route.path), method: route.method) { request, context in

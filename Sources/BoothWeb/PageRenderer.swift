@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 import Mustache
 
-/// Renders the gallery's HTML pages from ``PageTemplates``.
+/// Renders the gallery's HTML pages from ``PageTemplates``, each in its reader's language.
 struct PageRenderer: Sendable {
     private let library: MustacheLibrary
     private let boothName: String
@@ -22,27 +22,29 @@ struct PageRenderer: Sendable {
         self.library = library
     }
 
-    /// A page of the gallery grid.
-    func gallery(_ view: GalleryView) -> Response {
-        html(render(view, "gallery"))
+    /// `view` through `template`, as an HTML answer in the frame's language.
+    func page(_ view: some PageView, _ template: String, status: HTTPResponse.Status = .ok) -> Response {
+        var response = html(library.render(view, withTemplate: template) ?? "", status: status)
+        for field in view.frame.headers { response.headers.append(field) }
+        return response
     }
 
-    /// A photo's page.
-    func photo(_ view: PhotoView) -> Response {
-        html(render(view, "photo"))
+    /// The page for an error, with its status, in the language `frame` says: a heading for the
+    /// kind of error, and the error's words for guests where it has some.
+    func errorPage(_ error: WebError, frame: PageFrame) -> Response {
+        let texts = frame.language.texts
+        let heading =
+            switch error.status.code {
+            case 400: texts(.webBadAddress)
+            case 404, 410: texts(.webNotFound)
+            case 500...: texts(.webSomethingWentWrong)
+            default: error.status.reasonPhrase
+            }
+        let message = error.text.map { texts($0) } ?? error.message
+        return page(ErrorView(frame: frame, reason: heading, message: message), "error", status: error.status)
     }
 
-    /// The page for an error, with its status.
-    func errorPage(_ error: WebError) -> Response {
-        let view = ErrorView(boothName: boothName, reason: error.status.reasonPhrase, message: error.message)
-        return html(render(view, "error"), status: error.status)
-    }
-
-    private func render(_ view: Any, _ template: String) -> String {
-        library.render(view, withTemplate: template) ?? ""
-    }
-
-    private func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    private func html(_ text: String, status: HTTPResponse.Status) -> Response {
         Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
@@ -50,46 +52,74 @@ struct PageRenderer: Sendable {
     }
 }
 
-/// What the gallery template shows. Mustache reads stored properties only (by reflection),
-/// so the flags are stored, not computed.
-struct GalleryView {
+/// What every page shows around its content: the booth's name, the language (`<html lang>`,
+/// the texts, the switch to the others).
+struct PageFrame: Sendable {
     var boothName: String
-    var photos: [PhotoCard]
-    var page: Int
-    var pageCount: Int
-    var pageSize: Int
-    var newerPath: String?
-    var olderPath: String?
-    /// Page 1 shows new photos as they are taken.
-    var isFirstPage: Bool
-    /// The page number and links show only when there is more than one page.
-    var showsPageNumber: Bool
+    var language: BoothLanguage
+    /// The same page in each language, the reader's own marked.
+    var languages: [LanguageLink]
+    /// Whether the reader just chose the language (`?lang=`), which the answer keeps in a cookie.
+    var chosen: Bool
 
-    init(boothName: String, photos: [PhotoCard], page: Int, pageCount: Int, pageSize: Int) {
+    /// The frame of a page in `language`; `request` gives the address of the same page in the
+    /// other languages.
+    init(boothName: String, language: BoothLanguage, chosen: Bool, request: Request?) {
         self.boothName = boothName
-        self.photos = photos
-        self.page = page
-        self.pageCount = pageCount
-        self.pageSize = pageSize
-        newerPath = page > 1 ? GalleryPaths.gallery(page: page - 1) : nil
-        olderPath = page < pageCount ? GalleryPaths.gallery(page: page + 1) : nil
-        isFirstPage = page == 1
-        showsPageNumber = pageCount > 1
+        self.language = language
+        self.chosen = chosen
+        var form = request.map { FormValues(query: $0.uri.query) } ?? FormValues(query: nil)
+        form.remove("lang")
+        let path = request?.uri.path ?? "/"
+        languages = BoothLanguage.all.map { other in
+            LanguageLink(
+                code: other.code, name: other.nativeName, path: path + "?" + form.encoded(adding: ("lang", other.code)),
+                isCurrent: other.code == language.code)
+        }
+    }
+
+    var headers: HTTPFields { language.headers(chosen: chosen) }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": TextsContext(texts: language.texts)
+        case "lang": language.code
+        case "boothName": boothName
+        case "languages": languages
+        default: nil
+        }
     }
 }
 
-/// What the photo template shows.
-struct PhotoView {
-    var boothName: String
-    var photo: PhotoCard
-    var backPath: String
+/// A link to the current page in one language.
+struct LanguageLink: Sendable, MustacheParent {
+    var code: String
+    var name: String
+    var path: String
+    var isCurrent: Bool
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "code": code
+        case "name": self.name
+        case "path": path
+        case "isCurrent": isCurrent
+        default: nil
+        }
+    }
 }
 
-/// What the error template shows.
-struct ErrorView {
-    var boothName: String
-    var reason: String
-    var message: String
+/// A view that a page template renders: its own values, then its frame's.
+protocol PageView: MustacheParent {
+    var frame: PageFrame { get }
+    /// The view's own value called `name`, or `nil` to look in the frame.
+    func value(named name: String) -> Any?
+}
+
+extension PageView {
+    func child(named name: String) -> Any? {
+        value(named: name) ?? frame.child(named: name)
+    }
 }
 
 // Mustache finds a value by reflection unless the value names its children itself; a page of
@@ -99,52 +129,172 @@ struct ErrorView {
 struct TextsContext: MustacheParent {
     let texts: BoothTexts
 
-    static let english = TextsContext(texts: .english)
-
     func child(named name: String) -> Any? {
         BoothText(rawValue: name).map { texts($0) }
     }
 }
 
-extension GalleryView: MustacheParent {
-    /// "Page 2 of 7", from the booth's texts.
-    var pageText: String { TextsContext.english.texts(.webPage, ["page": "\(page)", "count": "\(pageCount)"]) }
+/// What the gallery template shows: a page of a listing (every photo, a search, an album).
+/// Mustache reads what the view names, so the flags are stored, not computed.
+struct GalleryView: PageView {
+    var frame: PageFrame
+    var photos: [PhotoCard]
+    /// "Page 2 of 7".
+    var pageText: String
+    var newerPath: String?
+    var olderPath: String?
+    /// Page 1 of the whole gallery shows new photos as they are taken.
+    var isLive: Bool
+    /// The page number and links show only when there is more than one page.
+    var showsPageNumber: Bool
+    /// The heading above the grid: the search or the album; none for the whole gallery.
+    var heading: String?
+    /// "12 photos", under a heading.
+    var countText: String?
+    /// What the grid says when it has no photo.
+    var emptyText: String
+    /// What the search box holds.
+    var searchText: String
+    /// The operator's welcome, on the whole gallery's pages.
+    var welcome: String?
+    /// The page's title: the heading, or the booth's name, with the page number past page 1.
+    var title: String
 
-    func child(named name: String) -> Any? {
+    func value(named name: String) -> Any? {
         switch name {
-        case "text": TextsContext.english
-        case "pageText": pageText
-        case "boothName": boothName
         case "photos": photos
-        case "page": page
-        case "pageCount": pageCount
-        case "pageSize": pageSize
+        case "pageText": pageText
         case "newerPath": newerPath
         case "olderPath": olderPath
-        case "isFirstPage": isFirstPage
+        case "isLive": isLive
         case "showsPageNumber": showsPageNumber
+        case "heading": heading
+        case "countText": countText
+        case "emptyText": emptyText
+        case "searchText": searchText
+        case "welcome": welcome
+        case "title": title
         default: nil
         }
     }
 }
 
-extension PhotoView: MustacheParent {
+/// What the albums template shows.
+struct AlbumsView: PageView {
+    var frame: PageFrame
+    var albums: [AlbumCard]
+
+    func value(named name: String) -> Any? {
+        name == "albums" ? albums : nil
+    }
+}
+
+/// An album on the albums page.
+struct AlbumCard: Sendable, MustacheParent {
+    var title: String
+    var countText: String
+    var path: String
+    var coverPath: String
+    var coverWidth: Int
+    var coverHeight: Int
+
     func child(named name: String) -> Any? {
         switch name {
-        case "text": TextsContext.english
-        case "boothName": boothName
+        case "title": title
+        case "countText": countText
+        case "path": path
+        case "coverPath": coverPath
+        case "coverWidth": coverWidth
+        case "coverHeight": coverHeight
+        default: nil
+        }
+    }
+}
+
+/// What the photo template shows.
+struct PhotoView: PageView {
+    var frame: PageFrame
+    var photo: PhotoCard
+    var backPath: String
+    var newerPath: String?
+    var olderPath: String?
+    /// "By Anna & Ben's wedding".
+    var authorText: String
+    /// The confirmation page of a guest's deletion, when the page was opened with a valid key.
+    var deletePath: String?
+    /// Why the key the page was opened with cannot delete the photo.
+    var keyNotice: String?
+
+    func value(named name: String) -> Any? {
+        switch name {
         case "photo": photo
         case "backPath": backPath
+        case "newerPath": newerPath
+        case "olderPath": olderPath
+        case "authorText": authorText
+        case "deletePath": deletePath
+        case "keyNotice": keyNotice
         default: nil
         }
     }
 }
 
-extension ErrorView: MustacheParent {
-    func child(named name: String) -> Any? {
+/// What the deletion template shows: the question, and the form that deletes.
+struct DeletionView: PageView {
+    var frame: PageFrame
+    var photo: PhotoCard
+    var question: String
+    var explanation: String
+    var actionPath: String
+    var key: String
+
+    func value(named name: String) -> Any? {
         switch name {
-        case "text": TextsContext.english
-        case "boothName": boothName
+        case "photo": photo
+        case "question": question
+        case "explanation": explanation
+        case "actionPath": actionPath
+        case "key": key
+        default: nil
+        }
+    }
+}
+
+/// A page that says one thing to a guest, such as the outcome of a deletion.
+struct NoticeView: PageView {
+    var frame: PageFrame
+    var message: String
+
+    func value(named name: String) -> Any? {
+        name == "message" ? message : nil
+    }
+}
+
+/// What the slideshow template shows: the photos in the order they are shown.
+struct SlideshowView: PageView {
+    var frame: PageFrame
+    var slides: [PhotoCard]
+
+    func value(named name: String) -> Any? {
+        name == "slides" ? slides : nil
+    }
+}
+
+/// The admin page, whose script does the rest with the admin token.
+struct AdminView: PageView {
+    var frame: PageFrame
+
+    func value(named name: String) -> Any? { nil }
+}
+
+/// What the error template shows.
+struct ErrorView: PageView {
+    var frame: PageFrame
+    var reason: String
+    var message: String
+
+    func value(named name: String) -> Any? {
+        switch name {
         case "reason": reason
         case "message": message
         default: nil
@@ -165,6 +315,7 @@ extension PhotoCard: MustacheParent {
         case "thumbnailPath": thumbnailPath
         case "originalPath": originalPath
         case "downloadPath": downloadPath
+        case "favourite": favourite
         default: nil
         }
     }

@@ -29,12 +29,22 @@ public struct WebSettings: Sendable {
     /// must never miss one unknowingly. Photos come every few seconds at most, so 64 is a
     /// client that has not read for minutes.
     public var eventBacklog = 64
+    /// The operator's words at the top of the gallery (`booth.welcome`), which a guest can
+    /// close; empty for none.
+    public var welcome: String
+    /// What signs the links that let a guest delete the photo they just took; `nil` turns
+    /// those links off.
+    public var deletionKeys: DeletionKeys?
+    /// How many of the 64 bits of their perceptual hashes two photos may differ by and still
+    /// be shown to the operator as near-duplicates.
+    public var duplicateDistance = 10
 
     /// Settings with the given values; the defaults serve every interface on port 8080, with
     /// admin actions off.
     public init(
         address: String = "0.0.0.0", port: Int = 8080, boothName: String = "Photobooth", adminToken: String? = nil,
-        dateFormat: PhotoDateFormat = .standard, idleTimeout: Duration = .seconds(30), event: String = ""
+        dateFormat: PhotoDateFormat = .standard, idleTimeout: Duration = .seconds(30), event: String = "", welcome: String = "",
+        deletionKeys: DeletionKeys? = nil
     ) {
         self.address = address
         self.port = port
@@ -43,5 +53,7 @@ public struct WebSettings: Sendable {
         self.dateFormat = dateFormat
         self.idleTimeout = idleTimeout
         self.event = event
+        self.welcome = welcome
+        self.deletionKeys = deletionKeys
     }
 }

@@ -125,6 +125,10 @@ struct ConfigurationTests {
         let pattern = try error("gallery: {date_format: \"'Taken'\"}")
         #expect(pattern.code == .notAllowed && pattern.key == "gallery.date_format", "a pattern with no date in it")
         #expect(try load("http: {public_url: auto, admin_token: none}").web == WebConfiguration())
+        let guests = try load(#"{booth: {welcome: "Find your photos by name!"}, http: {guest_delete_hours: 0}}"#).web
+        #expect(guests.welcome == "Find your photos by name!" && guests.guestDeleteHours == 0)
+        #expect(WebConfiguration().guestDeleteHours == 24 && WebConfiguration().welcome.isEmpty)
+        #expect(try failure("http: {guest_delete_hours: 9000}").contains("0 to 8760"))
     }
 
     @Test("Keys apply whatever their order: the light's chip and the view key are resolved at the end")

@@ -11,7 +11,7 @@ import Testing
 @Suite("JSON API")
 struct APITests {
     static let photoKeys: Set<String> = [
-        "id", "author", "width", "height", "url", "download_url", "caption", "created_at", "thumbnail_url",
+        "id", "author", "width", "height", "url", "download_url", "caption", "created_at", "thumbnail_url", "favourite",
     ]
 
     @Test("/api/photos is a bare array of picsum-style items, newest first")

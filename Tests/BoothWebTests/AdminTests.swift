@@ -120,6 +120,75 @@ struct AdminTests {
         #expect(try fixture.library.photos().map(\.id) == [other.id])
     }
 
+    @Test("Favourites: marked and unmarked with the token, shown in the JSON API")
+    func favourites() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Best")
+        let id = photo.id.lowercased
+        try await fixture.application().test(.router) { client in
+            func favourite() async throws -> Bool? {
+                let response = try await client.execute(uri: "/api/photos/\(id)", method: .get)
+                return try OpenAPITests.object(response.body)["favourite"] as? Bool
+            }
+            #expect(try await favourite() == false)
+            #expect(try await client.execute(uri: "/api/photos/\(id)/favourite", method: .post).status == .unauthorized)
+            #expect(try await favourite() == false)
+            #expect(try await client.execute(uri: "/api/photos/\(id)/favourite", method: .post, headers: Self.admin).status == .noContent)
+            #expect(try await favourite() == true)
+            let list = try APITests.items(try await client.execute(uri: "/api/photos", method: .get))
+            #expect(list.first?["favourite"] as? Bool == true)
+            let grid = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(grid.contains("<span class=\"caption\">★ Best</span>"))
+            #expect(try await client.execute(uri: "/api/photos/\(id)/unfavourite", method: .post, headers: Self.admin).status == .noContent)
+            #expect(try await favourite() == false)
+            let unknown = try await client.execute(uri: "/api/photos/\(UUID().lowercased)/favourite", method: .post, headers: Self.admin)
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    @Test("Near-duplicates come in groups by perceptual hash, within the configured distance, with the token only")
+    func duplicates() async throws {
+        let fixture = try WebFixture()
+        let first = try fixture.add(caption: "Burst 1", secondsAgo: 30)
+        let second = try fixture.add(caption: "Burst 2", secondsAgo: 20)
+        let third = try fixture.add(caption: "Burst 3", secondsAgo: 10)
+        let different = try fixture.add(caption: "Elsewhere", secondsAgo: 5)
+        try fixture.add(caption: "No hash yet")
+        try fixture.library.setPerceptualHash(0x0F0F_0F0F_0F0F_0F0F, of: first.id)
+        try fixture.library.setPerceptualHash(0x0F0F_0F0F_0F0F_0F0E, of: second.id)
+        try fixture.library.setPerceptualHash(0x0F0F_0F0F_0F0F_00FF, of: third.id)
+        try fixture.library.setPerceptualHash(0xF0F0_F0F0_F0F0_F0F0, of: different.id)
+        try await fixture.application().test(.router) { client in
+            #expect(try await client.execute(uri: "/api/duplicates", method: .get).status == .unauthorized)
+            let response = try await client.execute(uri: "/api/duplicates", method: .get, headers: Self.admin)
+            #expect(response.status == .ok)
+            let groups = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[[String: Any]]])
+            #expect(groups.map { $0.map { $0["caption"] as? String } } == [["Burst 3", "Burst 2", "Burst 1"]])
+            #expect(Set(groups[0][0].keys) == APITests.photoKeys)
+        }
+        var strict = WebSettings(boothName: "Test Booth", adminToken: "secret")
+        strict.duplicateDistance = 1
+        try await fixture.application(strict).test(.router) { client in
+            let response = try await client.execute(uri: "/api/duplicates", method: .get, headers: Self.admin)
+            let groups = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[[String: Any]]])
+            #expect(groups.map { $0.map { $0["caption"] as? String } } == [["Burst 2", "Burst 1"]], "the distance is the setting's")
+        }
+    }
+
+    @Test("The admin page holds no secret, and has the words its script needs")
+    func adminPage() async throws {
+        let fixture = try WebFixture()
+        try await fixture.application().test(.router) { client in
+            let response = try await client.execute(uri: "/admin", method: .get)
+            #expect(response.status == .ok)
+            let html = String(buffer: response.body)
+            #expect(!html.contains("secret"))
+            #expect(html.contains("<h1>Manage the photos</h1>"))
+            #expect(html.contains("data-hide-others=\"Hide all but the first\""))
+            #expect(html.contains("\"/api/duplicates\"") && html.contains("/hide\""))
+        }
+    }
+
     @Test("Tokens are compared whole, whatever their lengths")
     func tokenComparison() {
         #expect(Gallery.sameToken("secret", "secret"))

@@ -101,7 +101,7 @@ struct OpenAPITests {
             try Self.expectKeys(of: try Self.object(error.body), match: "Error")
         }
         let gallery = Gallery(library: fixture.library, live: fixture.live, settings: WebSettings(), logger: .init(label: "test"))
-        let event = String(buffer: Gallery.event("photo", gallery.card(for: photo)))
+        let event = String(buffer: Gallery.event("photo", gallery.card(for: photo, in: .english)))
         let data = try #require(event.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst("data: ".count))
         try Self.expectKeys(of: try Self.object(ByteBuffer(string: String(data))), match: "PhotoEvent")
     }

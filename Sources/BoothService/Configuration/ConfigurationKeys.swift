@@ -19,11 +19,11 @@ extension ConfigurationKey {
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
         Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key, Setting.attractAfter.key,
-        Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.language.key,
+        Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.boothWelcome.key, Setting.language.key,
         Setting.galleryDateFormat.key, Setting.galleryTimeout.key,
         Setting.storageReserve.key,
         Setting.httpEnabled.key, Setting.httpAddress.key, Setting.httpPort.key, Setting.httpPublicURL.key,
-        Setting.httpAdminToken.key,
+        Setting.httpAdminToken.key, Setting.httpGuestDeleteHours.key,
         Setting.syncEndpoint.key, Setting.syncBucket.key, Setting.syncRegion.key, Setting.syncEvent.key,
         Setting.syncPathStyle.key, Setting.syncCredentialsFile.key, Setting.syncMaxBytesPerSecond.key,
         Setting.syncInterval.key,
@@ -218,6 +218,11 @@ extension Setting<String> {
     public static var boothName: Self {
         Setting("booth.name", allowed: "a name, such as Anna & Ben's wedding") { $0.web.boothName = $1 }
     }
+
+    /// `booth.welcome`: the words at the top of the web gallery, which guests can close.
+    public static var boothWelcome: Self {
+        Setting("booth.welcome", allowed: "a few words for the guests") { $0.web.welcome = $1 }
+    }
 }
 
 extension Setting<BoothLanguage> {
@@ -277,6 +282,13 @@ extension Setting<AdminToken> {
     /// `http.admin_token`: the secret that allows hiding and deleting photos over the web.
     public static var httpAdminToken: Self {
         Setting("http.admin_token", allowed: "a secret of at least 16 characters, or none") { $0.web.adminToken = $1.secret }
+    }
+}
+
+extension Setting<Int> {
+    /// `http.guest_delete_hours`: how long a guest's link can delete their photo.
+    public static var httpGuestDeleteHours: Self {
+        Setting("http.guest_delete_hours", in: 0...8760) { $0.web.guestDeleteHours = $1 }
     }
 }
 

@@ -19,6 +19,11 @@ public struct WebConfiguration: Sendable, Hashable {
     /// How creation times are written, on the screen and in the gallery, when the operator
     /// gives a pattern; `nil`: the booth's language's way (see ``BoothConfiguration/dateFormat``).
     public var dateFormat: PhotoDateFormat?
+    /// The words at the top of the gallery, which a guest can close; empty for none.
+    public var welcome = ""
+    /// How long the "Saved as" screen's link lets the guest delete their photo, in hours; 0
+    /// gives links without that power.
+    public var guestDeleteHours = 24
 
     public init() {}
 }

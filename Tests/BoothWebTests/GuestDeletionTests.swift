@@ -1,0 +1,153 @@
+import BoothCore
+import BoothImaging
+import BoothStore
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import BoothWeb
+
+@Suite("A guest deletes their photo")
+struct GuestDeletionTests {
+    static let secret = Data((0..<32).map { UInt8($0 * 7 % 256) })
+    static let keys = DeletionKeys(secret: secret, validity: .seconds(24 * 3600))
+    static let settings = WebSettings(boothName: "Test Booth", adminToken: "secret", deletionKeys: keys)
+    static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    /// POSTs the deletion form of `id` with `key`.
+    static func delete(_ id: UUID, key: String, with client: some TestClientProtocol) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/photos/\(id.lowercased)/delete", method: .post, headers: form,
+            body: ByteBuffer(string: "key=\(PhotoListing.encoded(key))"))
+    }
+
+    @Test("A key is the photo's for its time only, and says nothing of another photo's")
+    func keys() throws {
+        let id = UUID()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let key = Self.keys.key(for: id, now: now)
+        #expect(key.count == 27 && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        #expect(Self.keys.check(key, for: id, now: now) == .valid(until: now.addingTimeInterval(24 * 3600)))
+        #expect(Self.keys.check(key, for: id, now: now.addingTimeInterval(24 * 3600 - 1)) == .valid(until: now.addingTimeInterval(24 * 3600)))
+        #expect(Self.keys.check(key, for: id, now: now.addingTimeInterval(24 * 3600)) == .expired(at: now.addingTimeInterval(24 * 3600)))
+        #expect(Self.keys.check(key, for: UUID(), now: now) == .wrong)
+        let otherSecret = DeletionKeys(secret: Data(repeating: 1, count: 32))
+        #expect(otherSecret.check(key, for: id, now: now) == .wrong, "a new secret voids the keys given")
+        // Changing the expiry (to lengthen the key's life) breaks the signature.
+        var bytes = try #require(DeletionKeys.bytes(base64url: key))
+        bytes[3] &+= 1
+        #expect(Self.keys.check(DeletionKeys.base64url(bytes), for: id, now: now) == .wrong)
+        for bad in ["", "x", String(key.dropLast()), key + "A", "!!!!", String(repeating: "A", count: 200)] {
+            #expect(Self.keys.check(bad, for: id, now: now) == .wrong, "\(bad)")
+        }
+    }
+
+    @Test("The library's secret is made once, 32 bytes readable by its owner only, and kept")
+    func secretFile() throws {
+        let fixture = try WebFixture()
+        let secret = try fixture.library.guestLinkSecret()
+        #expect(secret.count == 32)
+        #expect(try fixture.library.guestLinkSecret() == secret)
+        let path = fixture.directory.appendingPathComponent(PhotoLibrary.guestLinkSecretName).path
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        try Data(count: 5).write(to: URL(fileURLWithPath: path))
+        #expect(throws: LibraryError.fileFailure) { try fixture.library.guestLinkSecret() }
+    }
+
+    @Test("With a valid key the photo page offers deletion, asks to confirm, and deletes into recycle/")
+    func valid() async throws {
+        let fixture = try WebFixture()
+        let kept = try fixture.add(caption: "Kept", secondsAgo: 5)
+        let photo = try fixture.add(caption: "Mine")
+        let id = photo.id.lowercased
+        let key = Self.keys.key(for: photo.id)
+        try await fixture.application(Self.settings).test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/photos/\(id)?key=\(key)", method: .get).body)
+            #expect(page.contains("<a class=\"delete\" href=\"/photos/\(id)/delete?key=\(key)\">Delete this photo</a>"))
+            let plain = String(buffer: try await client.execute(uri: "/photos/\(id)", method: .get).body)
+            #expect(!plain.contains("class=\"delete\""), "without the key, no offer")
+
+            let question = try await client.execute(uri: "/photos/\(id)/delete?key=\(key)", method: .get)
+            #expect(question.status == .ok)
+            let form = String(buffer: question.body)
+            #expect(form.contains("Delete \u{201C}Mine\u{201D}?"))
+            #expect(form.contains("<form method=\"post\" action=\"/photos/\(id)/delete\"><input type=\"hidden\" name=\"key\" value=\"\(key)\">"))
+            #expect(try fixture.library.photo(id: photo.id) != nil, "asking deletes nothing")
+
+            let deleted = try await Self.delete(photo.id, key: key, with: client)
+            #expect(deleted.status == .ok)
+            #expect(String(buffer: deleted.body).contains("Your photo has been deleted."))
+            #expect(FileManager.default.fileExists(atPath: fixture.directory.appendingPathComponent("recycle/\(id).jpg").path))
+            #expect(try await client.execute(uri: "/photos/\(id)", method: .get).status == .notFound)
+        }
+        #expect(try fixture.library.photos().map(\.id) == [kept.id])
+    }
+
+    @Test("Replayed after the deletion, the key gets 410 and a page that says the photo is gone")
+    func replayed() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Mine")
+        let key = Self.keys.key(for: photo.id)
+        try await fixture.application(Self.settings).test(.router) { client in
+            #expect(try await Self.delete(photo.id, key: key, with: client).status == .ok)
+            let again = try await Self.delete(photo.id, key: key, with: client)
+            #expect(again.status == .gone)
+            #expect(String(buffer: again.body).contains("This photo has already been deleted."))
+            #expect(try await client.execute(uri: "/photos/\(photo.id.lowercased)/delete?key=\(key)", method: .get).status == .gone)
+        }
+    }
+
+    @Test("An expired key, another photo's key, no key or a made-up one delete nothing: 403 and why")
+    func refused() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Mine")
+        let other = try fixture.add(caption: "Theirs")
+        let expired = Self.keys.key(for: photo.id, now: Date(timeIntervalSinceNow: -25 * 3600))
+        let cases: [(String, String)] = [
+            (expired, "that time has passed"), (Self.keys.key(for: other.id), "cannot delete this photo"),
+            ("", "cannot delete this photo"), ("AAAAAAAAAAAAAAAAAAAAAAAAAAA", "cannot delete this photo"),
+        ]
+        try await fixture.application(Self.settings).test(.router) { client in
+            for (key, reason) in cases {
+                let posted = try await Self.delete(photo.id, key: key, with: client)
+                #expect(posted.status == .forbidden, "\(key)")
+                #expect(String(buffer: posted.body).contains(reason), "\(key)")
+                let asked = try await client.execute(uri: "/photos/\(photo.id.lowercased)/delete?key=\(key)", method: .get)
+                #expect(asked.status == .forbidden, "\(key)")
+            }
+            let page = String(buffer: try await client.execute(uri: "/photos/\(photo.id.lowercased)?key=\(expired)", method: .get).body)
+            #expect(page.contains("that time has passed") && !page.contains("class=\"delete\""), "the photo page says why it offers nothing")
+        }
+        #expect(try fixture.library.count() == 2)
+        // A booth whose links do not delete refuses every key.
+        try await fixture.application(WebSettings(boothName: "Test Booth")).test(.router) { client in
+            let response = try await Self.delete(photo.id, key: Self.keys.key(for: photo.id), with: client)
+            #expect(response.status == .forbidden)
+        }
+        #expect(try fixture.library.count() == 2)
+    }
+
+    @Test("A photo imported from another booth of the event cannot be deleted here")
+    func imported() async throws {
+        let fixture = try WebFixture()
+        let jpeg = try WebFixture.jpeg()
+        var record = PhotoSidecar(
+            id: UUID(), number: 3, caption: Caption(sanitizing: "From afar")!, createdAt: Date(), booth: "Other Booth", hidden: false)
+        record.width = 320
+        record.height = 240
+        let photo = try fixture.library.importPhoto(
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other-booth")
+        let key = Self.keys.key(for: photo.id)
+        try await fixture.application(Self.settings).test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/photos/\(photo.id.lowercased)?key=\(key)", method: .get).body)
+            #expect(page.contains("only that booth can delete it") && !page.contains("class=\"delete\""))
+            let posted = try await Self.delete(photo.id, key: key, with: client)
+            #expect(posted.status == .forbidden)
+            #expect(String(buffer: posted.body).contains("only that booth can delete it"))
+        }
+        #expect(try fixture.library.photo(id: photo.id) != nil)
+    }
+}
