@@ -478,7 +478,9 @@ def gallery(vm: VM, out: Path) -> None:
     booth.wait(r"-> saved")
     link = booth.wait(r"Saved screen of [0-9a-f-]{36}: photo page (\S+)$").group(1)
     has_link = link != "none"
-    check(link == f"http://booth.test:8080/photos/{photo_id}", f"the saved screen links to {link}, not to the photo's page")
+    # The photo's page, with the guest's key to delete it (27 characters of base64url).
+    check(re.fullmatch(rf"http://booth\.test:8080/photos/{photo_id}\?key=[A-Za-z0-9_-]{{27}}", link) is not None,
+          f"the saved screen links to {link}, not to the photo's page with the guest's key")
 
     def shows_saved(image: Image.Image) -> bool:
         # Every other screen the booth shows around it has pure white (text, the camera's frame);
