@@ -2,6 +2,7 @@ import BoothCore
 import BoothStore
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// A guest deletes the photo they just took: the "Saved as" screen's link carries a key
 /// (``DeletionKeys``) that allows it for a while. The photo page offers it, a page asks to
@@ -41,7 +42,12 @@ extension Gallery {
     func guestDelete(_ id: UUID, _ request: Request) async throws -> Response {
         let frame = try frame(for: request)
         var request = request
-        let body = try await request.collectBody(upTo: Self.deletionFormLimit)
+        let body: ByteBuffer
+        do {
+            body = try await request.collectBody(upTo: Self.deletionFormLimit)
+        } catch is NIOTooManyBytesError {
+            throw HTTPError(.contentTooLarge, message: "A deletion form is its key alone: at most \(Self.deletionFormLimit) bytes.")
+        }
         let key = FormValues(query: String(buffer: body))["key"] ?? FormValues(query: request.uri.query)["key"] ?? ""
         _ = try await checkDeletion(id, key: key, frame: frame)
         do {

@@ -130,6 +130,20 @@ struct GuestDeletionTests {
         #expect(try fixture.library.count() == 2)
     }
 
+    @Test("A deletion form longer than a key is 413, with the photo kept, even with the right key after the noise")
+    func oversizedForm() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Mine")
+        let key = Self.keys.key(for: photo.id)
+        try await fixture.application(Self.settings).test(.router) { client in
+            let response = try await client.execute(
+                uri: "/photos/\(photo.id.lowercased)/delete", method: .post, headers: Self.form,
+                body: ByteBuffer(string: "noise=\(String(repeating: "x", count: 2000))&key=\(key)"))
+            #expect(response.status == .contentTooLarge)
+        }
+        #expect(try fixture.library.count() == 1)
+    }
+
     @Test("A photo imported from another booth of the event cannot be deleted here")
     func imported() async throws {
         let fixture = try WebFixture()
