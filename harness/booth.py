@@ -9,6 +9,7 @@ for too, so that they change only with a reason).
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -75,7 +76,7 @@ class Command:
         self.binary, self.data = binary, data
 
     def run(self, *args: str, timeout: float = 120, check: bool = False, env: dict | None = None) -> subprocess.CompletedProcess:
-        command = [str(self.binary), args[0], "--data-dir", str(self.data), *args[1:]]
+        command = [str(self.binary), *args, "--data-dir", str(self.data)]
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
                                 env={**os.environ, **(env or {})})
         if check and result.returncode != 0:
@@ -152,12 +153,15 @@ class Booth:
             return error.code, dict(error.headers), error.read()
 
     def post(self, path: str, body: bytes = b"", headers: dict | None = None) -> int:
+        """The status of a POST; 0 when no answer came (the booth went away mid-request)."""
         request = urllib.request.Request(self.base + path, data=body, method="POST", headers=headers or {})
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
                 return answer.status
         except urllib.error.HTTPError as error:
             return error.code
+        except (OSError, http.client.HTTPException):
+            return 0
 
     # Waiting for it
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import socket
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from harness.booth import HarnessError, free_port, wait_for
+from harness.booth import HarnessError, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 ACCESS_KEY = "booth-test-key"
@@ -22,6 +24,26 @@ def weed() -> str | None:
     return os.environ.get("WEED") or (str(venv) if venv.exists() else shutil.which("weed"))
 
 
+def bindable(port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def weed_ports(count: int) -> list[int]:
+    """Free ports for weed's servers, each with its gRPC port (10000 above it) free too."""
+    found: list[int] = []
+    candidate = random.randrange(30000, 39000)
+    while len(found) < count:
+        candidate += 1
+        if bindable(candidate) and bindable(candidate + 10000):
+            found.append(candidate)
+    return found
+
+
 class ObjectStore:
     def __init__(self, out: Path):
         executable = weed()
@@ -32,7 +54,7 @@ class ObjectStore:
         (self.folder / "s3.json").write_text(json.dumps({"identities": [{
             "name": "booth", "credentials": [{"accessKey": ACCESS_KEY, "secretKey": SECRET_KEY}],
             "actions": ["Admin", "Read", "List", "Tagging", "Write"]}]}))
-        ports = [free_port() for _ in range(4)]
+        ports = weed_ports(4)
         self.port = ports[3]
         self.endpoint = f"http://127.0.0.1:{self.port}"
         self.log = open(out / "seaweedfs.log", "ab")
@@ -66,7 +88,7 @@ class ObjectStore:
     def sync_config(self, event: str) -> str:
         """The `sync:` part of a booth's configuration for this store."""
         return (f"sync:\n  endpoint: {self.endpoint}\n  bucket: {BUCKET}\n  event: {event}\n  path_style: true\n"
-                f"  credentials: {self.credentials}\n")
+                f"  credentials_file: {self.credentials}\n")
 
     def keys(self, prefix: str = "") -> list[str]:
         keys, token = [], None
