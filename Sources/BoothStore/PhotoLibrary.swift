@@ -146,8 +146,27 @@ public final class PhotoLibrary: Sendable {
         // On the writer, the one connection that commits, and only once the pool is open:
         // GRDB sets synchronous=NORMAL there when it turns WAL on, after prepareDatabase.
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        try LibrarySchema.migrator.migrate(database)
+        try migrate(database)
         return database
+    }
+
+    /// Brings the catalog up to date, also when another process (the booth and `photobooth list`
+    /// started together after an upgrade) does the same at the same time. The migrator reads
+    /// which migrations are applied before it runs each in a transaction of its own; two
+    /// processes both read "up to v6", one applies v7, and the other's v7 then fails ("duplicate
+    /// column"). That failure rolls back; read again, the list has grown, and the migrator has
+    /// less or nothing left to do. A failure with nobody else migrating is thrown as it is.
+    static func migrate(_ database: some DatabaseWriter, with migrator: DatabaseMigrator = LibrarySchema.migrator) throws {
+        while true {
+            let applied = try database.read { try migrator.appliedIdentifiers($0) }
+            do {
+                try migrator.migrate(database)
+                return
+            } catch {
+                let now = try database.read { try migrator.appliedIdentifiers($0) }
+                guard now.count > applied.count else { throw error }
+            }
+        }
     }
 
     /// The catalog for reading only, on a disk too full to grow SQLite's shared-memory file: with

@@ -131,6 +131,60 @@ struct FindingTests {
         #expect(try library.duplicateGroups(maxDistance: 4).isEmpty, "hidden photos are not shown as duplicates")
     }
 
+    /// What migration v7 adds, taken away: the catalog as a booth of before search left it.
+    static let toVersion6 = """
+        DROP TRIGGER photo_search_insert; DROP TRIGGER photo_search_delete; DROP TRIGGER photo_search_update;
+        DROP TABLE photo_search; DROP INDEX photo_visible_by_name; DROP INDEX photo_visible_favourites;
+        ALTER TABLE photo DROP COLUMN name_key; ALTER TABLE photo DROP COLUMN search_text;
+        ALTER TABLE photo DROP COLUMN favourite;
+        ALTER TABLE photo DROP COLUMN perceptual_hash;
+        DELETE FROM grdb_migrations WHERE identifier LIKE 'v7%';
+        """
+
+    @Test("A catalog of before search opened by several processes at once is brought up to date once, and every one opens it")
+    func concurrentMigration() async throws {
+        let fixture = try LibraryFixture()
+        _ = try fixture.add(caption: "Zoë")
+        fixture.library.close()
+        let directory = fixture.directory
+        let catalog = try DatabaseQueue(path: fixture.url(PhotoLibrary.catalogName).path)
+        try await catalog.write { db in
+            try db.execute(sql: Self.toVersion6)
+            // Thousands of rows, so that the migration lasts long enough for every opener to read
+            // "up to v6" before the first has committed v7, as a booth and `list` started together do.
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 2 UNION ALL SELECT i + 1 FROM n WHERE i < 4000)
+                    INSERT INTO photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file, hidden, booth)
+                    SELECT printf('%08x-0000-4000-8000-%012x', i, i), i, 'Guest ' || i, created_at, thumbnail, width, height,
+                        byte_count, 'photos/copy-' || i || '.jpg', hidden, booth
+                    FROM photo, n
+                    """)
+        }
+        try catalog.close()
+        let (failures, sink) = AsyncStream.makeStream(of: String?.self)
+        let openers = 4
+        for _ in 0..<openers {
+            // Each on a thread of its own, as processes would: opening blocks.
+            Thread {
+                do {
+                    try LibraryFixture.open(directory).close()
+                    sink.yield(nil)
+                } catch {
+                    sink.yield("\(error)")
+                }
+            }.start()
+        }
+        var errors: [String] = []
+        for await failure in failures.prefix(openers) {
+            if let failure { errors.append(failure) }
+        }
+        #expect(errors.isEmpty, "\(errors)")
+        let library = try LibraryFixture.open(directory)
+        #expect(try library.photos(.search("guest")).count > 0)
+        #expect(try library.photos(.search("zoe")).count == 1)
+    }
+
     @Test("A catalog of before search gets names, index and columns when it is opened")
     func migrationFromVersion6() throws {
         let fixture = try LibraryFixture()
@@ -139,17 +193,7 @@ struct FindingTests {
         fixture.library.close()
         // Take the catalog back to version 6 as an older booth left it.
         let catalog = try DatabaseQueue(path: fixture.url(PhotoLibrary.catalogName).path)
-        try catalog.write { db in
-            try db.execute(
-                sql: """
-                    DROP TRIGGER photo_search_insert; DROP TRIGGER photo_search_delete; DROP TRIGGER photo_search_update;
-                    DROP TABLE photo_search; DROP INDEX photo_visible_by_name; DROP INDEX photo_visible_favourites;
-                    ALTER TABLE photo DROP COLUMN name_key; ALTER TABLE photo DROP COLUMN search_text;
-                    ALTER TABLE photo DROP COLUMN favourite;
-                    ALTER TABLE photo DROP COLUMN perceptual_hash;
-                    DELETE FROM grdb_migrations WHERE identifier LIKE 'v7%';
-                    """)
-        }
+        try catalog.write { db in try db.execute(sql: Self.toVersion6) }
         try catalog.close()
         let library = try LibraryFixture.open(fixture.directory)
         #expect(try library.photos(.search("zoe")).map(\.id) == [photo.id])
