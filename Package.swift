@@ -193,6 +193,8 @@ let package = Package(
         ),
         // Pseudo-terminals, so the serial keypad's tests run it on a real terminal device.
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        // posix_spawn's closefrom, so that a test's child inherits only the descriptors it is given.
+        .target(name: "CSpawn", path: "Tests/CSpawn"),
         .testTarget(
             name: "BoothDevicesTests",
             dependencies: [
@@ -239,7 +241,7 @@ let package = Package(
             name: "PhotoboothEndToEndTests",
             // A real serial keypad on a pseudo-terminal drives the real binary.
             dependencies: [
-                "photobooth", "BoothCore", "BoothImaging", "BoothSync", "CPseudoTerminal", "StoreFixture",
+                "photobooth", "BoothCore", "BoothImaging", "BoothSync", "CPseudoTerminal", "CSpawn", "StoreFixture",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

@@ -140,7 +140,7 @@ struct EventSyncTests {
         let west = try TestBooth("West", event: event, server: server)
         try east.take("Before")
         try await east.sync.catchUp()
-        server.stop(gracefully: true)
+        await server.stop(gracefully: true)
         try east.take("During 1")
         try east.take("During 2")
         await #expect(throws: StoreError.self) { try await east.sync.catchUp() }

@@ -80,7 +80,7 @@ struct ObjectStoreTests {
         } catch {
             #expect(error.kind == .tls && error.description.contains("TLS handshake with 127.0.0.1 failed"), "\(error)")
         }
-        server.stop()
+        await server.stop()
         do {
             try await server.store(timeout: .seconds(2)).put("gala/a.xmp", Data("x".utf8), contentType: "text/plain")
             Issue.record("a stopped store took an upload")

@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import Synchronization
 import Testing
@@ -95,11 +96,14 @@ struct Finished {
 /// The built `photobooth` executable, run as a user runs it: arguments, standard input,
 /// standard output and error.
 ///
-/// Children are started with `posix_spawn` on close-on-exec pipes, one child at a time, so a
-/// child inherits only its own three descriptors. (Foundation's `Process` left pipe ends open
-/// when tests started children in parallel; a booth then waited forever for the end of an input
-/// another child held open.) Output is read and the child reaped on threads of their own, so
-/// nothing here blocks Swift's cooperative pool.
+/// Children are started with `posix_spawn` on close-on-exec pipes, one child at a time, and
+/// every other descriptor is closed in the child, so a child inherits only its own three.
+/// (Foundation's `Process` left pipe ends open when tests started children in parallel; a booth
+/// then waited forever for the end of an input another child held open. And a booth that
+/// inherited the socket Foundation watches for the end of *its* child kept that child's
+/// `waitUntilExit` spinning on the cooperative pool until the booth ended: two of them stalled
+/// the whole test run.) Output is read and the child reaped on threads of their own, so nothing
+/// here blocks Swift's cooperative pool.
 final class BoothProcess: Sendable {
     /// Held while pipes are made close-on-exec and a child is spawned: a spawn on another thread
     /// between `pipe` and `fcntl` would inherit them.
@@ -184,6 +188,7 @@ final class BoothProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, standardInput.read, 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput.write, 1)
         posix_spawn_file_actions_adddup2(&actions, standardError.write, 2)
+        let closing = cspawn_close_from(&actions, 3)
 
         let command = wrapper.isEmpty ? [executable.path] + arguments : ["/usr/bin/env"] + wrapper + [executable.path] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -193,7 +198,7 @@ final class BoothProcess: Sendable {
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
         var child: pid_t = 0
-        let status = posix_spawn(&child, command[0], &actions, nil, argv, envp)
+        let status = closing != 0 ? closing : posix_spawn(&child, command[0], &actions, nil, argv, envp)
         for descriptor in [standardInput.read, standardOutput.write, standardError.write] { close(descriptor) }
         guard status == 0 else {
             for descriptor in [standardInput.write, standardOutput.read, standardError.read] { close(descriptor) }

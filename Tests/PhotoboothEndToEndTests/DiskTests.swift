@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import GRDB
 import Testing
@@ -9,7 +10,10 @@ let canMountTmpfs: Bool = {
     let command = ["/usr/bin/unshare", "-rm", "/bin/sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"]
     let argv = command.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
-    guard posix_spawn(&child, command[0], nil, nil, argv, environ) == 0 else { return false }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard cspawn_close_from(&actions, 3) == 0, posix_spawn(&child, command[0], &actions, nil, argv, environ) == 0 else { return false }
     var status: Int32 = 0
     while waitpid(child, &status, 0) < 0 && errno == EINTR {}
     return status == 0

@@ -36,7 +36,7 @@ public final class Moto: StoreServer {
         let deadline = ContinuousClock.now + .seconds(60)
         while !SeaweedFS.isListening(port) {
             guard process.isRunning, ContinuousClock.now < deadline else {
-                process.stop(SIGKILL)
+                await process.stop(SIGKILL)
                 let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
                 throw SeaweedFS.FixtureError(description: "moto's server did not start within a minute: \(output.suffix(2000))")
             }

@@ -83,7 +83,7 @@ public final class SeaweedFS: StoreServer {
     }
 
     deinit {
-        end(gracefully: false)
+        end()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -125,21 +125,22 @@ public final class SeaweedFS: StoreServer {
     }
 
     /// Stops the store, as a network cut or a crashed server would take it away; `gracefully`
-    /// when it is to come back with everything it stored.
-    public func stop(gracefully: Bool = false) {
-        end(gracefully: gracefully)
+    /// (SIGTERM, some 25 seconds) when it is to come back with everything it stored.
+    public func stop(gracefully: Bool = false) async {
+        guard let weed = takeProcess() else { return }
+        await weed.stop(gracefully ? SIGTERM : SIGKILL)
     }
 
-    /// Stops weed: gracefully (SIGTERM, some 25 seconds) when the store is to come back with
-    /// its data, at once (SIGKILL) at the end of a test.
-    private func end(gracefully: Bool) {
-        guard
-            let weed = process.withLock({ process in
-                defer { process = nil }
-                return process
-            })
-        else { return }
-        weed.stop(gracefully ? SIGTERM : SIGKILL)
+    /// Stops weed at once (SIGKILL), at the end of a test.
+    private func end() {
+        takeProcess()?.stop(SIGKILL)
+    }
+
+    private func takeProcess() -> TiedProcess? {
+        process.withLock { process in
+            defer { process = nil }
+            return process
+        }
     }
 
     /// The fixture could not give a store, and why.

@@ -6,9 +6,14 @@ import Foundation
 /// that started the child exits, not the process; a thread of Swift's cooperative pool that
 /// sits idle for a few seconds is retired, and a store started from it died in the middle of
 /// a test. So the child is started from a thread of its own that lives until ``stop(_:)``.
+///
+/// Its end is waited for on a semaphore that Foundation's termination handler signals, never
+/// with `waitUntilExit`, which on Linux spins a thread without a run loop at full speed until
+/// the child has ended: on Swift's cooperative pool, two of those stall every task.
 public final class TiedProcess: Sendable {
     public let process: Process
     private let release = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments` under `setpriv --pdeathsig KILL`; its output goes to
     /// `output` (discarded when `nil`).
@@ -20,6 +25,7 @@ public final class TiedProcess: Sendable {
         process.standardError = output ?? FileHandle.nullDevice
         self.process = process
         let release = release
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             Thread {
                 do {
@@ -37,10 +43,29 @@ public final class TiedProcess: Sendable {
 
     public var isRunning: Bool { process.isRunning }
 
-    /// Sends `signal` and waits until the child has exited.
+    /// Sends `signal` and blocks until the child has exited: for SIGKILL, which ends it at once.
+    /// Stopping it again returns at once.
     public func stop(_ signal: Int32) {
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        waitForExit()
+    }
+
+    /// Sends `signal` and returns once the child has exited, however long it takes (SIGTERM),
+    /// waiting on a thread of its own.
+    public func stop(_ signal: Int32) async {
+        kill(process.processIdentifier, signal)
+        await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+            Thread { [self] in
+                waitForExit()
+                ended.resume()
+            }.start()
+        }
+    }
+
+    private func waitForExit() {
+        exited.wait()
+        // Open for every later wait, and the child's parent thread may end.
+        exited.signal()
         release.signal()
     }
 
