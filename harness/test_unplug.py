@@ -136,7 +136,7 @@ class Campaign:
         # In the guest: bind, then /api/status until idle with the camera, timed with its clock.
         output = self.guest.sh_ok(
             f"t0=$(cut -d' ' -f1 /proc/uptime); {BIND}; i=0; "
-            f"while [ $i -lt 600 ]; do j=$(wget -q -T 2 -O- http://127.0.0.1:{self.booth.port}/api/status 2>/dev/null); "
+            f"while [ $i -lt 600 ]; do j=$(timeout 5 wget -q -O- http://127.0.0.1:{self.booth.port}/api/status 2>/dev/null); "
             "case \"$j\" in *'\"state\":\"idle\"'*) case \"$j\" in *'\"camera_connected\":true'*) break ;; esac ;; esac; "
             "usleep 20000; i=$((i+1)); done; "
             "echo \"$t0 $(cut -d' ' -f1 /proc/uptime)\"; echo \"$j\"", timeout=120)
