@@ -2,7 +2,12 @@
 (button and light), the second UART (keypad) and the bochs framebuffer (screen).
 
 Every assertion is about behaviour: which frame was saved, what the catalog holds, what the
-screen showed, what the log says happened. Nothing is timed."""
+screen showed, what the log says happened. Nothing is timed.
+
+The booth is read through its interfaces where it has one: its state from the log's
+transition lines (`A -> B (`) and `/api/status`, its saves and names from the `saved ID
+"CAPTION"` and `named ID "NAME"` lines, its library from `photobooth list --json`. Prose is
+matched only where the booth says a thing nowhere else (see vmtest/README.md)."""
 import io
 import json
 import re
@@ -12,6 +17,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageStat
 
+from harness.booth import NAMED, SAVED, STATE, unquote
 from photobooth_vm import VM, VMTimeout, scenario
 
 DATA = "/tmp/booth"
@@ -39,6 +45,7 @@ class Booth:
             f"--countdown {countdown} --name-timeout 60 --log-level debug {extra}")
         # What the keypad shows is read from here on: earlier scenarios wrote to it too.
         self.keypad_offset = len(vm.keypad_output())
+        vm.sh_ok("ip link set lo up")  # /api/status, on the booth's default port 8080
         self.pid = vm.spawn(self.command, self.log)
         self.wait(r"Keypad /dev/ttyS1 is listening", timeout=60)
 
@@ -55,9 +62,32 @@ class Booth:
         match, self.offset = self.vm.wait_for_log(self.log, regex, timeout=timeout, after=self.offset)
         return match
 
+    def moved(self, source: str | None, target: str, timeout: float = 60):
+        """Waits for the log's transition line `SOURCE -> TARGET (` (None: from any state)."""
+        return self.wait(transition(source, target), timeout=timeout)
+
+    def status(self) -> dict:
+        """`/api/status`, fetched in the guest (with `timeout`: busybox's wget -T crashes)."""
+        return json.loads(self.vm.sh_ok("timeout 10 wget -q -O- http://127.0.0.1:8080/api/status", timeout=20))
+
     def ready(self):
-        """Waits until the booth shows the main screen with a working camera."""
-        self.wait(r"-> idle \(", timeout=90)
+        """Waits until the booth shows the main screen with a working camera: its log's move
+        to idle, then `/api/status` saying so."""
+        self.moved(None, "idle", timeout=90)
+        status = self.status()
+        check(status["state"] == "idle" and status["camera_connected"], f"not ready after moving to idle: {status}")
+
+    def saved(self, timeout: float = 60) -> tuple[str, str]:
+        """Waits for the next `saved ID "CAPTION"` line; returns (id, default caption)."""
+        match = self.wait(SAVED.pattern, timeout=timeout)
+        return match.group(1), unquote(match.group(2))
+
+    def named(self, photo: str, timeout: float = 60) -> str:
+        """Waits for the `named ID "NAME"` line of `photo`; returns the name."""
+        while True:
+            match = self.wait(NAMED.pattern, timeout=timeout)
+            if match.group(1) == photo:
+                return unquote(match.group(2))
 
     def press(self):
         """A clean push of the button: the line goes high, then low again."""
@@ -67,12 +97,12 @@ class Booth:
     def take_photo(self, keys: bytes, out: Path | None = None, shots: str = "") -> str:
         """Press, wait for the name prompt, type `keys`; returns the saved photo's id."""
         self.press()
-        self.wait(r"idle -> countdown")
+        self.moved("idle", "countdown")
         if out is not None:
             self.vm.screendump(out / f"{shots}countdown.png")
-        self.wait(r"-> naming")
+        self.moved(None, "naming")
         self.vm.keypad_send(keys)
-        return self.wait(r"saved ([0-9a-f-]{36})").group(1)
+        return self.saved()[0]
 
     def stop(self):
         self.vm.kill_pid(self.pid, "TERM")
@@ -81,6 +111,12 @@ class Booth:
 
     def presses(self) -> int:
         return len(re.findall(r"Shutter pressed at", self.vm.read_log(self.log)))
+
+
+def transition(source: str | None, target: str) -> str:
+    """The regular expression of the log's line for a change of state (harness.booth.STATE)."""
+    any_state = STATE.pattern.split(" -> ")[0].removeprefix(r"\] ")
+    return rf"\] {re.escape(source) if source else any_state} -> {re.escape(target)} \("
 
 
 def photos(vm: VM) -> list[dict]:
@@ -207,7 +243,7 @@ def mjpeg_camera(vm: VM, out: Path) -> None:
     check(vm.gpio_read_value(1) == 1, "the light is off on the main screen")
 
     booth.press()
-    booth.wait(r"idle -> countdown")
+    booth.moved("idle", "countdown")
     # The light blinks during the countdown: sampled a few times, it is seen both on and off.
     samples = set()
     deadline = time.monotonic() + 3  # well inside the 6 s countdown
@@ -217,7 +253,7 @@ def mjpeg_camera(vm: VM, out: Path) -> None:
     countdown = screen_shows(
         vm, out / "screen-countdown.png",
         lambda image: reddish(image.getpixel((373, 200))) and difference(main, image, centre(main, 0.4)) > 8)
-    booth.wait(r"-> naming")
+    booth.moved(None, "naming")
     check(vm.gpio_read_value(1) == 0, "the light is on while a name is typed")
     booth.keypad_shows(rb"Your photo is on the screen\.\r\nName your photo")
     # The naming screen shows the photo just taken, large, once its one decode is done.
@@ -226,8 +262,9 @@ def mjpeg_camera(vm: VM, out: Path) -> None:
     booth.keypad_shows(rb"Name: Anna")
     naming = screen_shows(vm, out / "screen-naming-anna.png", lambda image: difference(naming_empty, image, centre(main, 0.8)) > 1, settled=True)
     vm.keypad_send(b"\r")
-    photo_id = booth.wait(r"saved ([0-9a-f-]{36})").group(1)
-    booth.wait(r"-> saved")
+    photo_id, _ = booth.saved()
+    check(booth.named(photo_id) == "Anna", "the typed name was not kept")
+    booth.moved(None, "saved")
     booth.keypad_shows(rb"Saved as Anna")
     saved = screen_shows(vm, out / "screen-saved.png",
                          lambda image: difference(naming, image, centre(main)) > 8 and shows_photo(image, (0, 0, 1280, 480), 240, 180),
@@ -318,26 +355,27 @@ def button_chatter(vm: VM, out: Path) -> None:
     booth.ready()
     elapsed = vm.gpio_chatter(0, 10)
     (out / "chatter.txt").write_text(f"10 edges took {elapsed} us in the guest\n")
-    booth.wait(r"idle -> countdown")
-    booth.wait(r"-> naming")
+    booth.moved("idle", "countdown")
+    booth.moved(None, "naming")
     check(booth.presses() == 1, f"{booth.presses()} presses from one bouncing push ({elapsed} us)")
     vm.keypad_send(b"\r")
-    booth.wait(r"-> saved")
-    booth.wait(r"saved -> idle", timeout=60)
+    booth.moved(None, "saved")
+    booth.moved("saved", "idle", timeout=60)
     vm.gpio_set_pull(0, "pull-up")  # pressed and held
-    booth.wait(r"idle -> countdown")
-    booth.wait(r"-> naming")
+    booth.moved("idle", "countdown")
+    booth.moved(None, "naming")
     vm.keypad_send(b"\r")
-    booth.wait(r"saved -> idle", timeout=60)
+    booth.moved("saved", "idle", timeout=60)
     # Still held, back on the main screen: no new countdown may start.
     try:
-        booth.wait(r"idle -> countdown", timeout=5)
+        booth.moved("idle", "countdown", timeout=5)
         raise AssertionError("a held button started a second countdown")
     except VMTimeout:
         pass
     vm.gpio_set_pull(0, "pull-down")
     check(booth.presses() == 2, f"a held button pressed {booth.presses() - 1} times")
-    check(len(re.findall(r"countdown -> ", vm.read_log(booth.log))) == 2, "more countdowns than pushes")
+    countdowns = [m for m in STATE.finditer(vm.read_log(booth.log)) if m.group(2) == "countdown"]
+    check(len(countdowns) == 2, f"{len(countdowns)} countdowns from two pushes")
     booth.stop()
 
 
@@ -354,21 +392,25 @@ def camera_unplug(vm: VM, out: Path) -> None:
     for moment in ("preview", "countdown"):
         if moment == "countdown":
             booth.press()
-            booth.wait(r"idle -> countdown")
+            booth.moved("idle", "countdown")
         # The screen draws a moment after the state changes: wait until the last fault is gone.
         before = screen_shows(vm, out / f"screen-before-unplug-{moment}.png",
                               lambda image: difference(fault, image, centre(image)) > 8)
         # Unbinding the driver is what unplugging a USB camera does: the node goes away while
         # the booth holds it open (rmmod would refuse, the module being in use).
         vm.sh_ok("echo vivid.0 > /sys/bus/platform/drivers/vivid/unbind")
-        booth.wait(r"idle -> fault\(cameraMissing\)" if moment == "preview" else r"countdown -> fault\(cameraMissing\)")
+        booth.moved("idle" if moment == "preview" else "countdown", "fault(cameraMissing)")
         fault = screen_shows(vm, out / f"screen-unplugged-{moment}.png",
                              lambda image: difference(before, image, centre(before)) > 8)
         check(difference(before, fault, centre(before)) > 8, f"the screen did not change when unplugged during the {moment}")
         check(vm.gpio_read_value(1) == 0, "the light is on in a fault")
+        status = booth.status()
+        check(status["state"] == "fault(cameraMissing)" and not status["camera_connected"],
+              f"/api/status without the camera: {status}")
         vm.sh_ok("echo vivid.0 > /sys/bus/platform/drivers/vivid/bind")
-        booth.wait(r"Camera /dev/video0 delivers frames", timeout=90)
-        booth.wait(r"fault\(cameraMissing\) -> idle", timeout=60)
+        booth.moved("fault(cameraMissing)", "idle", timeout=90)
+        status = booth.status()
+        check(status["state"] == "idle" and status["camera_connected"], f"/api/status with the camera back: {status}")
     booth.take_photo(b"Back\r")
     booth.stop()
     check([p["caption"] for p in photos(vm)] == ["Back"], "the photo after the unplugs was not saved")
@@ -385,7 +427,7 @@ def phone_keypad(vm: VM, out: Path) -> None:
     vm.keypad_send(b"\x00\xff\xfe\x07garbage\xc3")
     booth.wait(r"bytes that are no key")
     booth.press()
-    booth.wait(r"-> naming")
+    booth.moved(None, "naming")
     # A phone keypad's digits mean letters only once the keypad shows the name prompt (before it,
     # 2 is "up"); a person types after seeing it, and so does this test.
     booth.keypad_shows(rb"Name: ")
@@ -394,7 +436,8 @@ def phone_keypad(vm: VM, out: Path) -> None:
         vm.keypad_send(tap)
         booth.keypad_shows(rb"Name: " + shown + rb"[ \r]")
     vm.keypad_send(b"#")
-    booth.wait(r"saved ([0-9a-f-]{36})")
+    photo_id, _ = booth.saved()
+    check(booth.named(photo_id) == "ben", "the name typed with multi-tap was not kept")
     booth.stop()
     check([p["caption"] for p in photos(vm)] == ["ben"], f"phone keypad typed {[p['caption'] for p in photos(vm)]}")
 
@@ -475,7 +518,7 @@ def gallery(vm: VM, out: Path) -> None:
     check(reddish(main.getpixel((373, 200))), "the main screen does not show the camera's red frame")
 
     photo_id = booth.take_photo(b"Anna\r")
-    booth.wait(r"-> saved")
+    booth.moved(None, "saved")
     link = booth.wait(r"Saved screen of [0-9a-f-]{36}: photo page (\S+)$").group(1)
     has_link = link != "none"
     # The photo's page, with the guest's key to delete it (27 characters of base64url).
@@ -514,9 +557,9 @@ def gallery(vm: VM, out: Path) -> None:
         check(square is None, "a QR code on the saved screen of a booth without a link")
         (out / "qr.txt").write_text("The booth has no photo link configured: the saved screen shows no QR code.\n")
 
-    booth.wait(r"saved -> idle", timeout=60)
+    booth.moved("saved", "idle", timeout=60)
     vm.keypad_send(b"v")
-    booth.wait(r"idle -> gallery")
+    booth.moved("idle", "gallery")
     booth.keypad_shows(rb"1/1 Anna")
     check(vm.gpio_read_value(1) == 1, "the light is off in the gallery, where the button takes a photo")
     listed = screen_shows(vm, out / "screen-gallery.png",
@@ -530,7 +573,7 @@ def gallery(vm: VM, out: Path) -> None:
           "the selected row's caption is drawn in the accent colour, not white")
 
     vm.keypad_send(b"\r")
-    booth.wait(r"gallery -> photo")
+    booth.moved("gallery", "photo")
     booth.keypad_shows(rb"View 1/1 Anna")
     full = screen_shows(vm, out / "screen-photo.png",
                         lambda image: reddish(image.getpixel((373, 200))) and difference(listed, image, centre(image)) > 8,
@@ -541,13 +584,13 @@ def gallery(vm: VM, out: Path) -> None:
     check(mean_colour(full, (1180, 0, 1280, 680)) == (0, 0, 0), "no black bar right of the 4:3 photo")
 
     vm.keypad_send(b"\x1b")
-    booth.wait(r"photo -> gallery")
+    booth.moved("photo", "gallery")
     back = screen_shows(vm, out / "screen-gallery-again.png",
                         lambda image: difference(listed, image, (0, 0) + image.size) < 0.5, settled=True)
     check(difference(listed, back, (0, 0) + back.size) < 0.5, "Back from the photo does not show the same list")
 
     vm.keypad_send(b"\x1b")
-    booth.wait(r"gallery -> idle")
+    booth.moved("gallery", "idle")
     again = screen_shows(vm, out / "screen-main-again.png", lambda image: reddish(image.getpixel((373, 200))))
     check(reddish(again.getpixel((373, 200))), "Back from the list does not show the main screen's live preview")
     booth.stop()
