@@ -10,7 +10,6 @@ Options (harness/run passes them through to pytest):
 """
 from __future__ import annotations
 
-import os
 import random
 import re
 import shutil
@@ -90,7 +89,9 @@ def rng(request) -> random.Random:
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     print(f"seed {seed} (rerun with --seed {seed})")
-    return random.Random(seed)
+    rng = random.Random(seed)
+    rng.initial_seed = seed
+    return rng
 
 
 @pytest.fixture

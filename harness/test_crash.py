@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.booth import NAMED, SAVED, Acknowledgements, Booth, HarnessError, wait_for
+from harness.booth import NAMED, Acknowledgements, Booth, HarnessError, wait_for
 
 ADMIN_TOKEN = "harness-admin-token-0123456789"
 KINDS = {"start": 12, "migrate": 4, "photo": 24, "name": 14, "hide": 10, "delete": 8, "upload": 16, "import": 12}

@@ -27,7 +27,6 @@ disconnects; --quick: 5 and 2.
 from __future__ import annotations
 
 import json
-import re
 import statistics
 import time
 
@@ -224,16 +223,6 @@ def figures(values: list[int]) -> dict:
             "max": max(values) if values else None, "samples": len(values)}
 
 
-def printed_seed(request) -> int | None:
-    """The seed the `rng` fixture printed while it was set up (`--seed N` replays the campaign)."""
-    if request.config.getoption("--seed") is not None:
-        return request.config.getoption("--seed")
-    for _when, _key, text in getattr(request.node, "_report_sections", []):
-        if match := re.search(r"seed (\d+) \(rerun", text):
-            return int(match.group(1))
-    return None
-
-
 @pytest.mark.vm
 @pytest.mark.campaign
 def test_unplug(unplug_pool, out, rng, quick, request):
@@ -269,7 +258,7 @@ def test_unplug(unplug_pool, out, rng, quick, request):
             at = observed.setdefault(f"{record['device']} at {record['target']}", {})
             at[str(record.get("state_at_unplug"))] = at.get(str(record.get("state_at_unplug")), 0) + 1
         summary = {
-            "seed": printed_seed(request),
+            "seed": rng.initial_seed,
             "quick": quick,
             "cycles": sum(1 for r in campaign.records if r["device"] == "camera"),
             "keypad_disconnects": sum(1 for r in campaign.records if r["device"] == "keypad"),

@@ -35,13 +35,6 @@ KIT = ROOT / "vmtest"
 if str(KIT) not in sys.path:
     sys.path.insert(0, str(KIT))
 
-try:
-    import PIL  # noqa: F401  (the scenarios' screendumps)
-except ImportError:
-    # The venv of webtest/requirements.txt has no Pillow; vmtest/apt-packages installs Debian's
-    # python3-pil, built for the same Python 3.11 as the venv's interpreter.
-    sys.path.append("/usr/lib/python3/dist-packages")
-
 import photobooth_vm as pv  # noqa: E402
 
 # Every guest started, so that none outlives the session: pytest runs no fixture teardown when
