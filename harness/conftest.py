@@ -7,6 +7,7 @@ Options (harness/run passes them through to pytest):
   --out DIR       where logs, screendumps and summaries go, one folder per test
   --quick         the campaigns' CI form: fewer rounds, the same checks
   --seed N        the campaigns' random seed (printed by every campaign, to rerun one)
+  --load-seconds N  the web test's load on each address (default 10)
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ def pytest_addoption(parser):
     group.addoption("--out", default="/tmp/photobooth-harness", help="logs, screendumps and summaries")
     group.addoption("--quick", action="store_true", help="the campaigns' CI form")
     group.addoption("--seed", type=int, default=None, help="the campaigns' random seed")
+    group.addoption("--load-seconds", type=int, default=10, help="the web test's wrk run on each address")
 
 
 def pytest_configure(config):
