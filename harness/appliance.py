@@ -1,5 +1,6 @@
 """The booth as an appliance: its Debian package on a small Debian with systemd, booted headless
-in QEMU with the emulated devices of vmtest/run. The boot test (test_boot.py) and the power-cut campaign (test_power_cut.py) use it.
+in QEMU from a disk made the way a Raspberry Pi OS card is, with the emulated devices of
+vmtest/run. The boot test (test_boot.py) and the power-cut campaign (test_power_cut.py) use it.
 
 The Debian root is `debootstrap --variant=minbase` of bookworm with systemd, udev, kmod, dbus,
 e2fsprogs, man-db and the package's own `Depends:`, nothing more, so that a dependency the
@@ -10,6 +11,10 @@ which is in the package: a small initramfs that mounts the disk, a root shell on
 for the host, a gpio-sim chip made before the booth starts, vivid loaded at boot, and a local
 udev rule naming vivid and ttyS1 the booth's camera and keypad. The package's unit and rules are
 used as shipped.
+
+The file system is Raspberry Pi OS's: pi-gen formats the root ext4 without the 64bit and
+huge_file features, its /etc/fstab mounts it `defaults,noatime` with ext4's default commit
+interval (5 s), and its cmdline.txt asks for `fsck.repair=yes`.
 
 Needs root (debootstrap, and a disk image whose files keep their owners) and the packages in
 vmtest/apt-packages plus debootstrap and dpkg-dev.
@@ -45,8 +50,13 @@ BASE_PACKAGES = ["systemd", "systemd-sysv", "udev", "kmod", "dbus", "e2fsprogs",
 # Bump when the way the root is made changes, so that cached roots are rebuilt.
 ROOT_RECIPE = 1
 DISK_SIZE = "3G"
-# The initramfs only mounts the root; systemd does the rest.
-KERNEL_ARGS = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init"
+# Raspberry Pi OS's root file system (pi-gen's export-image/prerun.sh on a bookworm host).
+MKFS_FEATURES = "^64bit,^huge_file"
+FILE_SYSTEM = ("ext4 made as pi-gen makes Raspberry Pi OS's root (-O ^64bit,^huge_file), mounted "
+               "defaults,noatime with the default commit interval (5 s), fsck.repair=yes")
+# The initramfs only mounts the root; systemd does the rest. fsck.repair=yes as in Raspberry Pi
+# OS's cmdline.txt: after a power cut, systemd-fsck answers yes to every repair.
+KERNEL_ARGS = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init fsck.repair=yes"
 # ext4 needs crc32c, which modules.dep does not list (a soft dependency).
 INITRAMFS_MODULES = ["virtio_pci", "virtio_blk", "crc32c_generic", "ext4"]
 CONFFILE = "/etc/photobooth/photobooth.yaml"
@@ -240,8 +250,9 @@ def _enable(staging: Path, unit: str, target: str) -> None:
 
 
 def build_disk(env: dict[str, str], tree: Path, disk: Path) -> None:
-    """A fresh ext4 disk image: the cached root, Debian's kernel modules (with the out-of-tree
-    gpio-sim and v4l2loopback) and the test machine's additions from boot-image/."""
+    """A fresh ext4 disk image as Raspberry Pi OS formats its root: the cached root, Debian's
+    kernel modules (with the out-of-tree gpio-sim and v4l2loopback) and the test machine's
+    additions from boot-image/."""
     cache = Path(env["CACHE"])
     staging = cache / f"boot-staging-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
@@ -269,8 +280,8 @@ def build_disk(env: dict[str, str], tree: Path, disk: Path) -> None:
         # this file, as after `dpkg-reconfigure man-db` answering no, the trigger does nothing.
         (staging / "var/lib/man-db/auto-update").unlink(missing_ok=True)
         disk.unlink(missing_ok=True)
-        run(["mkfs.ext4", "-q", "-F", "-L", "photobooth-vm", "-d", str(staging), str(disk), DISK_SIZE],
-            stdout=subprocess.DEVNULL)
+        run(["mkfs.ext4", "-q", "-F", "-L", "rootfs", "-O", MKFS_FEATURES, "-d", str(staging), str(disk),
+             DISK_SIZE], stdout=subprocess.DEVNULL)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
