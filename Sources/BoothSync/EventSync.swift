@@ -132,6 +132,9 @@ public final class EventSync: Sendable {
                 }
                 if try await uploadNext(to: current, on: thread) { continue }
             } catch let error as StoreError {
+                // A request cut short because the booth is stopping is not the store's failure:
+                // it would be logged, and kept as the last error `sync status` shows.
+                guard !Task.isCancelled else { break }
                 record(error, store: current)
                 if error.kind == .credentials || error.kind == .noBucket {
                     // The operator may fix the file while the booth runs.
