@@ -154,7 +154,11 @@ class Booth:
 
     def post(self, path: str, body: bytes = b"", headers: dict | None = None) -> int:
         """The status of a POST; 0 when no answer came (the booth went away mid-request)."""
-        request = urllib.request.Request(self.base + path, data=body, method="POST", headers=headers or {})
+        return self.send("POST", path, body, headers)
+
+    def send(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None) -> int:
+        """The status of a request; 0 when no answer came (the booth went away mid-request)."""
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
         try:
             with urllib.request.urlopen(request, timeout=10) as answer:
                 return answer.status

@@ -183,19 +183,24 @@ class Campaign:
 
     def administer(self, booth: Booth, action: str) -> None:
         candidates = sorted(set(self.expected.captions) - self.expected.deleted - self.expected.may_be_deleted
-                            - (self.expected.hidden if action == "hide" else set()))
+                            - (self.expected.hidden if action == "hide" else set())
+                            # Only the booth that took a photo may hide or delete it (409 here).
+                            - set(self.west_photos))
         if not candidates:
             return self.photo(booth, {})
         photo = self.rng.choice(candidates)
         answer: list[int] = []
-        request = threading.Thread(target=lambda: answer.append(booth.post(
-            f"/api/photos/{photo}/{action}", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})))
+        method, path = ("POST", f"/api/photos/{photo}/hide") if action == "hide" else ("DELETE", f"/api/photos/{photo}")
+        request = threading.Thread(target=lambda: answer.append(booth.send(
+            method, path, headers={"Authorization": f"Bearer {ADMIN_TOKEN}"})))
         request.start()
         time.sleep(self.rng.uniform(0, 0.15))
         booth.kill()
         request.join()
         target, maybe = ((self.expected.hidden, self.expected.may_be_hidden) if action == "hide"
                          else (self.expected.deleted, self.expected.may_be_deleted))
+        if answer and answer[0] and not 200 <= answer[0] < 300:
+            self.failures.append(f"{method} {path} answered {answer[0]}, not 204 or nothing")
         (target if answer and 200 <= answer[0] < 300 else maybe).add(photo)
 
     def hide(self, booth: Booth, typed: dict[str, str]) -> None:
