@@ -97,6 +97,9 @@ final class PhotoWriter: Sendable {
     func finish(_ photo: TakenPhoto, caption: Caption) {
         worker.submit { [self] in
             guard outcomes.withLock({ $0.removeValue(forKey: photo.id) }) == .stored else { return }
+            // Once the guest has been told, the pictures of the photos before (their decode,
+            // their review picture, megabytes each) go back to the kernel: malloc would keep them.
+            defer { FreedMemory.giveBack() }
             guard caption != photo.placeholder else {
                 observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: caption))
