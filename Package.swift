@@ -44,8 +44,8 @@ let package = Package(
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CLinuxFB"),
-        // glibc's malloc_trim, which Swift's Glibc module leaves out.
-        .systemLibrary(name: "CMalloc"),
+        // What Swift's Glibc module leaves out: pthread_setname_np and malloc_trim.
+        .systemLibrary(name: "CGlibcExtensions"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
@@ -54,7 +54,7 @@ let package = Package(
         // one way to own a thread.
         .target(
             name: "BoothSystem",
-            dependencies: ["BoothCore", "CMalloc", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["BoothCore", "CGlibcExtensions", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,4 +1,4 @@
-import CMalloc
+import CGlibcExtensions
 
 /// Heap memory the booth has freed, given back to the kernel.
 ///

@@ -1,7 +1,0 @@
-#ifndef CMALLOC_SHIM_H
-#define CMALLOC_SHIM_H
-
-// glibc's malloc tuning and statistics (malloc_trim), which Swift's Glibc module leaves out.
-#include <malloc.h>
-
-#endif
