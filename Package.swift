@@ -44,14 +44,17 @@ let package = Package(
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CLinuxFB"),
+        // What Swift's Glibc module leaves out: pthread_setname_np and malloc_trim.
+        .systemLibrary(name: "CGlibcExtensions"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
         // What BoothCore may not do, being pure: the system calls its users share (the monotonic
-        // clock's reading, thread priority, retrying on EINTR) and the one way to own a thread.
+        // clock's reading, thread priority, retrying on EINTR, giving freed memory back) and the
+        // one way to own a thread.
         .target(
             name: "BoothSystem",
-            dependencies: ["BoothCore", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["BoothCore", "CGlibcExtensions", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings
         ),
         .target(

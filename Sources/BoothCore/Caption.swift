@@ -39,6 +39,18 @@ public struct Caption: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// The caption in double quotes, with `\` and `"` escaped by a backslash: how log lines
+    /// write it, so that a program (or an operator's grep) reads back the very name a guest typed,
+    /// even one holding quotes. A caption has no control characters, so nothing else needs escaping.
+    public var quoted: String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            if scalar == "\\" || scalar == "\"" { result.unicodeScalars.append("\\") }
+            result.unicodeScalars.append(scalar)
+        }
+        return result + "\""
+    }
+
     /// What one typed scalar becomes in a caption: itself, a space (for tabs and line breaks),
     /// or nothing (other control characters, the bidirectional overrides that would let a name
     /// display in a different order than it was typed, and the noncharacters such as U+FFFE, which

@@ -97,6 +97,9 @@ final class PhotoWriter: Sendable {
     func finish(_ photo: TakenPhoto, caption: Caption) {
         worker.submit { [self] in
             guard outcomes.withLock({ $0.removeValue(forKey: photo.id) }) == .stored else { return }
+            // Once the guest has been told, the pictures of the photos before (their decode,
+            // their review picture, megabytes each) go back to the kernel: malloc would keep them.
+            defer { FreedMemory.giveBack() }
             guard caption != photo.placeholder else {
                 observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: caption))
@@ -106,7 +109,7 @@ final class PhotoWriter: Sendable {
             defer { observer.libraryWritten(failed) }
             do {
                 try library.setCaption(caption, of: photo.id)
-                logger.info("named \(photo.id.lowercased) \"\(caption)\"")
+                logger.info("named \(photo.id.lowercased) \(caption.quoted)")
                 observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: caption))
             } catch {
@@ -114,8 +117,8 @@ final class PhotoWriter: Sendable {
                 // it follows, and it does once the disk can take it.
                 logger.error(
                     """
-                    Photo \(photo.id.lowercased) keeps its caption "\(photo.placeholder)" for now: \(error) \
-                    The name "\(caption)" is kept and written once the library can take it.
+                    Photo \(photo.id.lowercased) keeps its caption \(photo.placeholder.quoted) for now: \(error) \
+                    The name \(caption.quoted) is kept and written once the library can take it.
                     """)
                 failed = true
                 pendingNames.withLock { $0.append((photo.id, caption)) }
@@ -147,13 +150,13 @@ final class PhotoWriter: Sendable {
         for (id, name) in waiting {
             do {
                 try library.setCaption(name, of: id)
-                logger.notice("named \(id.lowercased) \"\(name)\" (the name waited for the disk)")
+                logger.notice("named \(id.lowercased) \(name.quoted) (the name waited for the disk)")
                 observer.photoNamed(id)
             } catch  where error.code == .unknownPhoto {
-                logger.notice("The name \"\(name)\" waited for photo \(id.lowercased), which was deleted meanwhile; it is dropped.")
+                logger.notice("The name \(name.quoted) waited for photo \(id.lowercased), which was deleted meanwhile; it is dropped.")
             } catch {
                 if finally {
-                    logger.error("The name \"\(name)\" of photo \(id.lowercased) could not be written before the booth stopped: \(error)")
+                    logger.error("The name \(name.quoted) of photo \(id.lowercased) could not be written before the booth stopped: \(error)")
                 } else {
                     still.append((id, name))
                 }
@@ -190,7 +193,7 @@ final class PhotoWriter: Sendable {
                 let offset = Double(shot.shutterAt.duration(to: frame.timestamp).inNanoseconds) / 1e6
                 logger.info(
                     """
-                    saved \(photo.id.lowercased) "\(photo.caption)" \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \
+                    saved \(photo.id.lowercased) \(photo.caption.quoted) \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \
                     frame #\(frame.sequence) \(String(format: "%+.1f", offset)) ms from the shutter; \
                     decode \((prepared - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds), \
                     commit \(timings.commit.formattedMilliseconds)

@@ -1,3 +1,4 @@
+import CGlibcExtensions
 import Dispatch
 import Foundation
 import Synchronization
@@ -82,6 +83,7 @@ public final class DedicatedThread: Sendable {
         name: String, priority: Priority, ended: Latch, body: @escaping @Sendable () -> Void, then: @escaping @Sendable () -> Void = {}
     ) {
         let thread = Thread {
+            nameCallingThread(name)
             if priority == .background { BackgroundPriority.lowerCallingThread() }
             body()
             ended.open()
@@ -89,6 +91,17 @@ public final class DedicatedThread: Sendable {
         }
         thread.name = name
         thread.start()
+    }
+
+    /// Gives the calling thread `name` where the kernel keeps it (`ps -L`, `top -H`, gdb,
+    /// /proc/PID/task/TID/comm), cut to its 15 bytes. Foundation's name stays inside the process:
+    /// without this, a thread shows the name of the thread that started it, often one of
+    /// libdispatch's workers. The corresponding C function is `pthread_setname_np`.
+    static func nameCallingThread(_ name: String) {
+        var kept = Substring(name)
+        // Whole characters: a cut inside one would leave half of it.
+        while kept.utf8.count > 15 { kept.removeLast() }
+        _ = pthread_setname_np(pthread_self(), String(kept))
     }
 
     /// Wakes the thread: its wait in progress returns, or its next one returns at once.

@@ -77,6 +77,19 @@ struct CaptionTests {
     func placeholder() {
         #expect(Caption.placeholder(number: 42).text == "Photo 42")
     }
+
+    @Test(
+        "Quoted for the log: quotes and backslashes escaped, everything else as typed",
+        arguments: [
+            ("Alice", #""Alice""#),
+            (#"Mia "M""#, #""Mia \"M\"""#),
+            (#"Noah\Emma"#, #""Noah\\Emma""#),
+            (#"\""#, #""\\\"""#),
+            ("Zoë 大久保 👩‍👩‍👧", #""Zoë 大久保 👩‍👩‍👧""#),
+        ])
+    func quoted(raw: String, logged: String) throws {
+        #expect(try #require(Caption(sanitizing: raw)).quoted == logged)
+    }
 }
 
 @Suite("Caption drafts")

@@ -106,6 +106,19 @@ struct DedicatedThreadTests {
         #expect(background == normal + BackgroundPriority.niceness || background == 19)
     }
 
+    @Test("A thread carries its name where ps and gdb read it, cut to 15 bytes and whole characters")
+    func kernelName() async throws {
+        func kernelName(of name: String) async throws -> String {
+            try await DedicatedThread.run(name: name) { () throws -> String in
+                try String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)
+            }
+        }
+        #expect(try await kernelName(of: "photo writer") == "photo writer\n")
+        #expect(try await kernelName(of: "terminal input reader") == "terminal input \n")
+        #expect(try await kernelName(of: "abcdefghijklmné") == "abcdefghijklmn\n")
+        #expect(try await kernelName(of: "caméra caméra") == "caméra caméra\n")
+    }
+
     @Test("run() returns what the work returns and throws what it throws")
     func runsOnce() async {
         #expect(await DedicatedThread.run(name: "one call") { 6 * 7 } == 42)

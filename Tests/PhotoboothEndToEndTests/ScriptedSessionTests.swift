@@ -88,6 +88,15 @@ struct ScriptedSessionTests {
         #expect(captions[2] == "Anne Marie")
     }
 
+    @Test("The log's saved and named lines quote a name with quotes and backslashes so that it reads back as typed")
+    func namesQuotedInTheLog() async throws {
+        let directory = DataDirectory()
+        let result = try await session("\n\(#"Mia "M" \o/"#)\n", in: directory)
+        let id = try #require(try await listed(directory).first?.id)
+        #expect(result.stderr.contains("] saved \(id) \"Photo 1\" "), "\(result.stderr)")
+        #expect(result.stderr.contains(#"] named \#(id) "Mia \"M\" \\o/""# + "\n"), "\(result.stderr)")
+    }
+
     @Test("Bytes that are not UTF-8 are dropped from a name, the rest is kept")
     func invalidUTF8Name() async throws {
         let directory = DataDirectory()
