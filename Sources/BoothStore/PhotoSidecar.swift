@@ -96,9 +96,13 @@ public struct PhotoSidecar: Sendable, Hashable {
     }
 
     /// Reads a sidecar, whether written here or rewritten by another tool (which may turn
-    /// attributes into elements, or drop what it does not know); `nil` when it is not XMP or
-    /// lacks the photo's id, number, name or time.
+    /// attributes into elements, or drop what it does not know); `nil` when it is not XMP in
+    /// UTF-8 or lacks the photo's id, number, name or time.
     public init?(xmp data: Data) {
+        // FoundationXML stops the process on an element or attribute name that is not UTF-8
+        // (found by the fuzz target `bucket`). The booth and the tools that rewrite sidecars
+        // write UTF-8: anything else is not a sidecar.
+        guard String(validating: data, as: UTF8.self) != nil else { return nil }
         let reader = XMPReader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true

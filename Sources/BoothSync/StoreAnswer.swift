@@ -68,6 +68,10 @@ private final class ElementReader: NSObject, XMLParserDelegate {
     }
 
     func read(_ data: Data) -> Bool {
+        // FoundationXML stops the process on an element or attribute name that is not UTF-8
+        // (`<ListBucketRes\u{DC}ult>`, found by the fuzz target `bucket`). Stores answer in
+        // UTF-8: anything else is a malformed answer.
+        guard String(validating: data, as: UTF8.self) != nil else { return false }
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false

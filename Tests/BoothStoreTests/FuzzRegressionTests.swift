@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+@testable import BoothStore
+
+/// A record the fuzz target `bucket` found (fuzz/regressions/bucket/NAME), without its first
+/// byte, which chose to read it as a record.
+private func record(_ name: String) throws -> Data {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../fuzz/regressions/bucket/\(name)")
+    return try Data(contentsOf: file).dropFirst()
+}
+
+@Suite("What the fuzz targets found in the sidecars")
+struct StoreFuzzRegressionTests {
+    @Test("A record whose names are not UTF-8 is not a sidecar, and does not crash the booth")
+    func recordNotUTF8() throws {
+        // `<rdf:Descr\u{C3}iption>`, on which FoundationXML stops the process.
+        #expect(PhotoSidecar(xmp: try record("record-name-not-utf8")) == nil)
+    }
+}
