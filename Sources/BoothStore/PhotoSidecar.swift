@@ -123,8 +123,13 @@ public struct PhotoSidecar: Sendable, Hashable {
             id: id, number: number, caption: caption, createdAt: createdAt, booth: value(Self.namespace, "Booth") ?? "",
             hidden: value(Self.namespace, "Hidden")?.lowercased() == "true",
             camera: value(tiff, "Model").map { CameraModel(make: value(tiff, "Make"), model: $0) })
-        width = value(tiff, "ImageWidth").flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil }
-        height = value(tiff, "ImageLength").flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil }
+        // A size is both sides or none: one side alone would not be written back (the fuzz
+        // target `bucket` found a record that lost it so).
+        let side = { (name: String) in value(tiff, name).flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil } }
+        if let width = side("ImageWidth"), let height = side("ImageLength") {
+            self.width = width
+            self.height = height
+        }
         origin = value(Self.namespace, "Origin")
         event = value(Self.namespace, "Event")
         sha256 = value(Self.namespace, "SHA256").flatMap { $0.wholeMatch(of: /[0-9a-f]{64}/) != nil ? $0 : nil }

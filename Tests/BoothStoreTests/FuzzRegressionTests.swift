@@ -18,4 +18,12 @@ struct StoreFuzzRegressionTests {
         // `<rdf:Descr\u{C3}iption>`, on which FoundationXML stops the process.
         #expect(PhotoSidecar(xmp: try record("record-name-not-utf8")) == nil)
     }
+
+    @Test("A record with one side of the picture's size keeps no size, and reads back as it is written")
+    func oneSide() throws {
+        // tiff:ImageLength without tiff:ImageWidth: the height was kept, then lost when written.
+        let sidecar = try #require(PhotoSidecar(xmp: try record("record-height-without-width")))
+        #expect(sidecar.width == nil && sidecar.height == nil)
+        #expect(PhotoSidecar(xmp: sidecar.xmp) == sidecar)
+    }
 }
