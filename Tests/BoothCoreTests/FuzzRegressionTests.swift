@@ -23,4 +23,15 @@ struct CoreFuzzRegressionTests {
         }
         #expect(NameKey.fold("\u{FF7D}\u{0308}") == "\u{30B9}")
     }
+
+    @Test("A timestamp with more digits than its form writes is no timestamp, and overflows nothing")
+    func timestampDigits() throws {
+        // fuzz/regressions/bucket/record-year-overflow: a record's xmp:CreateDate.
+        let record = try fuzzText("bucket", "record-year-overflow")
+        let created = try #require(record.firstMatch(of: /xmp:CreateDate="([^"]*)"/)).1
+        #expect(Date(utcTimestamp: String(created)) == nil)
+        #expect(Date(utcTimestamp: "2026-11-23T14:04:05.1234Z") == nil)
+        #expect(Date(utcTimestamp: "99999-11-23T14:04:05.123Z") == nil)
+        #expect(Date(utcTimestamp: "9999-99-99T99:99:99.999Z") != nil, "carried over, within the form's digits")
+    }
 }

@@ -24,4 +24,10 @@ struct SyncFuzzRegressionTests {
         error[3] = 0xDC
         #expect(StoreAnswer.error(error) == nil)
     }
+
+    @Test("A store's Date header with a year beyond the timestamp's four digits is no date")
+    func dateHeaderYear() {
+        #expect(HTTPDateParser.date(from: "Sun, 06 Nov 922337203685477580 08:49:37 GMT") == nil)
+        #expect(HTTPDateParser.date(from: "Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+    }
 }
