@@ -26,4 +26,16 @@ struct StoreFuzzRegressionTests {
         #expect(sidecar.width == nil && sidecar.height == nil)
         #expect(PhotoSidecar(xmp: sidecar.xmp) == sidecar)
     }
+
+    @Test("A booth's name with a tab or a line break reads back as it is written")
+    func lineBreak() throws {
+        // A record rewritten with elements, whose photobooth:Booth held a line break: written as
+        // an attribute, it read back with a space.
+        let sidecar = try #require(PhotoSidecar(xmp: try record("record-booth-line-break")))
+        #expect(sidecar.booth.contains("\n"))
+        #expect(PhotoSidecar(xmp: sidecar.xmp) == sidecar)
+        var other = sidecar
+        other.booth = "Booth\t2\r\n"
+        #expect(PhotoSidecar(xmp: other.xmp)?.booth == "Booth\t2\r\n")
+    }
 }
