@@ -13,6 +13,12 @@ let package = Package(
     products: [
         .executable(name: "photobooth", targets: ["photobooth"]),
         .executable(name: "photobooth-bench", targets: ["photobooth-bench"]),
+        // The modules the fuzz targets build on (fuzz/Package.swift builds them with libFuzzer
+        // and the address sanitizer, apart from this package's own build).
+        .library(name: "BoothCore", targets: ["BoothCore"]),
+        .library(name: "BoothImaging", targets: ["BoothImaging"]),
+        .library(name: "BoothScreen", targets: ["BoothScreen"]),
+        .library(name: "BoothDevices", targets: ["BoothDevices"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

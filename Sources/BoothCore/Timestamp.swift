@@ -29,10 +29,16 @@ extension Date {
     }
 
     /// Parses ``utcTimestamp``'s form; `nil` for anything else. Fields past their range carry
-    /// over, as C's `timegm` does (the 32nd of January is the 1st of February).
+    /// over, as C's `timegm` does (the 32nd of January is the 1st of February), but have no
+    /// more digits than the form writes: a record from the bucket that claimed the year
+    /// 922337203685477580 overflowed the arithmetic below (the fuzz target `bucket`).
     public init?(utcTimestamp text: String) {
-        let fields = text.split(whereSeparator: { "-T:.Z".contains($0) }).map { Int64($0) }
-        guard text.hasSuffix("Z"), fields.count == 7, fields.allSatisfy({ $0 != nil }) else { return nil }
+        let parts = text.split(whereSeparator: { "-T:.Z".contains($0) })
+        guard text.hasSuffix("Z"), parts.count == 7, zip(parts, [4, 2, 2, 2, 2, 2, 3]).allSatisfy({ $0.count <= $1 }) else {
+            return nil
+        }
+        let fields = parts.map { Int64($0) }
+        guard fields.allSatisfy({ $0 != nil }) else { return nil }
         let (year, month, day, hour, minute, second, millisecond) =
             (fields[0]!, fields[1]!, fields[2]!, fields[3]!, fields[4]!, fields[5]!, fields[6]!)
         // A month past December is one of a later year.

@@ -51,9 +51,10 @@ public struct XMPPacket: Sendable, Hashable {
 }
 
 extension String {
-    /// The text as XML character data or an attribute value: markup escaped, and what XML 1.0
-    /// cannot hold at all (controls other than tab and line breaks, U+FFFE, U+FFFF) left out, so
-    /// that what is written always parses. Captions have none of these; a booth's name might.
+    /// The text as XML character data or an attribute value: markup escaped, tab and line
+    /// breaks as character references, and what XML 1.0 cannot hold at all (other controls,
+    /// U+FFFE, U+FFFF) left out, so that what is written always parses, and reads back as it
+    /// was. Captions have none of these; a booth's name might.
     public var xmlEscaped: String {
         var result = ""
         for scalar in unicodeScalars {
@@ -62,7 +63,9 @@ extension String {
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            // A parser reads a raw one in an attribute as a space, and a raw CR as LF (the fuzz
+            // target `bucket` found a booth's name that changed so); a reference it keeps.
+            case "\t", "\n", "\r": result += "&#\(scalar.value);"
             case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
             default: result.unicodeScalars.append(scalar)
             }

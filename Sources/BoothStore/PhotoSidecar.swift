@@ -96,9 +96,13 @@ public struct PhotoSidecar: Sendable, Hashable {
     }
 
     /// Reads a sidecar, whether written here or rewritten by another tool (which may turn
-    /// attributes into elements, or drop what it does not know); `nil` when it is not XMP or
-    /// lacks the photo's id, number, name or time.
+    /// attributes into elements, or drop what it does not know); `nil` when it is not XMP in
+    /// UTF-8 or lacks the photo's id, number, name or time.
     public init?(xmp data: Data) {
+        // FoundationXML stops the process on an element or attribute name that is not UTF-8
+        // (found by the fuzz target `bucket`). The booth and the tools that rewrite sidecars
+        // write UTF-8: anything else is not a sidecar.
+        guard String(validating: data, as: UTF8.self) != nil else { return nil }
         let reader = XMPReader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -119,8 +123,13 @@ public struct PhotoSidecar: Sendable, Hashable {
             id: id, number: number, caption: caption, createdAt: createdAt, booth: value(Self.namespace, "Booth") ?? "",
             hidden: value(Self.namespace, "Hidden")?.lowercased() == "true",
             camera: value(tiff, "Model").map { CameraModel(make: value(tiff, "Make"), model: $0) })
-        width = value(tiff, "ImageWidth").flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil }
-        height = value(tiff, "ImageLength").flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil }
+        // A size is both sides or none: one side alone would not be written back (the fuzz
+        // target `bucket` found a record that lost it so).
+        let side = { (name: String) in value(tiff, name).flatMap { Int($0) }.flatMap { (1...65535).contains($0) ? $0 : nil } }
+        if let width = side("ImageWidth"), let height = side("ImageLength") {
+            self.width = width
+            self.height = height
+        }
         origin = value(Self.namespace, "Origin")
         event = value(Self.namespace, "Event")
         sha256 = value(Self.namespace, "SHA256").flatMap { $0.wholeMatch(of: /[0-9a-f]{64}/) != nil ? $0 : nil }

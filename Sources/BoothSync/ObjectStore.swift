@@ -311,17 +311,3 @@ public final class ObjectStore: Sendable {
         return StoreError(.unavailable, "The store at \(endpoint.absoluteString) cannot be reached (\(text)).")
     }
 }
-
-/// Parses the HTTP `Date` header (IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`).
-enum HTTPDateParser {
-    static func date(from text: String) -> Date? {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let parts = text.split(separator: " ")
-        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])),
-            let year = Int(parts[3])
-        else { return nil }
-        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard clock.count == 3 else { return nil }
-        return Date(utcTimestamp: String(format: "%04d-%02d-%02dT%02d:%02d:%02d.000Z", year, month + 1, day, clock[0], clock[1], clock[2]))
-    }
-}

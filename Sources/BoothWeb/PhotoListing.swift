@@ -122,46 +122,8 @@ struct PhotoListing: Sendable, Hashable {
         }
     }
 
-    /// `text` percent-encoded for a path segment or a query value: everything but letters,
-    /// digits and `-._~` is escaped.
+    /// `text` percent-encoded for a path segment or a query value (``FormValues/encoded(_:)``).
     static func encoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-    }
-
-    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-}
-
-/// The values of a query string or a form's body (`application/x-www-form-urlencoded`), as a
-/// browser encodes them: `+` is a space, `%XX` a byte of UTF-8. A value that does not decode
-/// is left out.
-struct FormValues: Sendable {
-    private var values: [(String, String)] = []
-
-    init(query: String?) {
-        for pair in (query ?? "").split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decode(parts[0]) else { continue }
-            let value = parts.count > 1 ? Self.decode(parts[1]) : ""
-            if let value { values.append((name, value)) }
-        }
-    }
-
-    /// The first value of `name`.
-    subscript(name: String) -> String? {
-        values.first { $0.0 == name }?.1
-    }
-
-    /// Leaves out every value of `name`.
-    mutating func remove(_ name: String) {
-        values.removeAll { $0.0 == name }
-    }
-
-    /// The values and `extra` as a query string, each encoded.
-    func encoded(adding extra: (String, String)) -> String {
-        (values + [extra]).map { "\(PhotoListing.encoded($0.0))=\(PhotoListing.encoded($0.1))" }.joined(separator: "&")
-    }
-
-    private static func decode(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        FormValues.encoded(text)
     }
 }

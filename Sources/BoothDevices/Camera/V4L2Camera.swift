@@ -1,4 +1,5 @@
 import BoothCore
+import BoothImaging
 import BoothSystem
 import Foundation
 import Logging
@@ -132,9 +133,9 @@ final class CameraSession {
             fourCC = .rgb24
         }
         let mode = try device.setFormat(fourCC, width: settings.width, height: settings.height)
-        guard mode.fourCC == fourCC, mode.width > 0, mode.height > 0 else {
+        guard Self.accepts(mode, asked: fourCC) else {
             throw DeviceError.unsupported.detailed(
-                "\(settings.device) would not deliver \(fourCC) at \(settings.width)x\(settings.height) (it chose \(mode.fourCC) \(mode.width)x\(mode.height))."
+                "\(settings.device) would not deliver \(fourCC) at \(settings.width)x\(settings.height) (it chose \(mode.fourCC) \(mode.width)x\(mode.height); the booth takes sides of 1 to \(JPEGHeader.maximumSide) pixels)."
             )
         }
         self.device = device
@@ -187,8 +188,21 @@ final class CameraSession {
             "\(device) does not offer \(preference.rawValue) (it offers \(names.isEmpty ? "nothing" : names)); set the camera format to auto.")
     }
 
+    /// Whether the booth can use the mode the driver chose when asked for `fourCC`: that
+    /// format, with no side of 0 pixels or longer than ``JPEGHeader/maximumSide``. The driver's
+    /// sizes are its device's word, checked as its frames are: a device that claims 4294967295
+    /// rows would overflow the size check of every frame (the fuzz target `rawframe` found it).
+    static func accepts(_ mode: VideoDevice.NegotiatedFormat, asked fourCC: FourCC) -> Bool {
+        let sides = 1...JPEGHeader.maximumSide
+        return mode.fourCC == fourCC && sides.contains(mode.width) && sides.contains(mode.height)
+    }
+
     /// The encoding of the frames this session delivers.
-    var encoding: CameraFrame.Encoding {
+    var encoding: CameraFrame.Encoding { Self.encoding(of: plan, in: mode) }
+
+    /// The encoding of the frames `plan` delivers in `mode`: rows at least as long as their
+    /// pixels, whatever the driver says of them.
+    static func encoding(of plan: Plan, in mode: VideoDevice.NegotiatedFormat) -> CameraFrame.Encoding {
         switch plan {
         case .passThrough: .mjpeg
         case .yuyv: .yuyv(bytesPerRow: max(mode.bytesPerRow, mode.width * 2))

@@ -66,6 +66,13 @@ public struct BoothConfiguration: Sendable {
         } catch {
             throw ConfigurationError(.unreadableFile, "\(path): cannot read the configuration file: \((error as NSError).localizedDescription)")
         }
+        try apply(contents: bytes, of: path)
+    }
+
+    /// Applies `bytes`, the contents of the configuration file at `path` (which the messages
+    /// name), with the checks of ``apply(file:)``. The fuzz target (fuzz/) reads its inputs
+    /// through it.
+    public mutating func apply(contents bytes: Data, of path: String) throws(ConfigurationError) {
         let text = try Self.text(of: bytes, in: path)
         let root: Node?
         do {

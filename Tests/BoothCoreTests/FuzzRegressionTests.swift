@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import BoothCore
+
+/// The text of an input a fuzz target found (fuzz/regressions/TARGET/NAME), without its first
+/// byte, which chose what the target did with the rest.
+private func fuzzText(_ target: String, _ name: String) throws -> String {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../fuzz/regressions/\(target)/\(name)")
+    return String(decoding: try Data(contentsOf: file).dropFirst(), as: UTF8.self)
+}
+
+@Suite("What the fuzz targets found in the core")
+struct CoreFuzzRegressionTests {
+    @Test("A folded name folds to itself, so that an album's address finds the album")
+    func foldedNameIsStable() throws {
+        // A half-width katakana with a diaeresis: one pass of folding widened it and kept the
+        // diaeresis, the next removed it.
+        for name in ["\u{FF7D}\u{0308}", try fuzzText("http", "name-folds-twice")] {
+            let key = NameKey.fold(name)
+            #expect(NameKey.fold(key) == key, "\(name.debugDescription)")
+        }
+        #expect(NameKey.fold("\u{FF7D}\u{0308}") == "\u{30B9}")
+    }
+
+    @Test("A timestamp with more digits than its form writes is no timestamp, and overflows nothing")
+    func timestampDigits() throws {
+        // fuzz/regressions/bucket/record-year-overflow: a record's xmp:CreateDate.
+        let record = try fuzzText("bucket", "record-year-overflow")
+        let created = try #require(record.firstMatch(of: /xmp:CreateDate="([^"]*)"/)).1
+        #expect(Date(utcTimestamp: String(created)) == nil)
+        #expect(Date(utcTimestamp: "2026-11-23T14:04:05.1234Z") == nil)
+        #expect(Date(utcTimestamp: "99999-11-23T14:04:05.123Z") == nil)
+        #expect(Date(utcTimestamp: "9999-99-99T99:99:99.999Z") != nil, "carried over, within the form's digits")
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import BoothStore
+
+/// A record the fuzz target `bucket` found (fuzz/regressions/bucket/NAME), without its first
+/// byte, which chose to read it as a record.
+private func record(_ name: String) throws -> Data {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../fuzz/regressions/bucket/\(name)")
+    return try Data(contentsOf: file).dropFirst()
+}
+
+@Suite("What the fuzz targets found in the sidecars")
+struct StoreFuzzRegressionTests {
+    @Test("A record whose names are not UTF-8 is not a sidecar, and does not crash the booth")
+    func recordNotUTF8() throws {
+        // `<rdf:Descr\u{C3}iption>`, on which FoundationXML stops the process.
+        #expect(PhotoSidecar(xmp: try record("record-name-not-utf8")) == nil)
+    }
+
+    @Test("A record with one side of the picture's size keeps no size, and reads back as it is written")
+    func oneSide() throws {
+        // tiff:ImageLength without tiff:ImageWidth: the height was kept, then lost when written.
+        let sidecar = try #require(PhotoSidecar(xmp: try record("record-height-without-width")))
+        #expect(sidecar.width == nil && sidecar.height == nil)
+        #expect(PhotoSidecar(xmp: sidecar.xmp) == sidecar)
+    }
+
+    @Test("A booth's name with a tab or a line break reads back as it is written")
+    func lineBreak() throws {
+        // A record rewritten with elements, whose photobooth:Booth held a line break: written as
+        // an attribute, it read back with a space.
+        let sidecar = try #require(PhotoSidecar(xmp: try record("record-booth-line-break")))
+        #expect(sidecar.booth.contains("\n"))
+        #expect(PhotoSidecar(xmp: sidecar.xmp) == sidecar)
+        var other = sidecar
+        other.booth = "Booth\t2\r\n"
+        #expect(PhotoSidecar(xmp: other.xmp)?.booth == "Booth\t2\r\n")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+@testable import BoothSync
+
+/// An input a fuzz target found (fuzz/regressions/TARGET/NAME), without its first byte, which
+/// chose what the target did with the rest.
+private func fuzzInput(_ target: String, _ name: String) throws -> Data {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../fuzz/regressions/\(target)/\(name)")
+    return try Data(contentsOf: file).dropFirst()
+}
+
+@Suite("What the fuzz targets found in the store's answers")
+struct SyncFuzzRegressionTests {
+    @Test("A listing that is not UTF-8 is a malformed answer, not a crash")
+    func listingNotUTF8() throws {
+        // `<ListBucketRes\u{DC}ult ...>`: FoundationXML stops the process on such a name.
+        let answer = try fuzzInput("bucket", "listing-name-not-utf8")
+        #expect(StoreAnswer.listing(answer) == nil)
+        // `<?xm\u{EC} ...?>`: a processing instruction whose name is not UTF-8.
+        #expect(StoreAnswer.listing(try fuzzInput("bucket", "listing-instruction-not-utf8")) == nil)
+        var error = Data("<Error><Code>SlowDown</Code><Message>Reduce your rate.</Message></Error>".utf8)
+        error[3] = 0xDC
+        #expect(StoreAnswer.error(error) == nil)
+    }
+
+    @Test("A store's Date header with a year beyond the timestamp's four digits is no date")
+    func dateHeaderYear() {
+        #expect(HTTPDateParser.date(from: "Sun, 06 Nov 922337203685477580 08:49:37 GMT") == nil)
+        #expect(HTTPDateParser.date(from: "Sun, 06 Nov 1994 08:49:37 GMT") == Date(timeIntervalSince1970: 784_111_777))
+    }
+}

@@ -1,0 +1,1 @@
+../../../Sources/BoothStore/PhotoSidecar.swift

@@ -1,0 +1,1 @@
+../../../Sources/BoothSync/SyncSettings.swift

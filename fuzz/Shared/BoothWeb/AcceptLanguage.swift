@@ -1,0 +1,1 @@
+../../../Sources/BoothWeb/AcceptLanguage.swift

@@ -1,0 +1,1 @@
+../../../Sources/BoothWeb/ByteRange.swift
