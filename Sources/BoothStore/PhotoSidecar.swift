@@ -137,10 +137,12 @@ public struct PhotoSidecar: Sendable, Hashable {
         favourite = value(Self.namespace, "Favourite")?.lowercased() == "true"
     }
 
-    /// An XMP date: ISO 8601 with milliseconds, as written here, or to the second, with a zone.
+    /// An XMP date: ISO 8601 with milliseconds, as written here, or to the second, with a zone;
+    /// kept to the millisecond, as the catalog keeps it and the sidecar writes it (the fuzz
+    /// target `bucket` found a time of `05.12026` that changed when written again).
     private static func date(_ text: String) -> Date? {
         if let date = Date(utcTimestamp: text) { return date }
-        return try? Date(text, strategy: .iso8601)
+        return (try? Date(text, strategy: .iso8601))?.roundedToMilliseconds
     }
 }
 

@@ -38,4 +38,13 @@ struct StoreFuzzRegressionTests {
         other.booth = "Booth\t2\r\n"
         #expect(PhotoSidecar(xmp: other.xmp)?.booth == "Booth\t2\r\n")
     }
+
+    @Test("A record's time is kept to the millisecond, as the sidecar writes it")
+    func milliseconds() throws {
+        // xmp:CreateDate="2026-11-23T14:04:05.12026-11-23T14:04:05.123Z", which Foundation reads
+        // as 05.12026 at -11:00: written again, it was 05.120.
+        let sidecar = try #require(PhotoSidecar(xmp: try record("record-time-beyond-milliseconds")))
+        #expect(sidecar.createdAt == sidecar.createdAt.roundedToMilliseconds)
+        #expect(PhotoSidecar(xmp: sidecar.xmp) == sidecar)
+    }
 }
