@@ -17,11 +17,15 @@ struct CoreFuzzRegressionTests {
     func foldedNameIsStable() throws {
         // A half-width katakana with a diaeresis: one pass of folding widened it and kept the
         // diaeresis, the next removed it.
-        for name in ["\u{FF7D}\u{0308}", try fuzzText("http", "name-folds-twice")] {
+        // A run of marks after a character that is not a letter: one pass removed one mark.
+        let runOfMarks = try fuzzText("http", "name-marks-one-a-pass")
+        for name in ["\u{FF7D}\u{0308}", try fuzzText("http", "name-folds-twice"), runOfMarks] {
             let key = NameKey.fold(name)
             #expect(NameKey.fold(key) == key, "\(name.debugDescription)")
         }
         #expect(NameKey.fold("\u{FF7D}\u{0308}") == "\u{30B9}")
+        #expect(NameKey.fold(runOfMarks) == "\u{FFFD}")
+        #expect(NameKey.fold("  Zoë  Ünal ") == "zoe unal")
     }
 
     @Test("A timestamp with more digits than its form writes is no timestamp, and overflows nothing")
