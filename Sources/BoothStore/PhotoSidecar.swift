@@ -99,10 +99,9 @@ public struct PhotoSidecar: Sendable, Hashable {
     /// attributes into elements, or drop what it does not know); `nil` when it is not XMP in
     /// UTF-8 or lacks the photo's id, number, name or time.
     public init?(xmp data: Data) {
-        // FoundationXML stops the process on an element or attribute name that is not UTF-8
-        // (found by the fuzz target `bucket`). The booth and the tools that rewrite sidecars
-        // write UTF-8: anything else is not a sidecar.
-        guard String(validating: data, as: UTF8.self) != nil else { return nil }
+        // What would stop the process in FoundationXML (a name that is not UTF-8, `<?a?>`) is not
+        // a sidecar: the booth and the tools that rewrite sidecars write neither.
+        guard XMLInput.isSafe(data) else { return nil }
         let reader = XMPReader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true

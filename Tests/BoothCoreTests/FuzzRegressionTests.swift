@@ -38,4 +38,13 @@ struct CoreFuzzRegressionTests {
         #expect(Date(utcTimestamp: "99999-11-23T14:04:05.123Z") == nil)
         #expect(Date(utcTimestamp: "9999-99-99T99:99:99.999Z") != nil, "carried over, within the form's digits")
     }
+
+    @Test("XML that FoundationXML would crash on is told apart from what stores and photo tools write")
+    func xmlInput() {
+        #expect(!XMLInput.isSafe(Data("<?a?><r/>".utf8)))
+        #expect(!XMLInput.isSafe(Data("<r><?target?></r>".utf8)))
+        #expect(!XMLInput.isSafe(Data([0x3C, 0x61, 0xDC, 0x62, 0x2F, 0x3E])))
+        #expect(XMLInput.isSafe(Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult/>".utf8)))
+        #expect(XMLInput.isSafe(Data("<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?><x:xmpmeta/><?xpacket end=\"w\"?>".utf8)))
+    }
 }

@@ -13,10 +13,12 @@ private func record(_ name: String) throws -> Data {
 
 @Suite("What the fuzz targets found in the sidecars")
 struct StoreFuzzRegressionTests {
-    @Test("A record whose names are not UTF-8 is not a sidecar, and does not crash the booth")
+    @Test("A record that FoundationXML would crash on is not a sidecar: names not in UTF-8, an instruction without data")
     func recordNotUTF8() throws {
         // `<rdf:Descr\u{C3}iption>`, on which FoundationXML stops the process.
         #expect(PhotoSidecar(xmp: try record("record-name-not-utf8")) == nil)
+        // `<?xpacket?>`: an instruction without data, whose missing data FoundationXML reads.
+        #expect(PhotoSidecar(xmp: try record("record-instruction-without-data")) == nil)
     }
 
     @Test("A record with one side of the picture's size keeps no size, and reads back as it is written")
