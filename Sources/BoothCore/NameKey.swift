@@ -8,16 +8,15 @@ public enum NameKey {
     /// space, trimmed: "  Zoë  Ünal " is "zoe unal". A key folds to itself, as an album's
     /// address needs: it holds the key, which is folded again when the address is read.
     public static func fold(_ text: String) -> String {
-        // One pass of Foundation's folding can leave what the next removes: a half-width katakana
-        // with a diaeresis becomes a full-width one, whose diaeresis goes only then (the fuzz
-        // target `http` found it). Folding until nothing changes makes the key stable.
-        var folded = text
-        for _ in 0..<8 {
-            let next = folded.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            if next == folded { break }
-            folded = next
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        // Foundation strips a letter's accents, but after other characters only some marks, one
+        // a pass (the fuzz target `http` found ｽ̈, whose diaeresis went only when folded again,
+        // and runs of marks that took a pass each): every nonspacing or enclosing mark left goes.
+        let bare = folded.decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+            $0.properties.generalCategory != .nonspacingMark && $0.properties.generalCategory != .enclosingMark
         }
-        return folded.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return String(String.UnicodeScalarView(bare)).precomposedStringWithCanonicalMapping
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// The words of `text` as search compares them: folded, split at everything that is not a

@@ -139,6 +139,19 @@ enum LibrarySchema {
                     INSERT INTO photo_search (photo_search) VALUES ('rebuild');
                     """)
         }
+        // Names folded as NameKey folds them now, without any mark Foundation's folding left
+        // (such as a run of marks after a non-letter): the keys stored before would no longer
+        // match the folded names that search and the albums' addresses compare them with.
+        migrator.registerMigration("v8: names folded without marks") { db in
+            for row in try Row.fetchAll(db, sql: "SELECT id, number, caption FROM photo") {
+                let number: Int = row["number"]
+                let caption = Caption(sanitizing: row["caption"] as String) ?? .placeholder(number: number)
+                let (key, text) = (NameKey.of(caption, number: number), NameKey.fold(caption.text))
+                try db.execute(
+                    sql: "UPDATE photo SET name_key = ?, search_text = ? WHERE id = ? AND (name_key != ? OR search_text != ?)",
+                    arguments: [key, text, row["id"] as String, key, text])
+            }
+        }
         return migrator
     }
 }

@@ -99,10 +99,9 @@ public struct PhotoSidecar: Sendable, Hashable {
     /// attributes into elements, or drop what it does not know); `nil` when it is not XMP in
     /// UTF-8 or lacks the photo's id, number, name or time.
     public init?(xmp data: Data) {
-        // FoundationXML stops the process on an element or attribute name that is not UTF-8
-        // (found by the fuzz target `bucket`). The booth and the tools that rewrite sidecars
-        // write UTF-8: anything else is not a sidecar.
-        guard String(validating: data, as: UTF8.self) != nil else { return nil }
+        // What would stop the process in FoundationXML (a name that is not UTF-8, `<?a?>`) is not
+        // a sidecar: the booth and the tools that rewrite sidecars write neither.
+        guard XMLInput.isSafe(data) else { return nil }
         let reader = XMPReader()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
@@ -137,10 +136,12 @@ public struct PhotoSidecar: Sendable, Hashable {
         favourite = value(Self.namespace, "Favourite")?.lowercased() == "true"
     }
 
-    /// An XMP date: ISO 8601 with milliseconds, as written here, or to the second, with a zone.
+    /// An XMP date: ISO 8601 with milliseconds, as written here, or to the second, with a zone;
+    /// kept to the millisecond, as the catalog keeps it and the sidecar writes it (the fuzz
+    /// target `bucket` found a time of `05.12026` that changed when written again).
     private static func date(_ text: String) -> Date? {
         if let date = Date(utcTimestamp: text) { return date }
-        return try? Date(text, strategy: .iso8601)
+        return (try? Date(text, strategy: .iso8601))?.roundedToMilliseconds
     }
 }
 

@@ -1,3 +1,4 @@
+import BoothCore
 import Foundation
 
 #if canImport(FoundationXML)
@@ -68,10 +69,9 @@ private final class ElementReader: NSObject, XMLParserDelegate {
     }
 
     func read(_ data: Data) -> Bool {
-        // FoundationXML stops the process on an element or attribute name that is not UTF-8
-        // (`<ListBucketRes\u{DC}ult>`, found by the fuzz target `bucket`). Stores answer in
-        // UTF-8: anything else is a malformed answer.
-        guard String(validating: data, as: UTF8.self) != nil else { return false }
+        // What would stop the process in FoundationXML (`<ListBucketRes\u{DC}ult>`, `<?a?>`) is a
+        // malformed answer: stores answer in UTF-8, without such instructions.
+        guard XMLInput.isSafe(data) else { return false }
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false

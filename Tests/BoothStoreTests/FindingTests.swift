@@ -200,4 +200,23 @@ struct FindingTests {
         #expect(try library.albums().filter { $0.kind == .name }.map(\.key) == ["zoe"])
         #expect(try library.photosWithoutPerceptualHash(limit: 10).map(\.id) == [photo.id, placeholder.id])
     }
+
+    @Test("Names folded before NameKey stripped every mark are folded again when the catalog is opened")
+    func migrationFromVersion7() throws {
+        let fixture = try LibraryFixture()
+        // Devanagari's virama is a mark Foundation's folding keeps, and NameKey now strips.
+        let photo = try fixture.add(caption: "क्षत्रिय")
+        fixture.library.close()
+        let catalog = try DatabaseQueue(path: fixture.url(PhotoLibrary.catalogName).path)
+        try catalog.write { db in
+            try db.execute(sql: "UPDATE photo SET name_key = 'क्षत्रिय', search_text = 'क्षत्रिय'")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v8%'")
+        }
+        try catalog.close()
+        let library = try LibraryFixture.open(fixture.directory)
+        let key = NameKey.fold("क्षत्रिय")
+        #expect(key != "क्षत्रिय")
+        #expect(try library.albums().filter { $0.kind == .name }.map(\.key) == [key])
+        #expect(try library.photos(.name(key)).map(\.id) == [photo.id])
+    }
 }

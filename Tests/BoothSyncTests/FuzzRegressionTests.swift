@@ -13,13 +13,15 @@ private func fuzzInput(_ target: String, _ name: String) throws -> Data {
 
 @Suite("What the fuzz targets found in the store's answers")
 struct SyncFuzzRegressionTests {
-    @Test("A listing that is not UTF-8 is a malformed answer, not a crash")
+    @Test("A listing that is not UTF-8, or has an instruction without data, is a malformed answer, not a crash")
     func listingNotUTF8() throws {
         // `<ListBucketRes\u{DC}ult ...>`: FoundationXML stops the process on such a name.
         let answer = try fuzzInput("bucket", "listing-name-not-utf8")
         #expect(StoreAnswer.listing(answer) == nil)
         // `<?xm\u{EC} ...?>`: a processing instruction whose name is not UTF-8.
         #expect(StoreAnswer.listing(try fuzzInput("bucket", "listing-instruction-not-utf8")) == nil)
+        // `<?thtps:1?>`: an instruction without data, whose missing data FoundationXML reads.
+        #expect(StoreAnswer.listing(try fuzzInput("bucket", "listing-instruction-without-data")) == nil)
         var error = Data("<Error><Code>SlowDown</Code><Message>Reduce your rate.</Message></Error>".utf8)
         error[3] = 0xDC
         #expect(StoreAnswer.error(error) == nil)
