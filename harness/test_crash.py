@@ -41,13 +41,13 @@ ADMIN_TOKEN = "harness-admin-token-0123456789"
 KINDS = {"start": 12, "migrate": 4, "photo": 24, "name": 14, "hide": 10, "delete": 8, "upload": 16, "import": 12}
 NAMES = ["Anna", "Ben", "Zoë", "Chloé & Max", "李", "O'Brien", "Émile", "Jo"]
 
-# The catalog as a booth of before search left it (version 6): what migration v7 adds, removed.
+# The catalog as a booth of before search left it (version 6): what migrations v7 and v8 add, removed.
 TO_VERSION_6 = """
     DROP TRIGGER photo_search_insert; DROP TRIGGER photo_search_delete; DROP TRIGGER photo_search_update;
     DROP TABLE photo_search; DROP INDEX photo_visible_by_name; DROP INDEX photo_visible_favourites;
     ALTER TABLE photo DROP COLUMN name_key; ALTER TABLE photo DROP COLUMN search_text;
     ALTER TABLE photo DROP COLUMN favourite; ALTER TABLE photo DROP COLUMN perceptual_hash;
-    DELETE FROM grdb_migrations WHERE identifier LIKE 'v7%';
+    DELETE FROM grdb_migrations WHERE identifier LIKE 'v7%' OR identifier LIKE 'v8%';
 """
 
 
