@@ -107,10 +107,13 @@ def test_soak(start_booth, library, command, out, quick):
             taken = 1
             thumbnail = f"{booth.base}/thumbnails/{take_photo(log, name(taken), missed)}.jpg"
         load = WebLoad([booth.base + "/", thumbnail])
-        while taken < len(samples) * every:
-            taken += 1
-            take_photo(log, name(taken), missed)
-        reports = load.stop()
+        try:
+            while taken < len(samples) * every:
+                taken += 1
+                take_photo(log, name(taken), missed)
+        finally:
+            # wrk runs for a day unless stopped: a failing photo must not leave it running.
+            reports = load.stop()
         seconds = time.monotonic() - interval_started
         # The event client's connection stays; wrk's must all be closed by the booth.
         try:
