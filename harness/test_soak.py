@@ -8,13 +8,14 @@ sample and the sample waits until the booth has closed wrk's connections, so tha
 is taken in the same quiet moment and counts no client's socket but the event stream's. Each
 name is typed once the booth asks for it; a shot the booth missed is counted and taken again.
 
-Checked: no descriptor and no thread more at the last sample than at the first after the warm-up
-(WARM_UP photos, in which the catalog's connections, the web's threads and the caches are made;
-libdispatch's workers, which come and go with the load, get a minute to leave before a sample),
-memory growth from that sample to the last under MEMORY_BOUND_KB, every photo announced to the event
-client, no wrk error other than a timeout (a request slower than 10 s on a machine shared with
-builds is the machine's, not the booth's) and no error answer; then the booth stops cleanly,
-`photobooth check` is clean and every acknowledged photo is in `photobooth list` with its name.
+Checked: no descriptor and no thread of the booth's own more at the last sample than at the first
+after the warm-up (WARM_UP photos, in which the catalog's connections, the web's threads and the
+caches are made; libdispatch's workers, whose number follows the load, are counted apart), the
+floor of the memory samples growing less than MEMORY_BOUND_KB after it, every photo announced to
+the event client, no wrk error other than a timeout (a request slower than 10 s on a machine
+shared with builds is the machine's, not the booth's) and no error answer; then the booth stops
+cleanly, `photobooth check` is clean and every acknowledged photo is in `photobooth list` with its
+name.
 The summary (soak.json, soak.csv, printed) holds every sample and the growth.
 """
 from __future__ import annotations
@@ -29,17 +30,24 @@ import pytest
 from harness.booth import HarnessError, wait_for
 from harness.observe import EventClient, LogFollower, Resources, WebLoad, connections
 
-# Growth is measured from the first sample after the warm-up, in which the catalog's six
-# connections fill their page caches (up to 2 MB each, about 25 kB of catalog a photo), the web's
-# threads and malloc's arenas are made: measured on main, photos 100-200 add 1.5 MB, 200-300
-# 0.7 MB, then 0.1-0.3 MB a hundred photos.
+# Growth is measured after the warm-up, in which the catalog's six connections fill their page
+# caches (about 25 kB of catalog a photo), and the web's threads and malloc's arenas are made:
+# measured on main, photos 100-200 add 1.5 MB, 200-300 0.7 MB, then 0.1-0.3 MB a hundred photos.
 WARM_UP = {"quick": 300, "full": 500}
-# The issue's goal: under 5 MB over 10,000 photos, that is under 550 bytes a photo. main measured
-# 3.6 MB (390 bytes a photo, with no allocation left live by the photos: heaptrack attached for
-# 600 photos), so the full soak fails on anything kept per photo, a row's strings as much as a
-# thumbnail. The quick form's 700 measured photos cannot tell 550 bytes from malloc's settling
-# (1.0 MB measured on main): its bound catches what is kept per photo from 4 kB up, a thumbnail,
-# a review picture, an original or a JSON page.
+# A sample may find a photo's picture (3.6 MB at 1280x720) freed but still resident at the top of
+# a malloc arena, which malloc_trim leaves (the booth gives the rest back after each photo,
+# FreedMemory): the samples of a booth that keeps nothing go up and down by that much. What is
+# kept per photo raises their floor, so the bound is on the floor's growth: the lowest sample of
+# the last third after the warm-up against the lowest of the first third. The summary also gives
+# the growth from the first sample after the warm-up to the last.
+#
+# The bound is the issue's goal, 5 MB over 10,000 photos, under 550 bytes a photo: anything kept
+# per photo, a row's strings as much as a thumbnail, breaks it. Measured with FreedMemory: the
+# floor grew 1.6 MB over 9,500 photos, samples between 81 and 87 MB; SQLite's page caches, which
+# stop at 2 MB a connection, grew 0.8 MB of it over 4,500 photos. The quick form's 700 photos
+# cannot tell 550 bytes from malloc's settling (1.0 MB from photo 300 to 1,000 on main, before
+# FreedMemory): its 3 MB catch what is kept per photo from 4 kB up, a thumbnail, a review
+# picture, an original or a JSON page.
 MEMORY_BOUND_KB = {"quick": 3 * 1024, "full": 5 * 1024}
 GUESTS = ["Anna", "Zoë", "Ben & Co", 'Mia "M"', "Łukasz", "Ōkubo 大久保", "Noah\\Emma"]
 
@@ -62,9 +70,18 @@ def take_photo(log: LogFollower, name: str, missed: list) -> str:
     raise AssertionError(f"five tries at {name!r} failed: {missed[-5:]}")
 
 
+def is_dispatch_worker(thread_name: str) -> bool:
+    """libdispatch's workers, named after its root queues ("com.apple.root.default-qos", cut to
+    15 bytes), which Swift's tasks run on: their number follows the load, within libdispatch's
+    limit. Every thread of the booth's own has a name of its own (DedicatedThread names it)."""
+    return "qos" in thread_name
+
+
 def sample(booth, photos: int, started: float) -> dict:
     resources = Resources.of(booth.process.pid)
+    workers = sum(count for name, count in resources.thread_names.items() if is_dispatch_worker(name))
     return {"photos": photos, "rss_kb": resources.rss_kb, "fds": resources.fds, "threads": resources.threads,
+            "booth_threads": resources.threads - workers, "dispatch_workers": workers,
             "rss_anon_kb": resources.rss_anon_kb, "rss_file_kb": resources.rss_file_kb, "sockets": resources.sockets,
             "seconds": round(time.monotonic() - started, 1), "descriptors": resources.descriptors,
             "thread_names": resources.thread_names}
@@ -90,26 +107,19 @@ def test_soak(start_booth, library, command, out, quick):
             taken = 1
             thumbnail = f"{booth.base}/thumbnails/{take_photo(log, name(taken), missed)}.jpg"
         load = WebLoad([booth.base + "/", thumbnail])
-        while taken < len(samples) * every:
-            taken += 1
-            take_photo(log, name(taken), missed)
-        reports = load.stop()
+        try:
+            while taken < len(samples) * every:
+                taken += 1
+                take_photo(log, name(taken), missed)
+        finally:
+            # wrk runs for a day unless stopped: a failing photo must not leave it running.
+            reports = load.stop()
         seconds = time.monotonic() - interval_started
         # The event client's connection stays; wrk's must all be closed by the booth.
         try:
             wait_for(lambda: connections(booth.port) <= 1, 30, "the booth to close wrk's connections")
         except HarnessError as error:
             print(f"at {taken} photos: {error}")
-        # libdispatch's workers come with the load and leave after 5 s without work: a sample
-        # after the warm-up waits (a minute at most) for those beyond the warm-up's count to
-        # leave, so that only a thread that stays counts as growth.
-        warm = next((s for s in samples if s["photos"] >= WARM_UP[form]), None)
-        if warm:
-            try:
-                wait_for(lambda: Resources.of(booth.process.pid).threads <= warm["threads"], 60,
-                         "the threads the load brought to leave", poll=0.5)
-            except HarnessError as error:
-                print(f"at {taken} photos: {error}")
         samples.append(sample(booth, taken, started))
         saves = log.save_ms[saves_before:]
         intervals.append({
@@ -120,7 +130,8 @@ def test_soak(start_booth, library, command, out, quick):
                       "errors": report.errors, "non_2xx": report.non_2xx} for report in reports]})
         last = samples[-1]
         print(f"{taken:6d} photos  rss {last['rss_kb']} kB (anon {last['rss_anon_kb']}, file {last['rss_file_kb']})  "
-              f"fds {last['fds']}  threads {last['threads']}  {intervals[-1]['photos_per_s']} photos/s  "
+              f"fds {last['fds']}  threads {last['booth_threads']} + {last['dispatch_workers']} workers  "
+              f"{intervals[-1]['photos_per_s']} photos/s  "
               f"{' '.join(str(load['requests_per_s']) for load in intervals[-1]['load'])} requests/s", flush=True)
     duration = time.monotonic() - started
     # The last photo's event may still be on its way.
@@ -142,10 +153,14 @@ def test_soak(start_booth, library, command, out, quick):
     warm = next(s for s in samples if s["photos"] >= WARM_UP[form])
     final = samples[-1]
     growth = {"from_photos": warm["photos"], "to_photos": final["photos"],
-              **{key: final[key] - warm[key] for key in ("rss_kb", "rss_anon_kb", "rss_file_kb", "fds", "threads")},
-              "max_fds": max(s["fds"] for s in samples if s["photos"] >= warm["photos"]),
-              "max_threads": max(s["threads"] for s in samples if s["photos"] >= warm["photos"])}
+              **{key: final[key] - warm[key]
+                 for key in ("rss_kb", "rss_anon_kb", "rss_file_kb", "fds", "threads", "booth_threads", "dispatch_workers")},
+              **{f"max_{key}": max(s[key] for s in samples if s["photos"] >= warm["photos"])
+                 for key in ("fds", "booth_threads", "dispatch_workers")}}
     growth["rss_bytes_per_photo"] = round(growth["rss_kb"] * 1024 / (final["photos"] - warm["photos"]), 1)
+    after = [s for s in samples if s["photos"] >= warm["photos"]]
+    third = max(1, len(after) // 3)
+    growth["rss_floor_kb"] = min(s["rss_kb"] for s in after[-third:]) - min(s["rss_kb"] for s in after[:third])
     loads = {}
     for interval in intervals:
         for load in interval["load"]:
@@ -164,21 +179,26 @@ def test_soak(start_booth, library, command, out, quick):
     (out / "soak.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
     with open(out / "soak.csv", "w", newline="") as file:
         writer = csv.writer(file)
-        columns = ["photos", "rss_kb", "fds", "threads", "rss_anon_kb", "rss_file_kb", "sockets", "seconds"]
+        columns = ["photos", "rss_kb", "fds", "threads", "rss_anon_kb", "rss_file_kb", "sockets", "booth_threads",
+                   "dispatch_workers", "seconds"]
         writer.writerow(columns)
         for s in samples:
             writer.writerow([s[column] for column in columns])
     print(json.dumps({key: value for key, value in summary.items() if key not in ("samples", "intervals")},
                      indent=2, ensure_ascii=False))
     print(f"soak: {taken} photos in {duration / 60:.1f} min; RSS {warm['rss_kb']} kB at {warm['photos']} photos -> "
-          f"{final['rss_kb']} kB at {final['photos']} ({growth['rss_kb']:+d} kB, {growth['rss_bytes_per_photo']} B/photo); "
-          f"fds {warm['fds']} -> {final['fds']}; threads {warm['threads']} -> {final['threads']}")
+          f"{final['rss_kb']} kB at {final['photos']} ({growth['rss_kb']:+d} kB, {growth['rss_bytes_per_photo']} B/photo; "
+          f"the floor {growth['rss_floor_kb']:+d} kB); "
+          f"fds {warm['fds']} -> {final['fds']}; threads {warm['threads']} -> {final['threads']} (the booth's own "
+          f"{warm['booth_threads']} -> {final['booth_threads']}, libdispatch's workers {warm['dispatch_workers']} -> "
+          f"{final['dispatch_workers']})")
 
     assert not lost and not wrong, f"acknowledged photos lost: {lost[:5]}, with another caption: {wrong[:5]}"
     assert status == 0, booth.tail()
     assert check.returncode == 0, check.stdout + check.stderr
-    assert growth["fds"] <= 0 and growth["threads"] <= 0, f"descriptors or threads grew: {growth}"
-    assert growth["rss_kb"] < MEMORY_BOUND_KB[form], f"memory grew {growth['rss_kb']} kB, over {MEMORY_BOUND_KB[form]} kB"
+    assert growth["fds"] <= 0 and growth["booth_threads"] <= 0, f"descriptors or threads grew: {growth}"
+    assert growth["rss_floor_kb"] < MEMORY_BOUND_KB[form], \
+        f"memory's floor grew {growth['rss_floor_kb']} kB, over {MEMORY_BOUND_KB[form]} kB"
     assert events.reconnects == 0 and events.ids == log.saved, \
         f"{len(events.ids)} events for {len(log.saved)} photos, {events.reconnects} reconnections"
     for url, total in loads.items():
