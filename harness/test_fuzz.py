@@ -19,6 +19,7 @@ FUZZ_RUN = Path(__file__).resolve().parent.parent / "fuzz" / "run"
 TARGETS = ["mjpeg", "rawframe", "keypad", "config", "http", "bucket"]
 
 
+@pytest.mark.campaign
 @pytest.mark.parametrize("target", TARGETS)
 def test_fuzz(target, quick, out):
     seconds = 30 if quick else 600
