@@ -183,7 +183,7 @@ let package = Package(
             dependencies: ["BoothCore", "BoothImaging", "BoothStore", "BoothScreen", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore"], swiftSettings: strictSettings),
+        .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore", "FuzzRegressions"], swiftSettings: strictSettings),
         .testTarget(
             name: "BoothSystemTests", dependencies: ["BoothSystem", "BoothCore", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSettings),
@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "BoothStoreTests",
             dependencies: [
-                "BoothStore", "BoothImaging", "BoothCore", .product(name: "GRDB", package: "GRDB.swift"),
+                "BoothStore", "BoothImaging", "BoothCore", "FuzzRegressions", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -204,10 +204,12 @@ let package = Package(
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         // posix_spawn's closefrom, so that a test's child inherits only the descriptors it is given.
         .target(name: "CSpawn", path: "Tests/CSpawn"),
+        // The inputs of fuzz/regressions/, for the tests of the parsers they broke.
+        .target(name: "FuzzRegressions", path: "Tests/FuzzRegressions", swiftSettings: strictSettings),
         .testTarget(
             name: "BoothDevicesTests",
             dependencies: [
-                "BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "BoothCore", "CLinuxFB", "CPseudoTerminal",
+                "BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "BoothCore", "CLinuxFB", "CPseudoTerminal", "FuzzRegressions",
                 .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings),
@@ -235,7 +237,8 @@ let package = Package(
         .testTarget(
             name: "BoothSyncTests",
             dependencies: [
-                "BoothSync", "BoothCore", "BoothStore", "BoothImaging", "StoreFixture", .product(name: "Logging", package: "swift-log"),
+                "BoothSync", "BoothCore", "BoothStore", "BoothImaging", "FuzzRegressions", "StoreFixture",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["SignatureV4Vectors"], swiftSettings: strictSettings),
         .testTarget(

@@ -104,11 +104,12 @@ def library(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def start_booth(binary, out):
-    """Starts simulated booths on a library (`start_booth(library, args=..., config=...)`); every
-    booth still running at the test's end is killed, so that none outlives its test."""
+    """Starts simulated booths on a library (`start_booth(library, args=..., config=...)`, with
+    `binary=` for another executable, such as a small disk's wrapper); every booth still running
+    at the test's end is killed, so that none outlives its test."""
     booths: list[Booth] = []
 
-    def start(data: Path, **options) -> Booth:
+    def start(data: Path, binary: Path = binary, **options) -> Booth:
         booth = Booth(binary, data, out, **options)
         booths.append(booth)
         return booth

@@ -38,6 +38,13 @@ def names(count: int):
     return (f"{NAMES[number % len(NAMES)]} {number}" for number in range(count))
 
 
+def all_saved(log: LogFollower, guests, count: int) -> None:
+    """`count` guests pose and name a photo one after the other; every photo is saved."""
+    for _ in range(count):
+        attempt = log.attempt(next(guests))
+        assert attempt["outcome"] == "saved", attempt
+
+
 def seen(booth: Booth) -> dict:
     """What a guest sees now: the state, as /api/status says (None when it does not answer), and the
     screen's last line (for people: never asserted)."""
@@ -102,23 +109,8 @@ def small_disk(binary):
         disk.close()
 
 
-@pytest.fixture
-def booths():
-    """Starts booths with any binary (the small disk's runs the real one in its namespace); kills
-    those still running at the end."""
-    started: list[Booth] = []
-
-    def start(binary: Path, data: Path, out: Path, **options) -> Booth:
-        booth = Booth(binary, data, out, **options)
-        started.append(booth)
-        return booth
-    yield start
-    for booth in started:
-        booth.kill()
-
-
 @needs_namespaces
-def test_disk_filling(binary, small_disk, booths, out, artifacts, quick):
+def test_disk_filling(binary, small_disk, start_booth, out, artifacts, quick):
     """A 24 MB disk (16 MB --quick) filled by photos until the booth refuses them, then by
     another program one photo's size (a megabyte --quick) at a time down to 0 bytes; a restart at
     0 bytes; then, from a booth that believes it has room, the disk filled to a few bytes under
@@ -131,7 +123,7 @@ def test_disk_filling(binary, small_disk, booths, out, artifacts, quick):
     # next guest before a save can fail for want of room.
     reserve_mb = 8
     args = ("--storage-reserve", str(reserve_mb))
-    booth = booths(disk.binary, disk.path, out, label="filling", args=args)
+    booth = start_booth(disk.path, binary=disk.binary, label="filling", args=args)
     booth.wait_ready()
     log = LogFollower(booth)
     acknowledged = Acknowledgements()
@@ -176,7 +168,7 @@ def test_disk_filling(binary, small_disk, booths, out, artifacts, quick):
     log.close()
     command = Command(disk.binary, disk.path)
     listing, check = command.run("list", "--json"), command.check()
-    booth = booths(disk.binary, disk.path, out, label="filling-restarted", args=args)
+    booth = start_booth(disk.path, binary=disk.binary, label="filling-restarted", args=args)
     log = LogFollower(booth)
     state = wait_state(booth, lambda s: s != "starting", "the booth to start on a full disk", timeout=60)
     entry = step("restarted at 0 bytes", list_status=listing.returncode, check_status=check.returncode,
@@ -229,12 +221,12 @@ def test_disk_filling(binary, small_disk, booths, out, artifacts, quick):
 
 
 @needs_namespaces
-def test_photos_read_only(binary, small_disk, booths, out, artifacts, quick):
+def test_photos_read_only(binary, small_disk, start_booth, out, artifacts, quick):
     """The photos folder turns read-only under a running booth (a card's folder remounted
     read-only), the booth is restarted on it, then the folder is writable again."""
     disk = small_disk("64m")
     args = ("--storage-reserve", "8")
-    booth = booths(disk.binary, disk.path, out, label="read-only", args=args)
+    booth = start_booth(disk.path, binary=disk.binary, label="read-only", args=args)
     booth.wait_ready()
     log = LogFollower(booth)
     acknowledged = Acknowledgements()
@@ -246,8 +238,7 @@ def test_photos_read_only(binary, small_disk, booths, out, artifacts, quick):
         summary["steps"].append(entry)
         return entry
 
-    for _ in range(3 if quick else 10):
-        assert log.attempt(next(guests))["outcome"] == "saved"
+    all_saved(log, guests, 3 if quick else 10)
     disk.photos_read_only()
     # A guest at once: the booth has not checked the disk since, so the save itself finds out.
     try_ = log.attempt(next(guests))
@@ -261,7 +252,7 @@ def test_photos_read_only(binary, small_disk, booths, out, artifacts, quick):
     acknowledged.read(booth.log())
     log.close()
 
-    booth = booths(disk.binary, disk.path, out, label="read-only-restarted", args=args)
+    booth = start_booth(disk.path, binary=disk.binary, label="read-only-restarted", args=args)
     log = LogFollower(booth)
     state = wait_state(booth, lambda s: s != "starting", "the booth to start on a read-only photos folder", timeout=60)
     try_ = log.attempt(next(guests))
@@ -291,8 +282,7 @@ def test_catalog_damaged(start_booth, command, library, out, artifacts, quick, d
     booth.wait_ready()
     log = LogFollower(booth)
     guests = names(10_000)
-    for _ in range(10 if quick else 40):
-        assert log.attempt(next(guests))["outcome"] == "saved"
+    all_saved(log, guests, 10 if quick else 40)
     assert booth.stop() == 0, booth.tail()
     acknowledged = Acknowledgements()
     acknowledged.read(booth.log())
@@ -351,8 +341,7 @@ def test_lost_wal(start_booth, command, library, out, artifacts, quick):
     booth.wait_ready()
     log = LogFollower(booth)
     guests = names(10_000)
-    for _ in range(count):
-        assert log.attempt(next(guests))["outcome"] == "saved"
+    all_saved(log, guests, count)
     assert booth.stop() == 0, booth.tail()
     acknowledged = Acknowledgements()
     acknowledged.read(booth.log())
@@ -363,8 +352,7 @@ def test_lost_wal(start_booth, command, library, out, artifacts, quick):
     booth = start_booth(library, label="killed")
     booth.wait_ready()
     log = LogFollower(booth)
-    for _ in range(count):
-        assert log.attempt(next(guests))["outcome"] == "saved"
+    all_saved(log, guests, count)
     booth.kill()
     acknowledged.read(booth.log())
     wal = library / "photobooth.sqlite-wal"
@@ -402,8 +390,7 @@ def test_deleted_lock_file(start_booth, command, library, out, artifacts, quick)
     booth.wait_ready()
     log = LogFollower(booth)
     guests = names(10_000)
-    for _ in range(3 if quick else 10):
-        assert log.attempt(next(guests))["outcome"] == "saved"
+    all_saved(log, guests, 3 if quick else 10)
     summary: dict = {"old_lock_file_left": (library / "photobooth.lock").exists(), "steps": []}
     # What deleted the lock file before: rm under the running booth (with nothing to delete, the
     # booth having removed it, the test makes one and deletes it, as a cleanup script would).
@@ -417,8 +404,7 @@ def test_deleted_lock_file(start_booth, command, library, out, artifacts, quick)
                              "repair_says": (repair.stdout + repair.stderr).strip()[-300:], **seen(booth)})
     summary["starts"] = booth.running()
     assert status == 1 and repair.returncode == 1, summary["steps"][-1]
-    for _ in range(3 if quick else 10):
-        assert log.attempt(next(guests))["outcome"] == "saved"
+    all_saved(log, guests, 3 if quick else 10)
     assert booth.stop() == 0, booth.tail()
     acknowledged = Acknowledgements()
     acknowledged.read(booth.log())

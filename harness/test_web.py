@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import webcheck as web
+from harness.booth import free_port
 
 TOOLS = {"curl": "curl", "chromium": "chromium", "wrk": "wrk", "zbarimg": "zbar-tools", "exiftool": "libimage-exiftool-perl"}
 
@@ -34,7 +35,7 @@ def web_booth(binary, web_out):
         pytest.fail("the web test needs schemathesis: .build/venv/bin/pip install -r webtest/requirements.txt", pytrace=False)
     data = Path(tempfile.mkdtemp(prefix="photobooth-web-"))
     web.make_library(str(binary), data, web_out)
-    booth = web.Booth(str(binary), data, web_out, web.free_port())
+    booth = web.Booth(str(binary), data, web_out, free_port())
     yield booth
     if booth.process.poll() is None:
         booth.process.kill()

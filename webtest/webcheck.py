@@ -40,16 +40,16 @@ import os
 import re
 import select
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from harness.booth import wait_for  # noqa: E402  (the harness runs these checks)
 sys.dont_write_bytecode = True
 
 ADMIN_TOKEN = "webtest-admin-token-0123456789"
@@ -61,23 +61,6 @@ def check(name: str, ok: bool, detail: str = "") -> bool:
     if not ok:
         failures.append(name)
     return ok
-
-
-def wait_for(condition, timeout: float, what: str):
-    """Polls `condition` until it returns a true value; fails after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise RuntimeError(f"timed out after {timeout} s waiting for {what}")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Response:

@@ -1,14 +1,12 @@
 import Foundation
+import FuzzRegressions
 import Testing
 
 @testable import BoothCore
 
-/// The text of an input a fuzz target found (fuzz/regressions/TARGET/NAME), without its first
-/// byte, which chose what the target did with the rest.
+/// The text of an input a fuzz target found, without the byte that chose what it did.
 private func fuzzText(_ target: String, _ name: String) throws -> String {
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../fuzz/regressions/\(target)/\(name)")
-    return String(decoding: try Data(contentsOf: file).dropFirst(), as: UTF8.self)
+    String(decoding: try FuzzRegression.payload(target, name), as: UTF8.self)
 }
 
 @Suite("What the fuzz targets found in the core")

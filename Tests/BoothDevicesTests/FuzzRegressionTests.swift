@@ -1,5 +1,6 @@
 import BoothCore
 import Foundation
+import FuzzRegressions
 import Testing
 
 @testable import BoothDevices
@@ -15,9 +16,7 @@ struct DevicesFuzzRegressionTests {
     func driverSizesOverflow() throws {
         // fuzz/regressions/rawframe/driver-sizes-overflow: a format byte, then the driver's width,
         // height and bytes per row, 32 bits each; their product overflowed the capture check.
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../fuzz/regressions/rawframe/driver-sizes-overflow")
-        let input = [UInt8](try Data(contentsOf: file))
+        let input = [UInt8](try FuzzRegression.bytes("rawframe", "driver-sizes-overflow"))
         let field = { (offset: Int) in input[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
         #expect(!CameraSession.accepts(mode(.rgb24, field(1), field(5), bytesPerRow: field(9)), asked: .rgb24))
         #expect(!CameraSession.accepts(mode(.yuyv, 640, 0), asked: .yuyv))

@@ -1,14 +1,12 @@
 import Foundation
+import FuzzRegressions
 import Testing
 
 @testable import BoothStore
 
-/// A record the fuzz target `bucket` found (fuzz/regressions/bucket/NAME), without its first
-/// byte, which chose to read it as a record.
+/// A record the fuzz target `bucket` found (its first byte chose to read it as a record).
 private func record(_ name: String) throws -> Data {
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../fuzz/regressions/bucket/\(name)")
-    return try Data(contentsOf: file).dropFirst()
+    try FuzzRegression.payload("bucket", name)
 }
 
 @Suite("What the fuzz targets found in the sidecars")

@@ -1,27 +1,20 @@
 import Foundation
+import FuzzRegressions
 import Testing
 
 @testable import BoothSync
-
-/// An input a fuzz target found (fuzz/regressions/TARGET/NAME), without its first byte, which
-/// chose what the target did with the rest.
-private func fuzzInput(_ target: String, _ name: String) throws -> Data {
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../fuzz/regressions/\(target)/\(name)")
-    return try Data(contentsOf: file).dropFirst()
-}
 
 @Suite("What the fuzz targets found in the store's answers")
 struct SyncFuzzRegressionTests {
     @Test("A listing that is not UTF-8, or has an instruction without data, is a malformed answer, not a crash")
     func listingNotUTF8() throws {
         // `<ListBucketRes\u{DC}ult ...>`: FoundationXML stops the process on such a name.
-        let answer = try fuzzInput("bucket", "listing-name-not-utf8")
+        let answer = try FuzzRegression.payload("bucket", "listing-name-not-utf8")
         #expect(StoreAnswer.listing(answer) == nil)
         // `<?xm\u{EC} ...?>`: a processing instruction whose name is not UTF-8.
-        #expect(StoreAnswer.listing(try fuzzInput("bucket", "listing-instruction-not-utf8")) == nil)
+        #expect(StoreAnswer.listing(try FuzzRegression.payload("bucket", "listing-instruction-not-utf8")) == nil)
         // `<?thtps:1?>`: an instruction without data, whose missing data FoundationXML reads.
-        #expect(StoreAnswer.listing(try fuzzInput("bucket", "listing-instruction-without-data")) == nil)
+        #expect(StoreAnswer.listing(try FuzzRegression.payload("bucket", "listing-instruction-without-data")) == nil)
         var error = Data("<Error><Code>SlowDown</Code><Message>Reduce your rate.</Message></Error>".utf8)
         error[3] = 0xDC
         #expect(StoreAnswer.error(error) == nil)
