@@ -48,6 +48,10 @@ let package = Package(
         // V4L2: ioctl numbers and fourcc codes computed by the C compiler, libv4l2 behind fixed
         // arguments.
         .target(name: "CV4L2", linkerSettings: [.linkedLibrary("v4l2")]),
+        // libjpeg's own API (libjpeg62-turbo), for what TurboJPEG 2.1 cannot ask: restart
+        // markers after every row of MCUs, so that the simulated camera encodes only the rows
+        // that move.
+        .target(name: "CJPEGRows", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CLinuxFB"),
         // What Swift's Glibc module leaves out: pthread_setname_np and malloc_trim.
@@ -65,7 +69,7 @@ let package = Package(
         ),
         .target(
             name: "BoothImaging",
-            dependencies: ["BoothCore", "CTurboJPEG", "CQRencode"],
+            dependencies: ["BoothCore", "CTurboJPEG", "CJPEGRows", "CQRencode"],
             swiftSettings: strictSettings
         ),
         .target(

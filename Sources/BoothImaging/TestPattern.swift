@@ -1,16 +1,26 @@
 import Foundation
 
-/// The picture the simulated camera films: colour bars, a box that moves a little every frame,
-/// and the time of day with milliseconds plus the frame number in large digits, so that
-/// consecutive frames always differ and a saved photo shows when it was taken.
+/// The picture the simulated camera films: colour bars, a grey ramp, and along the bottom the
+/// time of day with milliseconds and the frame number in large digits on a black plate, with a
+/// box that slides behind it a little every frame, so that consecutive frames always differ and
+/// a saved photo shows when it was taken.
+///
+/// Only the bottom band moves (``liveTop`` down, at a multiple of 16 pixel rows): an encoder
+/// can keep the rows above it from one frame to the next (``RowSplicedEncoder``).
 ///
 /// The still background carries a fixed grain, like a sensor's noise, so that frames compress
 /// to the sizes of real webcam frames and timings measured on them mean something.
 public struct TestPattern: Sendable {
     public let width: Int
     public let height: Int
-    /// The still part of the picture, drawn once.
-    private let background: Bitmap
+    /// The first pixel row that changes from frame to frame, a multiple of 16.
+    public let liveTop: Int
+    /// The still part of the picture, drawn once: the whole picture but the box and the clock.
+    public let still: Bitmap
+    /// The size of a pixel of the clock's font.
+    private let scale: Int
+    /// The top of the clock's plate, which the box slides behind.
+    private let plateTop: Int
 
     /// A pattern of the given size (at least 64 x 48).
     ///
@@ -19,32 +29,45 @@ public struct TestPattern: Sendable {
         precondition(width >= 64 && height >= 48, "the test pattern needs at least 64 x 48 pixels")
         self.width = width
         self.height = height
+        scale = max(1, height / 90)
+        plateTop = height - (Glyphs.height + 3) * scale
+        liveTop = plateTop / 16 * 16
         var background = Self.drawBackground(width: width, height: height)
         if grain > 0 { Self.addGrain(to: &background, amplitude: grain) }
-        self.background = background
+        still = background
     }
 
     /// The picture of frame number `frame`, filmed at `time`.
     public func render(frame: UInt64, at time: Date) -> Bitmap {
-        var bitmap = background
-        let box = max(8, height / 6)
-        // The box bounces from side to side, one pass every four seconds at 30 frames/s.
+        var bitmap = still
+        let band = renderLive(frame: frame, at: time)
+        bitmap.pixels.replaceSubrange(liveTop * bitmap.bytesPerRow..<bitmap.pixels.count, with: band.pixels)
+        return bitmap
+    }
+
+    /// The rows from ``liveTop`` down of frame number `frame`, filmed at `time`: what differs
+    /// from ``still``.
+    public func renderLive(frame: UInt64, at time: Date) -> Bitmap {
+        var band = Bitmap(
+            width: width, height: height - liveTop, format: .rgb,
+            pixels: Array(still.pixels[(liveTop * still.bytesPerRow)...]))
+        let plateHeight = (Glyphs.height + 2) * scale
+        let top = plateTop - liveTop
+        // The box slides from side to side behind the clock, one pass every four seconds at 30
+        // frames/s.
+        let box = plateHeight
         let travel = width - box
         let step = Int(frame % 240)
         let x = travel * (step < 120 ? step : 240 - step) / 120
-        bitmap.fill(x: x, y: height / 2 - box / 2, width: box, height: box, color: (250, 250, 250))
-        bitmap.fill(x: x + box / 4, y: height / 2 - box / 4, width: box / 2, height: box / 2, color: (220, 30, 30))
+        band.fill(x: x, y: top, width: box, height: box, color: (250, 250, 250))
+        band.fill(x: x + box / 4, y: top + box / 4, width: box / 2, height: box / 2, color: (220, 30, 30))
 
-        let scale = max(1, height / 90)
         let text = "\(Self.timeOfDay(time)) #\(frame)"
         let textWidth = Glyphs.width(of: text, scale: scale)
         let textX = max(0, (width - textWidth) / 2)
-        let textY = height - Glyphs.height * scale - 2 * scale
-        bitmap.fill(
-            x: textX - scale, y: textY - scale, width: textWidth + 2 * scale,
-            height: (Glyphs.height + 2) * scale, color: (0, 0, 0))
-        bitmap.draw(text, x: textX, y: textY, scale: scale, color: (255, 255, 255))
-        return bitmap
+        band.fill(x: textX - scale, y: top, width: textWidth + 2 * scale, height: plateHeight, color: (0, 0, 0))
+        band.draw(text, x: textX, y: top + scale, scale: scale, color: (255, 255, 255))
+        return band
     }
 
     /// "14:03:12.345" in local time.

@@ -63,13 +63,19 @@ struct MJPEGRepairTests {
 
 @Suite("Test pattern")
 struct TestPatternTests {
-    @Test("Consecutive frames differ, and the same frame renders the same")
+    @Test("Consecutive frames differ below the live band's top only, and the same frame renders the same")
     func framesMove() {
         let pattern = TestPattern(width: 320, height: 180)
         let time = Date(timeIntervalSince1970: 1_700_000_000)
         let first = pattern.render(frame: 1, at: time)
+        let second = pattern.render(frame: 2, at: time)
         #expect(first == pattern.render(frame: 1, at: time))
-        #expect(first != pattern.render(frame: 2, at: time))
+        #expect(first != second)
+        #expect(pattern.liveTop % 16 == 0 && pattern.liveTop > 0)
+        let split = pattern.liveTop * first.bytesPerRow
+        #expect(first.pixels[..<split] == pattern.still.pixels[..<split], "above the band is the still picture")
+        #expect(first.pixels[..<split] == second.pixels[..<split])
+        #expect(Array(first.pixels[split...]) == pattern.renderLive(frame: 1, at: time).pixels)
     }
 
     @Test("The clock shows: the same frame at another time differs only in the clock band")
