@@ -97,10 +97,12 @@ public enum Booth {
             enabled: configuration.web.enabled, deletionKeys: deletionKeys)
         let live = LiveBooth(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
+        let memory = MemoryKeeper()
         let observer = BoothObserver(
             stateChanged: { state in
                 monitor.stateChanged(to: state)
                 reporter.stateChanged(to: state)
+                memory.stateChanged(to: state)
             },
             photoStored: { _, duration in monitor.photoStored(after: duration) },
             // A photo appears in the web gallery once it has its name.
@@ -141,6 +143,8 @@ public enum Booth {
         // The first check is reported before the camera can say it is ready (it blocks: off the pool).
         await DedicatedThread.run(name: "storage check") { storage.start(reporting: storageChecked) }
         defer { storage.stop() }
+        memory.start()
+        defer { memory.stop() }
         devices.start()
         // The group stops services in reverse order, waiting for each: the booth first (it
         // finishes the photo in flight and its saves, while the web still serves and the camera

@@ -3,13 +3,16 @@ import Testing
 
 @testable import BoothSystem
 
-/// The anonymous memory this process has resident, in kilobytes (`RssAnon` of /proc/self/status).
-private func residentAnonymousKilobytes() -> Int? {
+/// The memory this process has resident, in kilobytes: `field` of /proc/self/status (`RssAnon`,
+/// `RssFile`).
+private func residentKilobytes(_ field: String) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") })
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("\(field):") })
     else { return nil }
     return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
 }
+
+private func residentAnonymousKilobytes() -> Int? { residentKilobytes("RssAnon") }
 
 @Suite("Freed memory")
 struct FreedMemoryTests {
@@ -33,6 +36,25 @@ struct FreedMemoryTests {
             guard let left = residentAnonymousKilobytes() else { exit(3) }
             if kept - left < 16 << 10 {
                 FileHandle.standardError.write(Data("\(kept) kB resident before, \(left) kB after\n".utf8))
+                exit(1)
+            }
+        }
+    }
+
+    @Test("Pages of code the process no longer runs stop counting as resident, and the code still runs")
+    func releasesUnusedCode() async {
+        await #expect(processExitsWith: .success) {
+            // Start-up of the test runner touched megabytes of its code and of Foundation's (4 MB of
+            // code pages in the debug build's test runner; its read-only data is in mappings of
+            // their own here, which stay).
+            guard let before = residentKilobytes("RssFile") else { exit(3) }
+            FreedMemory.releaseUnusedCode()
+            guard let after = residentKilobytes("RssFile") else { exit(3) }
+            // Code released runs again: Foundation formats, the runtime allocates.
+            let text = String(format: "%05.1f", 3.25) + "\(Array(1...3).map { $0 * 2 })"
+            guard text == "003.2[2, 4, 6]" || text == "003.3[2, 4, 6]" else { exit(4) }
+            if before - after < 1 << 10 {
+                FileHandle.standardError.write(Data("\(before) kB of file pages resident before, \(after) kB after\n".utf8))
                 exit(1)
             }
         }
