@@ -184,7 +184,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "photobooth-bench",
-            dependencies: ["BoothCore", "BoothImaging", "BoothStore", "BoothScreen", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "BoothCore", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "BoothCoreTests", dependencies: ["BoothCore", "FuzzRegressions"], swiftSettings: strictSettings),

@@ -12,20 +12,37 @@ import Logging
 /// on-screen gallery costs in a library of `--photos` photos (10,000 by default); with
 /// `--search`, what search, albums and the jump to a name cost (100,000 photos by default).
 ///
-///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search] [--photos N]
+/// With `--preview`, what the live preview costs per frame on the framebuffer path; with
+/// `--running`, the simulated booth's memory idle and after a burst of `--photos` photos (200 by
+/// default), and its share of a core idle.
+///
+///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --preview | --running] [--photos N]
 @main
 enum Benchmark {
     static func main() throws {
+        if CommandLine.arguments.dropFirst().first == "--preview-frames" {
+            try PreviewBenchmark.runFrames(Array(CommandLine.arguments.dropFirst(2)))
+            return
+        }
         let options = try Options(CommandLine.arguments.dropFirst())
         #if DEBUG
             print("warning: this is a debug build; run `swift run -c release photobooth-bench` for real figures.\n")
         #endif
+        if options.preview {
+            print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+            try PreviewBenchmark(runs: options.runs).run()
+            return
+        }
         let folder = options.directory.appendingPathComponent("photobooth-bench-\(UUID().lowercased)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = try PhotoLibrary(
             directory: folder, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "bench"), create: true)
         print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         print("library on \(fileSystem(of: options.directory)) at \(options.directory.path)\n")
+        if let photos = options.burstPhotos {
+            try RunningBoothBenchmark(folder: folder, photos: photos).run()
+            return
+        }
         if let photos = options.searchPhotos {
             try SearchBenchmark(library: library, runs: options.runs).run(photos: photos)
             return
@@ -45,7 +62,14 @@ enum Benchmark {
             let repair = median(options.runs) { _ = try JPEGSegments.repairedMJPEG(frame) }
             let thumbnailer = JPEGThumbnailer()
             let thumbnail = try thumbnailer.thumbnail(forJPEG: photo)
-            let thumbnailing = median(options.runs) { _ = try thumbnailer.thumbnail(forJPEG: photo) }
+            // The floor: libjpeg-turbo's own decode of the frame at the thumbnail's scale, in the
+            // layout the thumbnail is made from; measured in turns with the thumbnail, so that
+            // what else the machine does weighs on both alike.
+            let floorScale = ShotDecoder().scale(forWidth: width, height: height)
+            let decoder = try JPEGDecoder()
+            let (thumbnailing, floor) = alternating(
+                options.runs, { _ = try thumbnailer.thumbnail(forJPEG: photo) },
+                { _ = try decoder.decode(photo, scale: floorScale, format: .bgrx) })
             var writes: [Duration] = []
             var commits: [Duration] = []
             var saved: [Photo] = []
@@ -65,7 +89,9 @@ enum Benchmark {
             let tagging = median(options.runs) { _ = try JPEGSegments.tagged(photo, with: metadata) }
             let copying = median(options.runs) { _ = try library.outgoingCopy(of: saved[0], event: "Benchmark", tagger: JPEGTagger()) }
             print("  repair (insert Huffman tables)   \(format(repair))")
-            print("  thumbnail (320 px, q80)          \(format(thumbnailing))")
+            print(
+                "  thumbnail (320 px, q80)          \(format(thumbnailing)), ratio \(String(format: "%.2f", thumbnailing / floor)) to the decode at \(floorScale) (\(format(floor)))"
+            )
             print("  save: files (original + sidecar) \(format(middle(writes)))")
             print("        catalog commit             \(format(middle(commits)))")
             print("        total                      \(format(middle(totals)))")
@@ -92,6 +118,21 @@ enum Benchmark {
         let clock = ContinuousClock()
         try? body()
         return middle((0..<runs).map { _ in clock.measure { try? body() } })
+    }
+
+    /// The medians of `runs` runs of `first` and of `second`, taken in turns after one warm-up
+    /// run of each.
+    static func alternating(_ runs: Int, _ first: () throws -> Void, _ second: () throws -> Void) -> (Duration, Duration) {
+        let clock = ContinuousClock()
+        try? first()
+        try? second()
+        var firsts: [Duration] = []
+        var seconds: [Duration] = []
+        for _ in 0..<runs {
+            firsts.append(clock.measure { try? first() })
+            seconds.append(clock.measure { try? second() })
+        }
+        return (middle(firsts), middle(seconds))
     }
 
     static func middle(_ durations: [Duration]) -> Duration {
@@ -128,6 +169,10 @@ enum Benchmark {
         var galleryPhotos: Int?
         /// How many photos the search benchmark fills the library with.
         var searchPhotos: Int?
+        /// Measure the live preview's framebuffer path instead.
+        var preview = false
+        /// Measure the running simulated booth instead, with a burst of this many photos.
+        var burstPhotos: Int?
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             var arguments = arguments
@@ -144,11 +189,21 @@ enum Benchmark {
                 case "--search":
                     searchPhotos = galleryPhotos ?? 100_000
                     galleryPhotos = nil
+                case "--preview":
+                    preview = true
+                case "--running":
+                    burstPhotos = 200
                 case "--photos":
                     guard let value = arguments.popFirst().flatMap(Int.init), value >= GalleryList.rowsPerPage else {
                         throw UsageError()
                     }
-                    if searchPhotos != nil { searchPhotos = value } else { galleryPhotos = value }
+                    if burstPhotos != nil {
+                        burstPhotos = value
+                    } else if searchPhotos != nil {
+                        searchPhotos = value
+                    } else {
+                        galleryPhotos = value
+                    }
                 default:
                     throw UsageError()
                 }
@@ -158,7 +213,7 @@ enum Benchmark {
 }
 
 struct UsageError: Error, CustomStringConvertible {
-    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search] [--photos N]"
+    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --preview | --running] [--photos N]"
 }
 
 /// A measurement that could not be made as intended.

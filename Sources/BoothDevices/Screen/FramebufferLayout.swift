@@ -2,7 +2,7 @@ import BoothScreen
 import CLinuxFB
 
 /// How a framebuffer stores a pixel: the two layouts the booth draws.
-enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
+public enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
     /// 32 bits, `0xXXRRGGBB`: most HDMI displays, and the canvas's own layout.
     case xrgb8888
     /// 16 bits, 5 red, 6 green, 5 blue: small SPI displays and low-memory setups.
@@ -37,14 +37,14 @@ enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    public var description: String {
         switch self {
         case .xrgb8888: "XRGB8888"
         case .rgb565: "RGB565"
         }
     }
 
-    var bytesPerPixel: Int {
+    public var bytesPerPixel: Int {
         switch self {
         case .xrgb8888: 4
         case .rgb565: 2
@@ -58,17 +58,25 @@ enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Where a framebuffer's picture lies in its memory and how its pixels are stored: what
-/// copying a canvas there needs to know, apart from the device.
-struct FramebufferLayout: Sendable, Hashable {
-    let width: Int
-    let height: Int
+/// copying a canvas there needs to know, apart from the device. Public for the benchmark,
+/// which measures the copy into memory of its own.
+public struct FramebufferLayout: Sendable, Hashable {
+    public let width: Int
+    public let height: Int
     /// Bytes from one row to the next (the driver's `line_length`, which may include padding).
-    let bytesPerRow: Int
-    let format: FramebufferPixelFormat
+    public let bytesPerRow: Int
+    public let format: FramebufferPixelFormat
+
+    public init(width: Int, height: Int, bytesPerRow: Int, format: FramebufferPixelFormat) {
+        self.width = width
+        self.height = height
+        self.bytesPerRow = bytesPerRow
+        self.format = format
+    }
 
     /// Copies `canvas` into the picture starting at `base`, converting the pixels, row by row
     /// in one pass. A canvas of another size is clipped to the picture.
-    func copy(_ canvas: Canvas, to base: UnsafeMutableRawPointer) {
+    public func copy(_ canvas: Canvas, to base: UnsafeMutableRawPointer) {
         let columns = min(width, canvas.width)
         canvas.pixels.withUnsafeBufferPointer { pixels in
             for row in 0..<min(height, canvas.height) {

@@ -1,0 +1,172 @@
+import BoothCore
+import BoothDevices
+import BoothImaging
+import BoothScreen
+import Foundation
+import Logging
+
+/// What the live preview costs per frame on the framebuffer path: the camera's MJPEG frame
+/// decoded at scale and fitted to the screen, the main screen's words painted over it, and the
+/// canvas copied into the framebuffer's memory in its pixel format. It is what a Raspberry Pi
+/// spends its CPU on all day, at `screen.preview_fps` frames a second.
+///
+/// Times are measured here. Instructions are counted by Callgrind (valgrind), since a virtual
+/// machine rarely lets a process read the CPU's counters: the benchmark runs itself under it
+/// with no frame and with a few, and the difference divided by the frames is one frame's
+/// instructions. A Raspberry Pi 4's share of a core is an estimate from that count: a
+/// Cortex-A72 at 1.5 GHz retiring about one instruction per cycle on this work (libjpeg-turbo's
+/// NEON code does in 128-bit steps what its AVX2 code here does in 256-bit ones, so the count
+/// on the Pi is higher, and its cycles per instruction lower, than one might think). Take it to
+/// within a factor of two; the Pi itself is the measure.
+struct PreviewBenchmark {
+    let runs: Int
+    /// The configured preview rate (`screen.preview_fps`'s default).
+    static let previewRate = 15
+    /// A Raspberry Pi 4's core, for the estimate: 1.5 GHz, about one instruction per cycle.
+    static let piInstructionsPerSecond = 1.5e9
+
+    static let cameras = [(1280, 720), (1920, 1080), (3840, 2160)]
+    static let screens: [(width: Int, height: Int, format: FramebufferPixelFormat)] = [
+        (1280, 800, .xrgb8888), (1280, 800, .rgb565), (1920, 1080, .xrgb8888),
+    ]
+
+    func run() throws {
+        let counter = InstructionCounter()
+        print("The preview per frame: decode at scale and fit, paint the words over it, copy to the framebuffer.")
+        print("Pi 4 share: Callgrind's instructions per frame x \(Self.previewRate) fps / 1.5e9 (an estimate, see the README).")
+        if let reason = counter.unavailable { print("Instructions not counted: \(reason)") }
+        print("")
+        print("camera     screen               decode+fit  paint   copy    total   (fps here)  instructions  Pi 4 core at \(Self.previewRate) fps")
+        for (width, height) in Self.cameras {
+            for screen in Self.screens {
+                let pipeline = try PreviewPipeline(camera: (width, height), screen: screen)
+                let times = pipeline.measure(runs: runs)
+                let instructions = counter.unavailable == nil ? try counter.perFrame(camera: (width, height), screen: screen) : nil
+                let share = instructions.map { Double($0) * Double(Self.previewRate) / Self.piInstructionsPerSecond }
+                print(
+                    [
+                        "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0),
+                        "\(screen.width)x\(screen.height) \(screen.format)".padding(toLength: 20, withPad: " ", startingAt: 0),
+                        Benchmark.format(times.decode).padding(toLength: 11, withPad: " ", startingAt: 0),
+                        Benchmark.format(times.paint).padding(toLength: 7, withPad: " ", startingAt: 0),
+                        Benchmark.format(times.copy).padding(toLength: 7, withPad: " ", startingAt: 0),
+                        Benchmark.format(times.total).padding(toLength: 7, withPad: " ", startingAt: 0),
+                        "(\(String(format: "%.0f", 1 / times.total.inSeconds)))".padding(toLength: 11, withPad: " ", startingAt: 0),
+                        (instructions.map { String(format: "%.1f M", Double($0) / 1e6) } ?? "-").padding(
+                            toLength: 13, withPad: " ", startingAt: 0),
+                        share.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+                    ].joined(separator: " "))
+            }
+        }
+    }
+
+    /// `--preview-frames W H SW SH FORMAT COUNT`: what the benchmark runs under Callgrind,
+    /// COUNT frames of one case after setting it up.
+    static func runFrames(_ arguments: [String]) throws {
+        let numbers = arguments.compactMap(Int.init)
+        guard arguments.count == 6, numbers.count == 5, let format = arguments[4] == "RGB565" ? .rgb565 : .xrgb8888 as FramebufferPixelFormat?
+        else { throw UsageError() }
+        let pipeline = try PreviewPipeline(camera: (numbers[0], numbers[1]), screen: (numbers[2], numbers[3], format))
+        for _ in 0..<numbers[4] { pipeline.drawFrame() }
+    }
+}
+
+/// One case of the preview: a camera's frame, a screen and its framebuffer's memory.
+private final class PreviewPipeline {
+    let frame: CameraFrame
+    let layout: FramebufferLayout
+    let memory: UnsafeMutableRawPointer
+    var renderer: ScreenRenderer
+    let decoder: JPEGDecoder
+
+    init(camera: (width: Int, height: Int), screen: (width: Int, height: Int, format: FramebufferPixelFormat)) throws {
+        // A frame as a webcam delivers it: JPEG at quality 90 without Huffman tables.
+        let picture = TestPattern(width: camera.width, height: camera.height).render(frame: 1, at: Date())
+        let jpeg = try JPEGSegments(try JPEGEncoder().encode(picture, quality: 90)).removingHuffmanTables()
+        frame = CameraFrame(
+            bytes: jpeg, encoding: .mjpeg, width: camera.width, height: camera.height,
+            timestamp: MonotonicInstant(nanoseconds: 0), sequence: 1)
+        layout = FramebufferLayout(
+            width: screen.width, height: screen.height, bytesPerRow: screen.width * screen.format.bytesPerPixel, format: screen.format)
+        memory = UnsafeMutableRawPointer.allocate(byteCount: layout.bytesPerRow * layout.height, alignment: 64)
+        renderer = try ScreenRenderer(width: screen.width, height: screen.height, keys: KeyLabels(view: "v"), logger: Logger(label: "bench"))
+        decoder = try JPEGDecoder()
+    }
+
+    deinit { memory.deallocate() }
+
+    /// One preview frame, as the framebuffer's render thread draws it.
+    func drawFrame() {
+        renderer.render(.ready, newFrame: frame)
+        layout.copy(renderer.canvas, to: memory)
+    }
+
+    /// Medians of the steps: the decode and fit alone, the render (decode, fit and paint), the copy.
+    func measure(runs: Int) -> (decode: Duration, paint: Duration, copy: Duration, total: Duration) {
+        let bytes = frame.bytes
+        let (width, height) = (layout.width, layout.height)
+        let decoding = Benchmark.median(runs) { _ = try decoder.decode(bytes, fitting: width, height, fast: true) }
+        let rendering = Benchmark.median(runs) { renderer.render(.ready, newFrame: frame) }
+        let copying = Benchmark.median(runs) { layout.copy(renderer.canvas, to: memory) }
+        return (decoding, max(.zero, rendering - decoding), copying, rendering + copying)
+    }
+}
+
+/// Counts a preview frame's instructions with Callgrind, on a copy of the benchmark without its
+/// debugging information (valgrind 3.19 cannot read what Swift's toolchain writes).
+private final class InstructionCounter {
+    /// Why instructions cannot be counted here, or `nil`.
+    private(set) var unavailable: String?
+    private let valgrind = "/usr/bin/valgrind"
+    private let copy = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-bench-\(UUID().lowercased)")
+    /// Frames per counted run: enough to dwarf the noise, few enough for Callgrind's pace.
+    static let frames = 3
+
+    init() {
+        guard FileManager.default.isExecutableFile(atPath: valgrind) else {
+            unavailable = "valgrind is not installed (sudo apt-get install valgrind)"
+            return
+        }
+        let strip = Process()
+        strip.executableURL = URL(fileURLWithPath: "/usr/bin/objcopy")
+        strip.arguments = ["--strip-debug", CommandLine.arguments[0], copy.path]
+        do {
+            try strip.run()
+            strip.waitUntilExit()
+            if strip.terminationStatus != 0 { unavailable = "objcopy --strip-debug failed (binutils)" }
+        } catch {
+            unavailable = "objcopy cannot run (\(error)); install binutils"
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: copy) }
+
+    func perFrame(camera: (width: Int, height: Int), screen: (width: Int, height: Int, format: FramebufferPixelFormat)) throws -> Int {
+        let arguments = ["\(camera.width)", "\(camera.height)", "\(screen.width)", "\(screen.height)", "\(screen.format)"]
+        let without = try instructions(arguments + ["0"])
+        let with = try instructions(arguments + ["\(Self.frames)"])
+        return max(0, with - without) / Self.frames
+    }
+
+    /// The instructions of one run of the benchmark under Callgrind, as it reports them.
+    private func instructions(_ arguments: [String]) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: valgrind)
+        process.arguments =
+            ["--tool=callgrind", "--callgrind-out-file=/dev/null", copy.path, "--preview-frames"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // "==1234== Collected : 123456789"
+        guard process.terminationStatus == 0,
+            let line = output.split(separator: "\n").first(where: { $0.contains("Collected :") }),
+            let count = line.split(separator: " ").last.flatMap({ Int($0) })
+        else {
+            throw BenchmarkError("Callgrind did not count the preview's instructions: \(output.suffix(400))")
+        }
+        return count
+    }
+}
