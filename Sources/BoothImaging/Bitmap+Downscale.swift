@@ -53,13 +53,29 @@ extension Bitmap {
                     columns.withUnsafeTaps { first, indices, weights in
                         for y in 0..<newHeight {
                             let line = source.baseAddress! + y * rowLength
-                            for x in 0..<newWidth {
-                                let sums = row.baseAddress! + x * channels
-                                for channel in 0..<channels { sums[channel] = 0 }
-                                for tap in first[x]..<first[x + 1] {
-                                    let pixel = line + indices[tap] * channels
-                                    let weight = UInt32(weights[tap])
-                                    for channel in 0..<channels { sums[channel] &+= UInt32(pixel[channel]) &* weight }
+                            if channels == 4 {
+                                // The framebuffer's layout, what shots are decoded to: a pixel at a time.
+                                let sums = UnsafeMutableRawPointer(row.baseAddress!).bindMemory(
+                                    to: SIMD4<UInt32>.self, capacity: newWidth)
+                                for x in 0..<newWidth {
+                                    var sum = SIMD4<UInt32>.zero
+                                    for tap in first[x]..<first[x + 1] {
+                                        let pixel = line + indices[tap] * 4
+                                        let values = SIMD4<UInt32>(
+                                            UInt32(pixel[0]), UInt32(pixel[1]), UInt32(pixel[2]), UInt32(pixel[3]))
+                                        sum &+= values &* UInt32(weights[tap])
+                                    }
+                                    sums[x] = sum
+                                }
+                            } else {
+                                for x in 0..<newWidth {
+                                    let sums = row.baseAddress! + x * channels
+                                    for channel in 0..<channels { sums[channel] = 0 }
+                                    for tap in first[x]..<first[x + 1] {
+                                        let pixel = line + indices[tap] * channels
+                                        let weight = UInt32(weights[tap])
+                                        for channel in 0..<channels { sums[channel] &+= UInt32(pixel[channel]) &* weight }
+                                    }
                                 }
                             }
                             let output = buffer.baseAddress! + y * targetLength

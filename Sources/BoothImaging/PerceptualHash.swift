@@ -72,21 +72,27 @@ public enum PerceptualHash {
         let rows = cells(side, over: bitmap.height)
         let (red, blue) = bitmap.format == .rgb ? (0, 2) : (2, 0)
         let stride = bitmap.format.bytesPerPixel
-        // Each row's luminance summed per column of cells, then those sums per row of cells.
+        // Each row's luminance summed per column of cells, then those sums per row of cells. It
+        // runs at every shot, on the thumbnail: buffers without bounds checks.
         var rowSums = [Float](repeating: 0, count: bitmap.height * side)
         var luminance = [Float](repeating: 0, count: bitmap.width)
         bitmap.pixels.withUnsafeBufferPointer { pixels in
-            for y in 0..<bitmap.height {
-                var offset = y * bitmap.bytesPerRow
-                for x in 0..<bitmap.width {
-                    luminance[x] =
-                        0.299 * Float(pixels[offset + red]) + 0.587 * Float(pixels[offset + 1]) + 0.114 * Float(pixels[offset + blue])
-                    offset += stride
-                }
-                for (cell, range) in columns.enumerated() {
-                    var sum: Float = 0
-                    for x in range { sum += luminance[x] }
-                    rowSums[y * side + cell] = sum
+            luminance.withUnsafeMutableBufferPointer { luminance in
+                rowSums.withUnsafeMutableBufferPointer { rowSums in
+                    for y in 0..<bitmap.height {
+                        var offset = y * bitmap.bytesPerRow
+                        for x in 0..<bitmap.width {
+                            luminance[x] =
+                                0.299 * Float(pixels[offset + red]) + 0.587 * Float(pixels[offset + 1]) + 0.114
+                                * Float(pixels[offset + blue])
+                            offset += stride
+                        }
+                        for cell in 0..<side {
+                            var sum: Float = 0
+                            for x in columns[cell] { sum += luminance[x] }
+                            rowSums[y * side + cell] = sum
+                        }
+                    }
                 }
             }
         }

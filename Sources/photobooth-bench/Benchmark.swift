@@ -70,6 +70,13 @@ enum Benchmark {
             let (thumbnailing, floor) = alternating(
                 options.runs, { _ = try thumbnailer.thumbnail(forJPEG: photo) },
                 { _ = try decoder.decode(photo, scale: floorScale, format: .bgrx) })
+            // What the thumbnail adds to its decode: the reduction to 320 px, the small JPEG, the hash.
+            let decoded = try decoder.decode(photo, scale: floorScale, format: .bgrx)
+            let size = decoded.size(fittingLongestSide: JPEGThumbnailer.longestSide)
+            let small = decoded.downscaled(toWidth: size.width, height: size.height)
+            let reducing = median(options.runs) { _ = decoded.downscaled(toWidth: size.width, height: size.height) }
+            let encoding = median(options.runs) { _ = try JPEGEncoder().encode(small, quality: JPEGThumbnailer.quality) }
+            let hashing = median(options.runs) { _ = small.perceptualHash }
             var writes: [Duration] = []
             var commits: [Duration] = []
             var saved: [Photo] = []
@@ -91,6 +98,9 @@ enum Benchmark {
             print("  repair (insert Huffman tables)   \(format(repair))")
             print(
                 "  thumbnail (320 px, q80)          \(format(thumbnailing)), ratio \(String(format: "%.2f", thumbnailing / floor)) to the decode at \(floorScale) (\(format(floor)))"
+            )
+            print(
+                "    beyond the decode: reduce \(decoded.width)x\(decoded.height) to \(size.width)x\(size.height) \(format(reducing)), encode \(format(encoding)), hash \(format(hashing))"
             )
             print("  save: files (original + sidecar) \(format(middle(writes)))")
             print("        catalog commit             \(format(middle(commits)))")
