@@ -10,9 +10,10 @@ import Logging
 /// renamed, one sync of the folder, then the catalog commit) and the frame rate of scaled preview decoding, each the
 /// median of repeated runs. With `--gallery` it measures instead what one step through the
 /// on-screen gallery costs in a library of `--photos` photos (10,000 by default); with
-/// `--search`, what search, albums and the jump to a name cost (100,000 photos by default).
+/// `--search`, what search, albums and the jump to a name cost (100,000 photos by default); with
+/// `--startup`, how long the booth takes to be ready with 0, 10,000 and 100,000 photos.
 ///
-///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search] [--photos N]
+///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup] [--photos N]
 @main
 enum Benchmark {
     static func main() throws {
@@ -26,6 +27,10 @@ enum Benchmark {
             directory: folder, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "bench"), create: true)
         print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         print("library on \(fileSystem(of: options.directory)) at \(options.directory.path)\n")
+        if options.startup {
+            try StartupBenchmark(directory: folder, runs: options.runs).run()
+            return
+        }
         if let photos = options.searchPhotos {
             try SearchBenchmark(library: library, runs: options.runs).run(photos: photos)
             return
@@ -46,6 +51,7 @@ enum Benchmark {
             let thumbnailer = JPEGThumbnailer()
             let thumbnail = try thumbnailer.thumbnail(forJPEG: photo)
             let thumbnailing = median(options.runs) { _ = try thumbnailer.thumbnail(forJPEG: photo) }
+            var intents: [Duration] = []
             var writes: [Duration] = []
             var commits: [Duration] = []
             var saved: [Photo] = []
@@ -54,11 +60,12 @@ enum Benchmark {
                 let (added, timings) = try library.add(
                     photo, thumbnail: thumbnail, id: UUID(), number: number, caption: .placeholder(number: number),
                     createdAt: Date())
+                intents.append(timings.intent)
                 writes.append(timings.write)
                 commits.append(timings.commit)
                 saved.append(added)
             }
-            let totals = zip(writes, commits).map { $0 + $1 }
+            let totals = zip(zip(intents, writes), commits).map { $0.0 + $0.1 + $1 }
             // What every copy that leaves the booth costs: the name and time spliced into the
             // camera's bytes, alone and with reading the original from the library.
             let metadata = try library.metadata(of: saved[0], event: "Benchmark")
@@ -66,7 +73,8 @@ enum Benchmark {
             let copying = median(options.runs) { _ = try library.outgoingCopy(of: saved[0], event: "Benchmark", tagger: JPEGTagger()) }
             print("  repair (insert Huffman tables)   \(format(repair))")
             print("  thumbnail (320 px, q80)          \(format(thumbnailing))")
-            print("  save: files (original + sidecar) \(format(middle(writes)))")
+            print("  save: intent commit              \(format(middle(intents)))")
+            print("        files (original + sidecar) \(format(middle(writes)))")
             print("        catalog commit             \(format(middle(commits)))")
             print("        total                      \(format(middle(totals)))")
             print("  copy out: name and time spliced  \(format(tagging)) (\(format(copying)) with reading the original)")
@@ -128,6 +136,8 @@ enum Benchmark {
         var galleryPhotos: Int?
         /// How many photos the search benchmark fills the library with.
         var searchPhotos: Int?
+        /// Whether to measure start-up by library size (``StartupBenchmark``).
+        var startup = false
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             var arguments = arguments
@@ -141,6 +151,8 @@ enum Benchmark {
                     directory = URL(fileURLWithPath: value)
                 case "--gallery":
                     galleryPhotos = galleryPhotos ?? 10_000
+                case "--startup":
+                    startup = true
                 case "--search":
                     searchPhotos = galleryPhotos ?? 100_000
                     galleryPhotos = nil
@@ -158,7 +170,7 @@ enum Benchmark {
 }
 
 struct UsageError: Error, CustomStringConvertible {
-    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search] [--photos N]"
+    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup] [--photos N]"
 }
 
 /// A measurement that could not be made as intended.
