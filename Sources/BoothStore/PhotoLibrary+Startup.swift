@@ -68,6 +68,9 @@ extension PhotoLibrary {
         }
         if let reason {
             logger.notice("Checking every photo at this start: \(reason).")
+            // Its own adoptions and restorations raise the count past the file's: should it be
+            // cut short, the next start must know to check every photo all the same.
+            if due == nil { try setFullCheckDue(reason) }
             return StartReconciliation(actions: actions + (try reconcile()), fullCheck: reason)
         }
         for intent in intents { actions += try settle(intent) }

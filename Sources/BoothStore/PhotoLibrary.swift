@@ -124,7 +124,8 @@ public final class PhotoLibrary: Sendable {
         do {
             let (highest, malformed) = try database.read { db in
                 (
-                    try Int.fetchOne(db, sql: "SELECT MAX(number) FROM (SELECT number FROM photo UNION ALL SELECT number FROM lost_photo)"),
+                    try Int.fetchOne(
+                        db, sql: "SELECT MAX(highest) FROM (SELECT MAX(number) AS highest FROM photo UNION ALL SELECT MAX(number) FROM lost_photo)"),
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE NOT (\(Self.wellFormedID))") ?? 0
                 )
             }

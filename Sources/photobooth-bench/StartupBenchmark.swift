@@ -27,7 +27,7 @@ struct StartupBenchmark {
     func run() throws {
         let booth = try Self.boothExecutable()
         print("start-up: \(booth.path) run --simulate, exec to READY=1 (sd_notify), median of \(runs) starts")
-        fflush(stdout)
+        fflush(nil)
         for size in sizes {
             let folder = directory.appendingPathComponent("startup-\(size)")
             defer { try? FileManager.default.removeItem(at: folder) }
@@ -42,8 +42,8 @@ struct StartupBenchmark {
                 "  \(photos) photos: ready in \(Benchmark.format(Benchmark.middle(starts))) (\(Benchmark.format(sorted[0]))-\(Benchmark.format(sorted[sorted.count - 1])));"
                     + " first start, every photo checked: \(Benchmark.format(first)); filled in \(String(format: "%.1f", filling.inSeconds)) s"
             )
-            // Each line as it comes: the largest library takes minutes.
-            fflush(stdout)
+            // Each line as it comes (`nil`: every stream): the largest library takes minutes.
+            fflush(nil)
         }
     }
 

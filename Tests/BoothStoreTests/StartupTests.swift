@@ -57,6 +57,13 @@ final class CrashCopies: Sendable {
 
 @Suite("The start's check: the operations a crash interrupted, not the whole library")
 struct StartupTests {
+    /// What migration v9 adds, taken away: the catalog as a booth of before intents left it.
+    static let toVersion8 = """
+        DROP TRIGGER count_photo_insert; DROP TRIGGER count_photo_delete; DROP TRIGGER count_photo_update; DROP TRIGGER count_intent;
+        DROP TABLE in_flight; DROP TABLE catalog_state; DROP INDEX photo_malformed_id; DROP INDEX photo_without_hash;
+        DELETE FROM grdb_migrations WHERE identifier LIKE 'v9%';
+
+        """
     /// A library past its first start (a new catalog's start checks every photo).
     static func started(boothName: String = "") throws -> LibraryFixture {
         let fixture = try LibraryFixture(boothName: boothName)
@@ -268,6 +275,21 @@ struct StartupTests {
             try FileManager.default.removeItem(at: folder.appendingPathComponent(PhotoLibrary.catalogName + suffix))
         }
 
+        // A full check cut short (here the catalog refuses the adoption) after its restorations
+        // raised the count: the next start checks every photo all the same.
+        let cut = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-lost-wal-\(UUID().lowercased)")
+        defer { try? FileManager.default.removeItem(at: cut) }
+        try FileManager.default.copyItem(at: folder, to: cut)
+        let refusing = try LibraryFixture.open(cut, create: false)
+        try refusing.database.write { db in
+            try db.execute(sql: "CREATE TEMP TRIGGER refuse BEFORE INSERT ON photo BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+        }
+        #expect(throws: LibraryError.self) { try refusing.reconcileAtStart() }
+        refusing.close()
+        let resumed = try LibraryFixture.open(cut, create: false).reconcileAtStart()
+        #expect(resumed.fullCheck?.contains("lost its last commits") == true, "\(String(describing: resumed.fullCheck))")
+        #expect(resumed.actions.contains { $0.hasPrefix("adopted \(late.file) as \"Late\"") }, "\(resumed.actions)")
+
         let library = try LibraryFixture.open(folder, create: false)
         // Another command writing before the booth starts does not hide the loss.
         try library.setFavourite(true, of: other.id)
@@ -286,14 +308,7 @@ struct StartupTests {
         let photos = try (0..<3).map { try fixture.add(caption: "P\($0)", secondsAgo: Double($0)) }
         for photo in photos { try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: photo)) }
         // Back to version 8's schema, as an earlier booth left it.
-        try fixture.library.database.write { db in
-            try db.execute(
-                sql: """
-                    DROP TRIGGER count_photo_insert; DROP TRIGGER count_photo_delete; DROP TRIGGER count_photo_update; DROP TRIGGER count_intent;
-                    DROP TABLE in_flight; DROP TABLE catalog_state;
-                    DELETE FROM grdb_migrations WHERE identifier = 'v9: operations in flight';
-                    """)
-        }
+        try fixture.library.database.write { db in try db.execute(sql: Self.toVersion8) }
         fixture.library.close()
 
         let library = try LibraryFixture.open(fixture.directory, create: false)
@@ -348,6 +363,22 @@ struct StartupTests {
         try Data().write(to: file)
         fixture.library.close()
         #expect(try LibraryFixture.open(fixture.directory, create: false).reconcileAtStart().fullCheck == nil)
+    }
+
+    @Test("What every start asks the catalog (rows without a photo id, photos without a hash) is answered from an index, not by reading every row")
+    func startQueriesUseIndexes() throws {
+        let fixture = try Self.started()
+        func plan(_ sql: String) throws -> String {
+            try fixture.library.database.read { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        // The queries of PhotoLibrary.init and photosWithoutPerceptualHash(limit:).
+        #expect(try plan("SELECT COUNT(*) FROM photo WHERE NOT (\(PhotoLibrary.wellFormedID))").contains("photo_malformed_id"))
+        #expect(
+            try plan(
+                "SELECT \(PhotoLibrary.photoColumns) FROM photo WHERE \(fixture.library.wellFormed) AND perceptual_hash IS NULL ORDER BY created_at, number LIMIT 32"
+            ).contains("photo_without_hash"))
     }
 
     @Test("A rebuilt catalog needs no second full check at its first start")
