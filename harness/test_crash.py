@@ -41,8 +41,14 @@ ADMIN_TOKEN = "harness-admin-token-0123456789"
 KINDS = {"start": 12, "migrate": 4, "photo": 24, "name": 14, "hide": 10, "delete": 8, "upload": 16, "import": 12}
 NAMES = ["Anna", "Ben", "Zoë", "Chloé & Max", "李", "O'Brien", "Émile", "Jo"]
 
-# The catalog as a booth of before search left it (version 6): what migrations v7 and v8 add, removed.
+# The catalog as a booth of before search left it (version 6): what migrations v7, v8 (and v9, after
+# them: intents, the count of changes, two partial indexes, one of them on perceptual_hash) add, removed.
 TO_VERSION_6 = """
+    DROP TRIGGER IF EXISTS count_photo_insert; DROP TRIGGER IF EXISTS count_photo_delete;
+    DROP TRIGGER IF EXISTS count_photo_update; DROP TRIGGER IF EXISTS count_intent;
+    DROP TABLE IF EXISTS in_flight; DROP TABLE IF EXISTS catalog_state;
+    DROP INDEX IF EXISTS photo_malformed_id; DROP INDEX IF EXISTS photo_without_hash;
+    DELETE FROM grdb_migrations WHERE identifier LIKE 'v9%';
     DROP TRIGGER photo_search_insert; DROP TRIGGER photo_search_delete; DROP TRIGGER photo_search_update;
     DROP TABLE photo_search; DROP INDEX photo_visible_by_name; DROP INDEX photo_visible_favourites;
     ALTER TABLE photo DROP COLUMN name_key; ALTER TABLE photo DROP COLUMN search_text;

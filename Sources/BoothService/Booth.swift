@@ -244,8 +244,9 @@ func runUntilStopped(_ group: ServiceGroup, stops: StopSignal) async throws {
     }
 }
 
-/// Opens the library for the booth and cleans up after a crash (``PhotoLibrary/reconcile()``);
-/// blocking. A check that fails for another reason than a damaged catalog (for want of space,
+/// Opens the library for the booth and cleans up after a crash (``PhotoLibrary/reconcileAtStart()``:
+/// the operations a crash interrupted, in a time that does not grow with the library; every
+/// photo when the catalog lost commits or is new); blocking. A check that fails for another reason than a damaged catalog (for want of space,
 /// say) is logged, and the booth starts all the same.
 private func openLibrary(
     _ configuration: BoothConfiguration, thumbnailer: any Thumbnailer, logger: Logger
@@ -258,8 +259,14 @@ private func openLibrary(
         return library
     }
     do {
-        for action in try library.reconcile() {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let reconciliation = try library.reconcileAtStart()
+        for action in reconciliation.actions {
             logger.notice("Library: \(action)")
+        }
+        if reconciliation.fullCheck != nil {
+            logger.notice("Library: every photo checked in \((clock.now - started).formattedMilliseconds).")
         }
     } catch let error where error.code == .damagedCatalog {
         // Its files are about to be set aside: no connection of it may touch them after.

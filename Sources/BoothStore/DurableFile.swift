@@ -138,12 +138,15 @@ enum DurableFile {
         }
     }
 
+    /// The name of ``probe(_:)``'s test file.
+    static let probeName = ".storage-probe.tmp"
+
     /// Writes 1 MiB to a new hidden temporary file in `folder`, syncs it and removes it: whether
     /// the folder takes a photo's worth of data, where free space alone cannot tell (a quota, a
     /// failing card). A probe a crash leaves behind is removed at the next start like any
     /// temporary file.
     static func probe(_ folder: URL) throws(LibraryError) {
-        let path = folder.appendingPathComponent(".storage-probe.tmp").path
+        let path = folder.appendingPathComponent(probeName).path
         _ = unlink(path)
         try writeNewFile(Data(count: 1 << 20), at: path)
         try remove(URL(fileURLWithPath: path))

@@ -1,4 +1,5 @@
 import BoothCore
+import Foundation
 import GRDB
 
 /// The catalog's schema, as named, append-only migrations: a migration that has shipped is
@@ -152,6 +153,74 @@ enum LibrarySchema {
                     arguments: [key, text, row["id"] as String, key, text])
             }
         }
+        // Start-up independent of the library's size (issue 16). Every operation that writes
+        // into photos/ first commits its intent (`in_flight`: which photo, which file, what it
+        // does), then does its file work, then removes the intent in its own final commit: a
+        // crash leaves exactly the intents whose files need a look, and a start looks at those
+        // alone (``PhotoLibrary/reconcileAtStart()``). `catalog_state` is one row: the catalog's
+        // identity (new with each catalog, so that a rebuilt one is not compared with the old),
+        // a count of the changes made to photos and intents (raised by the triggers below, and
+        // mirrored after each commit into `photobooth.changes` beside the catalog, where a
+        // start finds that a catalog lost commits), and why the next start must check every
+        // photo, when it must: a catalog made here (new, or of a version that kept no intents,
+        // whose crashes and missing sidecars only a full check finds), or one that migrations
+        // changed since (``noteMigrating(_:)``). The triggers name no column of `photo`, so that
+        // a column can still be dropped (as the tests that take a catalog back to an earlier
+        // version do); a derived value's update (a perceptual hash) is counted too, harmlessly.
+        migrator.registerMigration("v9: operations in flight") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE in_flight (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        photo_id TEXT NOT NULL,
+                        file TEXT NOT NULL,
+                        operation TEXT NOT NULL,
+                        started_at TEXT NOT NULL);
+                    CREATE TABLE catalog_state (
+                        only INTEGER PRIMARY KEY CHECK (only = 1),
+                        identity TEXT NOT NULL,
+                        changes INTEGER NOT NULL,
+                        full_check_due TEXT);
+                    CREATE TRIGGER count_photo_insert AFTER INSERT ON photo BEGIN
+                        UPDATE catalog_state SET changes = changes + 1;
+                    END;
+                    CREATE TRIGGER count_photo_delete AFTER DELETE ON photo BEGIN
+                        UPDATE catalog_state SET changes = changes + 1;
+                    END;
+                    CREATE TRIGGER count_photo_update AFTER UPDATE ON photo BEGIN
+                        UPDATE catalog_state SET changes = changes + 1;
+                    END;
+                    CREATE TRIGGER count_intent AFTER INSERT ON in_flight BEGIN
+                        UPDATE catalog_state SET changes = changes + 1;
+                    END;
+                    """)
+            // Two questions every start asks, answered from partial indexes that hold only the
+            // rows asked for, rather than by reading every row (tens of milliseconds for 100,000
+            // photos): whether any row has an id that is not a photo id (``PhotoLibrary/wellFormedID``,
+            // never written by the booth), and which photos the background filler still has to
+            // give a perceptual hash (the hash is stored after the thumbnail, so reading it
+            // reads the whole row). Each index's condition is the one its query states.
+            try db.execute(sql: "CREATE INDEX photo_malformed_id ON photo(id) WHERE NOT (\(PhotoLibrary.wellFormedID))")
+            try db.execute(sql: "CREATE INDEX photo_without_hash ON photo(created_at, number) WHERE perceptual_hash IS NULL")
+            try db.execute(
+                sql: "INSERT INTO catalog_state (only, identity, changes, full_check_due) VALUES (1, ?, 0, ?)",
+                arguments: [
+                    UUID().lowercased,
+                    "the catalog is new, or was made by an earlier version that kept no record of operations in flight",
+                ])
+        }
         return migrator
+    }
+
+    /// Makes the next start check every photo, before migrations change the catalog: a catalog
+    /// of an earlier version may hold what only a full check finds (a crash of a version
+    /// without intents, photos without sidecars, values a migration leaves at their default
+    /// that the sidecars hold). Committed before the first migration runs, so that a migration
+    /// cut short leaves it set. A catalog without `catalog_state` gets it from v9 itself.
+    static func noteMigrating(_ db: Database) throws {
+        guard try db.tableExists("catalog_state") else { return }
+        try db.execute(
+            sql: "UPDATE catalog_state SET full_check_due = COALESCE(full_check_due, ?)",
+            arguments: ["the catalog was brought up to date from an earlier version"])
     }
 }

@@ -7,19 +7,24 @@ import Logging
 /// temporary file (the write did not finish; the photo was never acknowledged), an original
 /// without a row (the process died between rename and commit) and a deletion half done (see
 /// ``recycle(_:)``). A catalog that lost its write-ahead log lost rows and names, which the
-/// sidecars still have. All are handled at every start. What a crash cannot explain is reported
-/// by ``check()`` and fixed by ``repair(_:)``, which never deletes an original; a catalog
-/// SQLite cannot read is set aside and rebuilt (``rebuildCatalog(in:thumbnailer:logger:boothName:)``).
+/// sidecars still have. All are handled at start: the operations a crash interrupted alone,
+/// unless the catalog lost commits (``reconcileAtStart()``), when ``reconcile()`` checks every
+/// photo. What a crash cannot explain is reported by ``check()`` and fixed by ``repair(_:)``,
+/// which never deletes an original; a catalog SQLite cannot read is set aside and rebuilt
+/// (``rebuildCatalog(in:thumbnailer:logger:boothName:)``).
 extension PhotoLibrary {
     /// The folder where ``repair(_:)`` moves originals that cannot be decoded.
     public static let quarantineFolder = "quarantine"
 
-    /// Cleans up after a crash: finishes interrupted deletions, removes temporary files, adopts
-    /// originals without a row (with the name and time of their sidecar, or a default caption),
-    /// restores names and hidden flags the catalog lost from the sidecars (which are never older
-    /// than the catalog), and writes the sidecars that are missing (a library of an earlier
-    /// version has none). Returns what it did, one line per action.
+    /// Checks every photo, reading every sidecar: finishes interrupted deletions, removes
+    /// temporary files, adopts originals without a row (with the name and time of their sidecar,
+    /// or a default caption), restores names and hidden flags the catalog lost from the sidecars
+    /// (which are never older than the catalog), and writes the sidecars that are missing (a
+    /// library of an earlier version has none). The operations in flight it began with are
+    /// settled by it, and no full check is due after it (``reconcileAtStart()``). Returns what it
+    /// did, one line per action.
     public func reconcile() throws(LibraryError) -> [String] {
+        let settled = try lastIntent()
         var actions = try finishInterruptedRecycling()
         let files = try scanPhotos()
         for temporary in files.temporaries {
@@ -39,17 +44,7 @@ extension PhotoLibrary {
         for file in files.originals where !heldByMalformedRows.contains(file) {
             let sidecar = sidecars[file]
             guard let (photo, booth, hidden) = rows[file] else {
-                switch try adopt(file, described: sidecar) {
-                case .adopted(let photo, let newID):
-                    let source = newID.map { ", with a new id since \($0)" } ?? (sidecar == nil ? "" : ", from its sidecar")
-                    actions.append(
-                        "adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))\(source): the booth stopped before recording it, or the catalog lost it"
-                    )
-                case .unreadable(let reason):
-                    logger.warning(
-                        "\(file) has no catalog row and does not decode (\(reason)); `photobooth check --repair` moves it to \(Self.quarantineFolder)/"
-                    )
-                }
+                if let adopted = try adoptAtStart(file, described: sidecar) { actions.append(adopted) }
                 continue
             }
             guard let sidecar, sidecar.id == photo.id else {
@@ -71,7 +66,24 @@ extension PhotoLibrary {
             actions.append(
                 "wrote the sidecar\(count == 1 ? "" : "s") of \(count) photo\(count == 1 ? "" : "s") that had none (<uuid>.xmp beside each original)")
         }
+        try fullCheckDone(settlingUpTo: settled)
         return actions
+    }
+
+    /// Adopts an original found without a row at start (``adopt(_:described:)``); returns what
+    /// it did, or `nil` when it does not decode (logged: `check --repair` moves it aside).
+    func adoptAtStart(_ file: String, described sidecar: PhotoSidecar?) throws(LibraryError) -> String? {
+        switch try adopt(file, described: sidecar) {
+        case .adopted(let photo, let newID):
+            let source = newID.map { ", with a new id since \($0)" } ?? (sidecar == nil ? "" : ", from its sidecar")
+            return
+                "adopted \(file) as \"\(photo.caption)\" (\(photo.id.lowercased))\(source): the booth stopped before recording it, or the catalog lost it"
+        case .unreadable(let reason):
+            logger.warning(
+                "\(file) has no catalog row and does not decode (\(reason)); `photobooth check --repair` moves it to \(Self.quarantineFolder)/"
+            )
+            return nil
+        }
     }
 
     /// Compares catalog, sidecars and files, decoding every original. Read-only.
@@ -122,7 +134,26 @@ extension PhotoLibrary {
     /// restored from sidecars, missing sidecars written. A damaged catalog is not fixed here:
     /// ``rebuildCatalog(in:thumbnailer:logger:boothName:)`` replaces it. Returns what it did,
     /// one line per action.
+    ///
+    /// Its steps record no intents: while it runs, the next start is told to check every photo,
+    /// in case it is cut short (``reconcileAtStart()``).
     public func repair(_ report: LibraryReport) throws(LibraryError) -> [String] {
+        // A catalog that cannot be written (a full disk) or read still lets temporary files be removed.
+        var marked = false
+        do throws(LibraryError) {
+            if try fullCheckDue() == nil {
+                try setFullCheckDue("the last `photobooth check --repair` did not finish")
+                marked = true
+            }
+        } catch {
+            logger.warning("The next start cannot be told to check every photo should this repair be cut short: \(error)")
+        }
+        let actions = try repairing(report)
+        if marked { try setFullCheckDue(nil) }
+        return actions
+    }
+
+    private func repairing(_ report: LibraryReport) throws(LibraryError) -> [String] {
         var actions: [String] = []
         for problem in report.problems {
             switch problem {
@@ -280,6 +311,8 @@ extension PhotoLibrary {
         if newIDs > 0 { summary += "; \(newIDs) given a new id, having none of their own that was free" }
         if unreadable > 0 { summary += "; \(unreadable) that do not decode are left for `photobooth check --repair`" }
         if lost > 0 { summary += "; \(lost) salvaged row\(lost == 1 ? "" : "s") without an original kept as lost" }
+        // Every original was looked at: the new catalog needs no full check at its first start.
+        try fullCheckDone(settlingUpTo: nil)
         return [summary]
     }
 
@@ -424,7 +457,7 @@ extension PhotoLibrary {
 
     /// Gives a row the name and hidden flag of its sidecar when they differ; returns what it
     /// did, or `nil` when they agree.
-    private func restore(_ photo: Photo, hidden: Bool, from sidecar: PhotoSidecar) throws(LibraryError) -> String? {
+    func restore(_ photo: Photo, hidden: Bool, from sidecar: PhotoSidecar) throws(LibraryError) -> String? {
         guard sidecar.caption != photo.caption || sidecar.hidden != hidden || sidecar.favourite != photo.favourite else { return nil }
         try write("restore a photo from its sidecar") { db in
             try db.execute(
@@ -463,7 +496,7 @@ extension PhotoLibrary {
     /// another photo) to `<uuid>.xmp.unreadable` before a new one is written from the catalog,
     /// so that what a photo tool wrote in it is kept for a person to look at. Nothing to do when
     /// there is no file.
-    private func setAsideUnreadableSidecar(of photo: Photo) throws(LibraryError) {
+    func setAsideUnreadableSidecar(of photo: Photo) throws(LibraryError) {
         let sidecar = sidecarURL(of: photo)
         guard access(sidecar.path, F_OK) == 0 else { return }
         let destination = sidecar.appendingPathExtension("unreadable")

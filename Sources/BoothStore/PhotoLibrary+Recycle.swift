@@ -7,8 +7,9 @@ import GRDB
 /// caption, number, times, thumbnail), then the row goes.
 ///
 /// The record is written first and is the journal of the deletion: a crash before the row is
-/// gone leaves a record for a photo the catalog still lists, and the next start (or
-/// `check --repair`) finishes the move and the delete. At no point is the original in neither
+/// gone leaves a record for a photo the catalog still lists, and the next start (through the
+/// deletion's intent, ``reconcileAtStart()``) or `check --repair` finishes the move and the
+/// delete. At no point is the original in neither
 /// place, nor does a row outlive its recycled original.
 extension PhotoLibrary {
     /// The folder of recycled originals and their records.
@@ -27,12 +28,14 @@ extension PhotoLibrary {
         if let origin = photo.origin {
             throw LibraryError.notOurs("delete", id.lowercased, booth: try row(of: id)?.booth ?? origin, origin: origin)
         }
+        let intent = try beginOperation(.recycle, of: photo.id, file: photo.file)
         let record = recycleURL(photo.id, extension: "json")
         if !FileManager.default.fileExists(atPath: record.path) {
             try DurableFile.write(
                 try recycleRecord(of: photo), to: record, temporaryName: ".\(photo.id.lowercased).json.tmp")
         }
-        try finishRecycling(photo)
+        reached("recycle: record written")
+        try finishRecycling(photo, closing: intent)
         return recycleURL(photo.id, extension: "jpg")
     }
 
@@ -59,24 +62,27 @@ extension PhotoLibrary {
         return photos
     }
 
-    /// The steps after the record: the move (unless done already) and the delete. Returns what
-    /// it did, for the log.
+    /// The steps after the record: the move (unless done already) and the delete, which ends the
+    /// deletion's intent (`closing`), when it has one. Returns what it did, for the log.
     @discardableResult
-    func finishRecycling(_ photo: Photo) throws(LibraryError) -> String {
+    func finishRecycling(_ photo: Photo, closing intent: Int64? = nil) throws(LibraryError) -> String {
         let original = url(of: photo)
         let destination = recycleURL(photo.id, extension: "jpg")
         if FileManager.default.fileExists(atPath: original.path) && !FileManager.default.fileExists(atPath: destination.path) {
             try DurableFile.move(original, to: destination)
+            reached("recycle: original moved")
         }
         // The sidecar goes with it: a sidecar left in photos/ would describe a photo that is not there.
         let sidecar = sidecarURL(of: photo)
         if FileManager.default.fileExists(atPath: sidecar.path) {
             try DurableFile.move(sidecar, to: recycleURL(photo.id, extension: "xmp"))
+            reached("recycle: sidecar moved")
         }
         try write("delete the photo \(photo.id.lowercased)") { db in
             // The bucket's copies go too, and a tombstone says so to the event's other booths.
             try Self.queueForSync(photo.id, in: db, thumbnail: false)
             try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photo.id.lowercased])
+            try Self.closeOperation(intent, in: db)
         }
         noteQueuedForSync()
         let relative = "\(Self.recycleFolder)/\(destination.lastPathComponent)"

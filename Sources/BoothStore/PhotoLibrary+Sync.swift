@@ -159,8 +159,8 @@ extension PhotoLibrary {
 
     // MARK: Photos of the event's other booths
 
-    /// Adds a photo of another booth, durably, as a photo taken here is added: original and
-    /// sidecar first, then the catalog row, marked with `origin`, the booth folder it came from.
+    /// Adds a photo of another booth, durably, as a photo taken here is added: its intent,
+    /// original and sidecar first, then the catalog row, marked with `origin`, the booth folder it came from.
     /// The photo keeps its id, name, time, camera and hidden flag; it gets a number of this
     /// library. Importing a photo already here is an error (``LibraryError/unknownPhoto`` is
     /// never thrown; the catalog refuses the duplicate id).
@@ -175,13 +175,16 @@ extension PhotoLibrary {
         guard !isReadOnly else { throw LibraryError.readOnlyCatalog("import a photo", catalogPath) }
         let original = directory.appendingPathComponent(photo.file)
         let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: photo.file))
+        let intent = try beginOperation(.importing, of: photo.id, file: photo.file)
         try DurableFile.write([
             (jpeg, original, Self.temporaryName(for: photo.id)),
             (PhotoSidecar(photo, booth: record.booth, hidden: record.hidden).xmp, sidecar, Self.temporaryName(for: photo.id, extension: "xmp")),
         ])
+        reached("import: files in place")
         do {
             try insert(
-                photo, thumbnail: thumbnail.jpeg, booth: record.booth, hidden: record.hidden, perceptualHash: thumbnail.perceptualHash)
+                photo, thumbnail: thumbnail.jpeg, booth: record.booth, hidden: record.hidden, perceptualHash: thumbnail.perceptualHash,
+                closing: intent)
         } catch {
             try? DurableFile.remove(original)
             try? DurableFile.remove(sidecar)
@@ -221,12 +224,18 @@ extension PhotoLibrary {
     public func removeImported(_ id: UUID) throws(LibraryError) -> Bool {
         try changing.withLock { _ throws(LibraryError) -> Bool in
             guard let photo = try photo(id: id, includingHidden: true), photo.origin != nil else { return false }
-            try write("remove an imported photo") { db in
+            // The intent comes with the row's removal: a crash before the files are gone leaves
+            // it, and the next start removes them (``reconcileAtStart()``).
+            let intent = try write("remove an imported photo") { db in
                 try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [id.lowercased])
+                return try Self.insertOperation(.removeImported, of: id, file: photo.file, in: db)
             }
+            reached("remove imported: row deleted")
             try DurableFile.remove(url(of: photo))
             try DurableFile.remove(sidecarURL(of: photo))
             try DurableFile.syncFolder(url(of: photo).deletingLastPathComponent())
+            reached("remove imported: files removed")
+            try write("end the removal of an imported photo") { db in try Self.closeOperation(intent, in: db) }
             return true
         }
     }

@@ -49,6 +49,12 @@ public final class PhotoLibrary: Sendable {
     /// from the row before the other, nor share its temporary file, and a change must not write
     /// a sidecar back into photos/ after a deletion moved it away.
     let changing = Mutex(())
+    /// The count of changes last written to `photobooth.changes` (``mirrorChanges(_:)``); `nil`
+    /// until the first commit reads the file.
+    let mirroredChanges = Mutex<Int64?>(nil)
+    /// Called with the name of each step of an operation that writes into photos/, between the
+    /// steps: tests copy the library folder there, as a crash at that instant would leave it.
+    let stepReached = Mutex<(@Sendable (String) -> Void)?>(nil)
     /// Raised after every commit that queued something for the event's bucket, so that the sync
     /// worker wakes at once rather than at its next poll.
     public let queuedForSync = LatestValue<Int>()
@@ -118,7 +124,8 @@ public final class PhotoLibrary: Sendable {
         do {
             let (highest, malformed) = try database.read { db in
                 (
-                    try Int.fetchOne(db, sql: "SELECT MAX(number) FROM (SELECT number FROM photo UNION ALL SELECT number FROM lost_photo)"),
+                    try Int.fetchOne(
+                        db, sql: "SELECT MAX(highest) FROM (SELECT MAX(number) AS highest FROM photo UNION ALL SELECT MAX(number) FROM lost_photo)"),
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM photo WHERE NOT (\(Self.wellFormedID))") ?? 0
                 )
             }
@@ -159,6 +166,9 @@ public final class PhotoLibrary: Sendable {
     static func migrate(_ database: some DatabaseWriter, with migrator: DatabaseMigrator = LibrarySchema.migrator) throws {
         while true {
             let applied = try database.read { try migrator.appliedIdentifiers($0) }
+            if try database.read({ try !migrator.hasCompletedMigrations($0) }) {
+                try database.write { try LibrarySchema.noteMigrating($0) }
+            }
             do {
                 try migrator.migrate(database)
                 return
@@ -251,16 +261,18 @@ public final class PhotoLibrary: Sendable {
 
     /// How long the steps of ``add(_:thumbnail:id:number:caption:createdAt:camera:perceptualHash:)`` took.
     public struct SaveTimings: Sendable {
+        /// The catalog transaction of the save's intent (``beginOperation(_:of:file:)``).
+        public var intent: Duration
         /// Writing the temporary file, `fsync`, rename and `fsync` of the folder.
         public var write: Duration
-        /// The catalog transaction.
+        /// The catalog transaction of the row (which ends the intent).
         public var commit: Duration
     }
 
-    /// Stores a new photo durably: the original and its sidecar first (temporary files, `fsync`,
-    /// renames, `fsync` of the folder), then its catalog row in one transaction. When this
-    /// returns, the photo survives a crash or power cut. The original is never rewritten
-    /// afterwards.
+    /// Stores a new photo durably: its intent first (``beginOperation(_:of:file:)``), then the
+    /// original and its sidecar (temporary files, `fsync`, renames, `fsync` of the folder), then
+    /// its catalog row in one transaction with the intent's end. When this returns, the photo
+    /// survives a crash or power cut. The original is never rewritten afterwards.
     ///
     /// `perceptualHash` is the picture's fingerprint for near-duplicates, when the caller made
     /// it from the decode it already did; a photo without one gets it at the next start.
@@ -279,13 +291,16 @@ public final class PhotoLibrary: Sendable {
         let original = directory.appendingPathComponent(file)
         let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: file))
         guard !isReadOnly else { throw LibraryError.readOnlyCatalog("save a photo", catalogPath) }
+        let intent = try beginOperation(.save, of: id, file: file)
+        let intended = clock.now
         try DurableFile.write([
             (jpeg, original, Self.temporaryName(for: id)),
             (PhotoSidecar(photo, booth: boothName, hidden: false).xmp, sidecar, Self.temporaryName(for: id, extension: "xmp")),
         ])
+        reached("save: files in place")
         let written = clock.now
         do {
-            try insert(photo, thumbnail: thumbnail.jpeg, booth: boothName, perceptualHash: perceptualHash)
+            try insert(photo, thumbnail: thumbnail.jpeg, booth: boothName, perceptualHash: perceptualHash, closing: intent)
         } catch {
             // The guest is told that this photo was not saved: the original must not be adopted
             // at the next start, and its space goes back to the photos that can be saved.
@@ -299,7 +314,7 @@ public final class PhotoLibrary: Sendable {
             }
             throw error
         }
-        return (photo, SaveTimings(write: written - started, commit: clock.now - written))
+        return (photo, SaveTimings(intent: intended - started, write: written - intended, commit: clock.now - written))
     }
 
     /// Changes the caption of a photo: its sidecar first, then the catalog.
@@ -315,8 +330,9 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// Applies a change to a photo: `sidecar` to its sidecar, written durably, then `update`
-    /// to the catalog. A change whose sidecar cannot be written is not made at all, so the
-    /// sidecar is never older than the row.
+    /// to the catalog, with an intent around both (``beginOperation(_:of:file:)``). A change
+    /// whose sidecar cannot be written is not made at all, so the sidecar is never older than
+    /// the row.
     ///
     /// When the catalog refuses the change, the sidecar is put back as it was, so that the next
     /// start does not make a change the caller was told failed.
@@ -334,12 +350,15 @@ public final class PhotoLibrary: Sendable {
             var sidecar = before
             modify(&sidecar)
             guard !isReadOnly else { throw LibraryError.readOnlyCatalog(operation, catalogPath) }
+            let intent = try beginOperation(.change, of: id, file: photo.file)
             let temporaryName = Self.temporaryName(for: id, extension: "xmp")
             try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: temporaryName)
+            reached("change: sidecar replaced")
             do throws(LibraryError) {
                 try write(operation) { db in
                     try update(db)
                     try Self.queueForSync(id, in: db, thumbnail: false)
+                    try Self.closeOperation(intent, in: db)
                 }
                 noteQueuedForSync()
             } catch {
@@ -502,9 +521,10 @@ public final class PhotoLibrary: Sendable {
     // MARK: Internals shared with reconciliation and repair
 
     /// Records a photo whose original and sidecar are on disk; a photo taken here is queued for
-    /// the event's bucket in the same transaction.
+    /// the event's bucket in the same transaction, which also ends the operation's intent
+    /// (`closing`), when it has one.
     func insert(
-        _ photo: Photo, thumbnail: Data, booth: String, hidden: Bool = false, perceptualHash: UInt64? = nil
+        _ photo: Photo, thumbnail: Data, booth: String, hidden: Bool = false, perceptualHash: UInt64? = nil, closing intent: Int64? = nil
     ) throws(LibraryError) {
         try write("record the photo \(photo.id.lowercased)") { db in
             try db.execute(
@@ -520,6 +540,7 @@ public final class PhotoLibrary: Sendable {
                     perceptualHash.map { Int64(bitPattern: $0) },
                 ])
             try Self.queueForSync(photo.id, in: db, thumbnail: true)
+            try Self.closeOperation(intent, in: db)
         }
         noteQueuedForSync()
         numberTaken(photo.number)
@@ -542,10 +563,14 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
+    /// Commits `body` as one transaction, on disk when this returns, then mirrors the catalog's
+    /// count of changes beside it (``mirrorChanges(_:)``).
     func write<T>(_ operation: String, _ body: (Database) throws -> T) throws(LibraryError) -> T {
         guard !isReadOnly else { throw LibraryError.readOnlyCatalog(operation, catalogPath) }
         do {
-            return try database.write(body)
+            let (result, state) = try database.write { db in (try body(db), try Self.changeState(in: db)) }
+            mirrorChanges(state)
+            return result
         } catch {
             throw LibraryError.database(error, while: operation, at: catalogPath)
         }

@@ -10,13 +10,15 @@ import Logging
 /// renamed, one sync of the folder, then the catalog commit) and the frame rate of scaled preview decoding, each the
 /// median of repeated runs. With `--gallery` it measures instead what one step through the
 /// on-screen gallery costs in a library of `--photos` photos (10,000 by default); with
-/// `--search`, what search, albums and the jump to a name cost (100,000 photos by default).
+/// `--search`, what search, albums and the jump to a name cost (100,000 photos by default); with
+/// `--startup`, how long the booth takes to be ready with 0, 10,000 and 100,000 photos.
 ///
-/// With `--preview`, what the live preview costs per frame on the framebuffer path; with
+/// With `--startup`, how long the real booth takes from exec to ready with 0, 10,000 and 100,000
+/// photos; with `--preview`, what the live preview costs per frame on the framebuffer path; with
 /// `--running`, the simulated booth's memory idle and after a burst of `--photos` photos (200 by
 /// default), and its share of a core idle.
 ///
-///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --preview | --running] [--photos N]
+///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running] [--photos N]
 @main
 enum Benchmark {
     static func main() throws {
@@ -39,6 +41,10 @@ enum Benchmark {
             directory: folder, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "bench"), create: true)
         print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores")
         print("library on \(fileSystem(of: options.directory)) at \(options.directory.path)\n")
+        if options.startup {
+            try StartupBenchmark(directory: folder, runs: options.runs).run()
+            return
+        }
         if let photos = options.burstPhotos {
             try RunningBoothBenchmark(folder: folder, photos: photos).run()
             return
@@ -77,6 +83,7 @@ enum Benchmark {
             let reducing = median(options.runs) { _ = decoded.downscaled(toWidth: size.width, height: size.height) }
             let encoding = median(options.runs) { _ = try JPEGEncoder().encode(small, quality: JPEGThumbnailer.quality) }
             let hashing = median(options.runs) { _ = small.perceptualHash }
+            var intents: [Duration] = []
             var writes: [Duration] = []
             var commits: [Duration] = []
             var saved: [Photo] = []
@@ -85,11 +92,12 @@ enum Benchmark {
                 let (added, timings) = try library.add(
                     photo, thumbnail: thumbnail, id: UUID(), number: number, caption: .placeholder(number: number),
                     createdAt: Date())
+                intents.append(timings.intent)
                 writes.append(timings.write)
                 commits.append(timings.commit)
                 saved.append(added)
             }
-            let totals = zip(writes, commits).map { $0 + $1 }
+            let totals = zip(zip(intents, writes), commits).map { $0.0 + $0.1 + $1 }
             // What every copy that leaves the booth costs: the name and time spliced into the
             // camera's bytes, alone and with reading the original from the library.
             let metadata = try library.metadata(of: saved[0], event: "Benchmark")
@@ -102,7 +110,8 @@ enum Benchmark {
             print(
                 "    beyond the decode: reduce \(decoded.width)x\(decoded.height) to \(size.width)x\(size.height) \(format(reducing)), encode \(format(encoding)), hash \(format(hashing))"
             )
-            print("  save: files (original + sidecar) \(format(middle(writes)))")
+            print("  save: intent commit              \(format(middle(intents)))")
+            print("        files (original + sidecar) \(format(middle(writes)))")
             print("        catalog commit             \(format(middle(commits)))")
             print("        total                      \(format(middle(totals)))")
             print("  copy out: name and time spliced  \(format(tagging)) (\(format(copying)) with reading the original)")
@@ -183,6 +192,8 @@ enum Benchmark {
         var preview = false
         /// Measure the running simulated booth instead, with a burst of this many photos.
         var burstPhotos: Int?
+        /// Whether to measure start-up by library size (``StartupBenchmark``).
+        var startup = false
 
         init(_ arguments: ArraySlice<String>) throws(UsageError) {
             var arguments = arguments
@@ -196,6 +207,8 @@ enum Benchmark {
                     directory = URL(fileURLWithPath: value)
                 case "--gallery":
                     galleryPhotos = galleryPhotos ?? 10_000
+                case "--startup":
+                    startup = true
                 case "--search":
                     searchPhotos = galleryPhotos ?? 100_000
                     galleryPhotos = nil
@@ -223,7 +236,8 @@ enum Benchmark {
 }
 
 struct UsageError: Error, CustomStringConvertible {
-    let description = "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --preview | --running] [--photos N]"
+    let description =
+        "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running] [--photos N]"
 }
 
 /// A measurement that could not be made as intended.

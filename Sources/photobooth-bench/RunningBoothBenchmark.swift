@@ -55,12 +55,7 @@ private final class SimulatedBooth {
         logFile = library.appendingPathComponent("booth.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("photobooth")
-        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw BenchmarkError("\(executable.path) is missing: build it (swift build -c release --product photobooth)")
-        }
-        process.executableURL = executable
+        process.executableURL = try StartupBenchmark.boothExecutable()
         process.arguments = [
             "run", "--simulate", "--data-dir", library.appendingPathComponent("photos").path, "--countdown", "0",
             "--http-port", "\(Int.random(in: 20_000..<40_000))",

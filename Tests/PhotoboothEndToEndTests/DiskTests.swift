@@ -188,9 +188,18 @@ struct DiskTests {
         let source = DataDirectory()
         try await session("\nAnna\n", in: source)
         let anna = try #require(try await listed(source).first)
-        // What a crash between rename and commit leaves: an original without its row, to adopt.
-        let orphan = URL(fileURLWithPath: anna.file).deletingLastPathComponent().appendingPathComponent("\(UUID().uuidString.lowercased()).jpg")
+        // What a crash between rename and commit leaves: an original without its row, to adopt,
+        // and the intent of its save, which tells the start to look at it.
+        let id = UUID().uuidString.lowercased()
+        let orphan = URL(fileURLWithPath: anna.file).deletingLastPathComponent().appendingPathComponent("\(id).jpg")
         try FileManager.default.copyItem(atPath: anna.file, toPath: orphan.path)
+        let catalog = try DatabaseQueue(path: source.url.appendingPathComponent("photobooth.sqlite").path)
+        try await catalog.write { db in
+            try db.execute(
+                sql: "INSERT INTO in_flight (photo_id, file, operation, started_at) VALUES (?, ?, 'save', '')",
+                arguments: [id, "photos/" + orphan.path.components(separatedBy: "/photos/").last!])
+        }
+        try catalog.close()
         let disk = try SmallDisk()
         let booth = try disk.run(["run", "--simulate", "--countdown", "0", "--no-http", "--data-dir", disk.path], copying: source, start: .full)
         try booth.endInput()
