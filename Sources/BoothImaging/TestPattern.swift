@@ -1,9 +1,9 @@
 import Foundation
 
 /// The picture the simulated camera films: colour bars, a grey ramp, and along the bottom the
-/// time of day with milliseconds and the frame number in large digits on a black plate, with a
-/// box that slides behind it a little every frame, so that consecutive frames always differ and
-/// a saved photo shows when it was taken.
+/// time of day with milliseconds and the frame number in large digits on a black plate, so that
+/// consecutive frames always differ, a saved photo shows when it was taken, and two shots of
+/// the scene are near duplicates as two shots of a still scene are.
 ///
 /// Only the bottom band moves (``liveTop`` down, at a multiple of 16 pixel rows): an encoder
 /// can keep the rows above it from one frame to the next (``RowSplicedEncoder``).
@@ -15,11 +15,11 @@ public struct TestPattern: Sendable {
     public let height: Int
     /// The first pixel row that changes from frame to frame, a multiple of 16.
     public let liveTop: Int
-    /// The still part of the picture, drawn once: the whole picture but the box and the clock.
+    /// The still part of the picture, drawn once: the whole picture but the clock.
     public let still: Bitmap
     /// The size of a pixel of the clock's font.
     private let scale: Int
-    /// The top of the clock's plate, which the box slides behind.
+    /// The top of the clock's plate.
     private let plateTop: Int
 
     /// A pattern of the given size (at least 64 x 48).
@@ -53,19 +53,13 @@ public struct TestPattern: Sendable {
             pixels: Array(still.pixels[(liveTop * still.bytesPerRow)...]))
         let plateHeight = (Glyphs.height + 2) * scale
         let top = plateTop - liveTop
-        // The box slides from side to side behind the clock, one pass every four seconds at 30
-        // frames/s.
-        let box = plateHeight
-        let travel = width - box
-        let step = Int(frame % 240)
-        let x = travel * (step < 120 ? step : 240 - step) / 120
-        band.fill(x: x, y: top, width: box, height: box, color: (250, 250, 250))
-        band.fill(x: x + box / 4, y: top + box / 4, width: box / 2, height: box / 2, color: (220, 30, 30))
-
+        // The plate keeps its width as the frame number grows (up to 7 digits), so that what
+        // moves is only digits: two frames of one scene stay near duplicates (PerceptualHash).
         let text = "\(Self.timeOfDay(time)) #\(frame)"
-        let textWidth = Glyphs.width(of: text, scale: scale)
-        let textX = max(0, (width - textWidth) / 2)
-        band.fill(x: textX - scale, y: top, width: textWidth + 2 * scale, height: plateHeight, color: (0, 0, 0))
+        let plateWidth = Glyphs.advance * scale * max(text.count, "00:00:00.000 #0000000".count) + 2 * scale
+        let plateX = (width - plateWidth) / 2
+        band.fill(x: plateX, y: top, width: plateWidth, height: plateHeight, color: (0, 0, 0))
+        let textX = max(0, (width - Glyphs.width(of: text, scale: scale)) / 2)
         band.draw(text, x: textX, y: top + scale, scale: scale, color: (255, 255, 255))
         return band
     }

@@ -166,10 +166,12 @@ public final class PhotoLibrary: Sendable {
     static func migrate(_ database: some DatabaseWriter, with migrator: DatabaseMigrator = LibrarySchema.migrator) throws {
         while true {
             let applied = try database.read { try migrator.appliedIdentifiers($0) }
-            if try database.read({ try !migrator.hasCompletedMigrations($0) }) {
-                try database.write { try LibrarySchema.noteMigrating($0) }
-            }
             do {
+                // Inside the retry: another process's migration may hold the catalog past the busy
+                // timeout, and has then made progress.
+                if try database.read({ try !migrator.hasCompletedMigrations($0) }) {
+                    try database.write { try LibrarySchema.noteMigrating($0) }
+                }
                 try migrator.migrate(database)
                 return
             } catch {
