@@ -12,6 +12,8 @@ struct Gallery: Sendable {
     let settings: WebSettings
     let pages: PageRenderer
     let metrics: WebMetrics
+    /// Answers made from the catalog, kept until its photos change.
+    let kept = KeptAnswers()
     let logger: Logger
     /// How often the event stream sends a keep-alive comment when no photo comes.
     let eventKeepAlive: Duration
