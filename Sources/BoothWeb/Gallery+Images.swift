@@ -22,7 +22,7 @@ extension Gallery {
     /// `/thumbnails/{id}.jpg`: the catalog's thumbnail, kept in memory with its ETag until the
     /// photos change (a hidden or deleted photo's then answers 404).
     func thumbnail(_ id: UUID, _ request: Request) async throws -> Response {
-        let generation = library.changes.generation
+        let generation = kept.generation.current
         let answer: KeptAnswer
         if let found = kept.thumbnails.value(for: id.lowercased, generation: generation) {
             answer = found
@@ -83,7 +83,7 @@ extension Gallery {
     /// The parts of the tagged copy of a visible photo's original, kept or made now; a 404 for
     /// an unknown or hidden photo, or a missing original.
     func originalParts(_ id: UUID) async throws -> OriginalParts {
-        let generation = library.changes.generation
+        let generation = kept.generation.current
         if let parts = kept.originals.value(for: id.lowercased, generation: generation) { return parts }
         let event = settings.event
         let found = try await library.offloaded { library throws(LibraryError) -> (URL, OriginalParts?)? in

@@ -13,7 +13,7 @@ struct Gallery: Sendable {
     let pages: PageRenderer
     let metrics: WebMetrics
     /// Answers made from the catalog, kept until its photos change.
-    let kept = KeptAnswers()
+    let kept: KeptAnswers
     let logger: Logger
     /// How often the event stream sends a keep-alive comment when no photo comes.
     let eventKeepAlive: Duration
@@ -29,6 +29,7 @@ struct Gallery: Sendable {
         self.settings = settings
         self.pages = PageRenderer(boothName: settings.boothName)
         self.metrics = WebMetrics()
+        self.kept = KeptAnswers(library: library)
         self.logger = logger
         self.eventKeepAlive = eventKeepAlive
     }

@@ -1,11 +1,12 @@
 import BoothCore
+import BoothStore
 import HTTPTypes
 import Hummingbird
 import NIOCore
 import Synchronization
 
 /// What the gallery keeps in memory of its answers, each good for one generation of the
-/// catalog's photos (``PhotoChanges/generation``): pages and API answers, thumbnails, and the
+/// catalog's photos (``CatalogGeneration``): pages and API answers, thumbnails, and the
 /// tagged start of originals. A change to the photos (a save, a rename, a hide, a deletion, a
 /// favourite, an import) raises the generation, and everything kept before it is made again
 /// at the next request, so what is served is never older than the catalog.
@@ -13,12 +14,19 @@ import Synchronization
 /// Each kind has its own bound, small beside the booth's memory: a page is some tens of KB, a
 /// thumbnail some KB, an original's tagged start a few KB.
 struct KeptAnswers: Sendable {
+    /// What the kept answers are good for: the photos' generation, this process's changes and
+    /// other processes' alike.
+    let generation: CatalogGeneration
     /// Pages and API answers, by what they depend on (see ``Gallery/keeping(_:varying:_:)``).
     let pages = GenerationCache<KeptAnswer>(maximumCount: 256, maximumBytes: 2 << 20)
     /// Thumbnails, by photo id.
     let thumbnails = GenerationCache<KeptAnswer>(maximumCount: 512, maximumBytes: 4 << 20)
     /// Originals' tagged starts and where the rest of their bytes are, by photo id.
     let originals = GenerationCache<OriginalParts>(maximumCount: 256, maximumBytes: 1 << 20)
+
+    init(library: PhotoLibrary) {
+        generation = CatalogGeneration(library: library)
+    }
 }
 
 /// A whole answer, as kept: its status, headers (an ETag among them) and body.
@@ -126,7 +134,7 @@ extension Gallery {
     /// The generation is read before the catalog: an answer made while a change commits is
     /// kept under the older generation, which no request asks for any more.
     func keeping(_ request: Request, varying variant: String, _ make: () async throws -> KeptAnswer) async throws -> Response {
-        let generation = library.changes.generation
+        let generation = kept.generation.current
         let key = variant + " " + request.uri.description
         let answer: KeptAnswer
         if let found = kept.pages.value(for: key, generation: generation) {

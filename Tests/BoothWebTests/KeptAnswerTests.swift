@@ -77,6 +77,28 @@ struct KeptAnswerTests {
         return try await twice(client, uri)
     }
 
+    @Test("A change made by another process (photobooth hide, favourite) reaches the kept answers too")
+    func otherProcess() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Alice")
+        // Another connection to the catalog, as `photobooth hide` opens: this library's
+        // observer does not see its commits.
+        let other = try PhotoLibrary(directory: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: .init(label: "other"), create: false)
+        try await fixture.application().test(.router) { client in
+            let (page, etag) = try await Self.twice(client, "/")
+            #expect(page.contains("Alice"))
+            _ = try await Self.twice(client, "/thumbnails/\(photo.id.lowercased).jpg")
+            let generation = fixture.library.changes.generation
+            try other.setHidden(true, of: photo.id)
+            #expect(fixture.library.changes.generation == generation, "not seen by this library's observer")
+            let (hidden, _) = try await Self.changed(client, "/", from: etag)
+            #expect(!hidden.contains("Alice"))
+            let thumbnail = try await client.execute(uri: "/thumbnails/\(photo.id.lowercased).jpg", method: .get)
+            #expect(thumbnail.status == .notFound)
+        }
+        other.close()
+    }
+
     @Test("A kept page is answered 304 to a client that has it, and the API too")
     func notModified() async throws {
         let fixture = try WebFixture()
