@@ -3,7 +3,9 @@ headless Chromium, zbarimg, exiftool, schemathesis against docs/openapi.yaml, an
 booth for the module, in the order the checks need (the load and the scroll take photos; the
 guest's deletion removes one).
 
-    harness/run --binary .build/release/photobooth harness/test_web.py [--load-seconds N]
+    harness/run --binary .build/release/photobooth harness/test_web.py [--load-seconds N] [--quick]
+
+--quick measures the booth against nginx in one round rather than three.
 """
 import shutil
 import tempfile
@@ -14,7 +16,8 @@ import pytest
 import webcheck as web
 from harness.booth import free_port
 
-TOOLS = {"curl": "curl", "chromium": "chromium", "wrk": "wrk", "zbarimg": "zbar-tools", "exiftool": "libimage-exiftool-perl"}
+TOOLS = {"curl": "curl", "chromium": "chromium", "wrk": "wrk", "nginx": "nginx-light", "zbarimg": "zbar-tools",
+         "exiftool": "libimage-exiftool-perl"}
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +80,13 @@ def test_screen_and_guest_deletion(web_booth, web_out):
 
 def test_load(web_booth, photos, web_out, request):
     checked(lambda: web.load_checks(web_booth, photos[-1], request.config.getoption("--load-seconds"), web_out))
+
+
+def test_against_nginx(web_booth, photos, web_out, request, quick):
+    """The figure of issue 16: requests per second and p99 of the booth and of nginx serving
+    the same bytes, per address (DIR/web/perf.txt, perf.json); only wrk's errors fail."""
+    seconds = request.config.getoption("--load-seconds")
+    checked(lambda: web.nginx_comparison(web_booth, photos[-1], seconds, 1 if quick else 3, web_out, free_port()))
 
 
 def test_scroll(web_booth, web_out):

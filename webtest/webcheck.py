@@ -26,9 +26,12 @@ then checks:
   wrk       64 connections on / and on a thumbnail for N seconds each while the booth takes
             photos: no errors. The save time under load against the unloaded one taken just
             before is measured and reported (printed, and written to DIR/load.txt), not
-            checked: see load_checks.
-Each check prints one PASS/FAIL line; a test fails when any of its checks did. Needs curl, chromium, wrk and
-zbarimg and exiftool (Debian packages curl, chromium, wrk, zbar-tools, libimage-exiftool-perl), and schemathesis from PyPI in
+            checked: see load_checks;
+  nginx     the booth against nginx serving the very same bytes (/, a page of /api/photos, a
+            thumbnail, an original): wrk on each, alternating, the figures in DIR/perf.txt and
+            DIR/perf.json; only wrk's errors fail (see nginx_comparison).
+Each check prints one PASS/FAIL line; a test fails when any of its checks did. Needs curl, chromium, wrk,
+nginx, zbarimg and exiftool (Debian packages curl, chromium, wrk, nginx-light, zbar-tools, libimage-exiftool-perl), and schemathesis from PyPI in
 .build/venv (webtest/requirements.txt) or on the PATH; without them the tests fail, naming what
 to install.
 """
@@ -694,3 +697,130 @@ def load_checks(booth: Booth, photo: dict, seconds: int, out: Path):
                    f"  median loaded / unloaded: {ratio:.2f} ({'within' if ratio <= 1.5 else 'over'} the 1.5x issue 4 asks for)"]
     (out / "load.txt").write_text("\n".join(report) + "\n")
     print("\n".join("  " + line for line in report))
+
+
+NGINX_CONF = """worker_processes auto;
+{user}pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/client-body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    types {{ text/html html; image/jpeg jpg; }}
+    default_type application/json;
+    server {{
+        listen 127.0.0.1:{port};
+        root {dir}/root;
+        index index.html;
+    }}
+}}
+"""
+
+
+class Nginx:
+    """nginx on loopback serving files the test wrote: the booth's answers, byte for byte, at
+    the same paths (`/api/photos` is the file api/photos; its query is ignored). Run as the
+    current user, in the foreground, with its pid, log and temporary folders in `folder`."""
+
+    def __init__(self, folder: Path, port: int):
+        self.folder = folder
+        self.base = f"http://127.0.0.1:{port}"
+        user = "user root root;\n" if os.geteuid() == 0 else ""
+        conf = folder / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(user=user, dir=folder, port=port))
+        self.process = subprocess.Popen(["nginx", "-p", str(folder), "-c", str(conf), "-g", "daemon off;"],
+                                        stdout=subprocess.DEVNULL, stderr=open(folder / "stderr.log", "wb"))
+        try:
+            wait_for(lambda: self.process.poll() is not None or curl(self.base + "/", timeout=2).status != 0, 10,
+                     "nginx on loopback")
+        except Exception:
+            self.stop()
+            raise
+        if self.process.poll() is not None:
+            raise RuntimeError(f"nginx did not start: {(folder / 'stderr.log').read_text()}")
+
+    def put(self, path: str, body: bytes):
+        file = self.folder / "root" / (path.lstrip("/").split("?")[0] or "index.html")
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_bytes(body)
+
+    def stop(self):
+        # SIGTERM: the master stops its workers, then itself (SIGKILL would leave them running).
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def wrk_figures(url: str, seconds: int, out: Path, name: str) -> dict:
+    """wrk's requests per second and p99 on `url` (64 connections, 2 threads); any socket error
+    or non-2xx answer fails the check."""
+    output = wrk(url, seconds).communicate(timeout=seconds + 60)[0].decode(errors="replace")
+    (out / f"{name}.txt").write_text(output)
+    errors = re.search(r"Socket errors: (.*)", output)
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    rate = re.search(r"Requests/sec:\s+([0-9.]+)", output)
+    p99 = re.search(r"^\s*99%\s+([0-9.]+)(us|ms|s)\s*$", output, re.MULTILINE)
+    check(f"wrk on {url[:60]}: no socket errors and no error responses", bool(rate) and not errors and not non2xx,
+          (errors.group(0) if errors else "") + (non2xx.group(0) if non2xx else "") + ("" if rate else output[-300:]))
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}
+    return {"rps": float(rate.group(1)) if rate else 0.0,
+            "p99_ms": float(p99.group(1)) * scale[p99.group(2)] if p99 else float("nan")}
+
+
+def nginx_comparison(booth: Booth, photo: dict, seconds: int, rounds: int, out: Path, port: int):
+    """The booth against nginx serving the very same bytes from files (with sendfile), on the
+    gallery's page, a page of the API, a thumbnail and an original: wrk for `seconds` per
+    address, booth and nginx one after the other, `rounds` times; the figures are the medians.
+    A figure, not a check (the machine's other work weighs on both): it is printed and written
+    to DIR/perf.txt and DIR/perf.json. Only wrk's errors fail."""
+    total = int(curl(booth.base + "/api/photos").headers.get("x-total-count", "0"))
+    page = max(1, min(20, (total + 29) // 30))
+    addresses = ["/", f"/api/photos?page={page}", f"/thumbnails/{photo['id']}.jpg", f"/photos/{photo['id']}.jpg"]
+    folder = Path(tempfile.mkdtemp(prefix="photobooth-nginx-"))
+    nginx = None
+    try:
+        nginx = Nginx(folder, port)
+        for address in addresses:
+            answer = curl(booth.base + address)
+            check(f"the booth answers {address} for nginx to serve", answer.status == 200, str(answer.status))
+            nginx.put(address, answer.body)
+            served = curl(nginx.base + address)
+            check(f"nginx serves the booth's {address}, byte for byte", served.body == answer.body,
+                  f"{len(served.body)} bytes against {len(answer.body)}")
+        runs = {address: {"booth": [], "nginx": []} for address in addresses}
+        for round_number in range(rounds):
+            for address in addresses:
+                for server, base in (("booth", booth.base), ("nginx", nginx.base)):
+                    label = f"perf-{server}-{round_number + 1}{address.replace('/', '_').replace('?', '_')[:40]}"
+                    runs[address][server].append(wrk_figures(base + address, seconds, out, label))
+    finally:
+        if nginx:
+            nginx.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    figures = []
+    lines = [f"wrk -c64 -t2 -d{seconds}s --latency, {rounds} round{'s' if rounds > 1 else ''} alternating booth and nginx "
+             f"(medians); {os.cpu_count()} cores",
+             f"{'address':<50} {'booth req/s':>12} {'nginx req/s':>12} {'ratio':>6} {'booth p99':>10} {'nginx p99':>10}"]
+    for address in addresses:
+        booth_rps = statistics.median(run["rps"] for run in runs[address]["booth"])
+        nginx_rps = statistics.median(run["rps"] for run in runs[address]["nginx"])
+        booth_p99 = statistics.median(run["p99_ms"] for run in runs[address]["booth"])
+        nginx_p99 = statistics.median(run["p99_ms"] for run in runs[address]["nginx"])
+        ratio = booth_rps / nginx_rps if nginx_rps else 0.0
+        figures.append({"address": address, "booth_rps": booth_rps, "nginx_rps": nginx_rps, "ratio": round(ratio, 3),
+                        "booth_p99_ms": booth_p99, "nginx_p99_ms": nginx_p99, "runs": runs[address]})
+        lines.append(f"{address:<50} {booth_rps:>12,.0f} {nginx_rps:>12,.0f} {ratio:>6.2f} {booth_p99:>8.2f}ms {nginx_p99:>8.2f}ms")
+    (out / "perf.txt").write_text("\n".join(lines) + "\n")
+    (out / "perf.json").write_text(json.dumps({"seconds": seconds, "rounds": rounds, "connections": 64,
+                                               "cores": os.cpu_count(), "addresses": figures}, indent=2) + "\n")
+    print("\n".join("  " + line for line in lines))

@@ -1,6 +1,7 @@
 import BoothCore
 import Foundation
 import GRDB
+import Synchronization
 import SystemPackage
 
 /// What the web gallery needs of the library beyond listings: a photo's place among the photos
@@ -83,5 +84,42 @@ public struct PhotoNeighbours: Sendable, Hashable {
         self.position = position
         self.newer = newer
         self.older = older
+    }
+}
+
+/// Which version of the catalog's photos a reader sees: a number raised after each committed
+/// transaction that inserted, updated or deleted a row of the `photo` table, whichever
+/// function of the library wrote it. An answer made from the catalog after reading
+/// ``generation`` is good for as long as the generation stays the same, so the web gallery
+/// keeps its pages and serves them again without rendering, and is never stale: the number is
+/// raised when the commit returns, before the caller is told of it.
+public final class PhotoChanges: TransactionObserver, Sendable {
+    private let counter = Atomic<UInt64>(0)
+    /// Whether the transaction in progress changed the table (the writer's queue only).
+    private let pending = Atomic<Bool>(false)
+
+    init() {}
+
+    /// The number of committed changes to the photos so far, starting from 0 at each opening.
+    public var generation: UInt64 { counter.load(ordering: .acquiring) }
+
+    public func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        eventKind.tableName == "photo"
+    }
+
+    public func databaseDidChange(with event: DatabaseEvent) {
+        pending.store(true, ordering: .relaxed)
+    }
+
+    public func databaseDidChange() {
+        pending.store(true, ordering: .relaxed)
+    }
+
+    public func databaseDidCommit(_ db: Database) {
+        if pending.exchange(false, ordering: .relaxed) { counter.add(1, ordering: .releasing) }
+    }
+
+    public func databaseDidRollback(_ db: Database) {
+        pending.store(false, ordering: .relaxed)
     }
 }

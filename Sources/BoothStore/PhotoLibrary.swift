@@ -59,6 +59,10 @@ public final class PhotoLibrary: Sendable {
     /// worker wakes at once rather than at its next poll.
     public let queuedForSync = LatestValue<Int>()
     private let queuedCount = Mutex(0)
+    /// Raised after every commit that changed the `photo` table (a save, an import, a rename,
+    /// a hide, a favourite, a deletion, a repair): what the web gallery keeps of its answers is
+    /// good only for the generation it was made in.
+    public let changes = PhotoChanges()
     /// How many catalog rows had an id that is not a photo id (``wellFormedID``) when the
     /// library was opened. The booth never writes one (a hand edit or damage does): such a row
     /// has no identity to show it by, so every listing and count leaves it out alike and
@@ -134,6 +138,8 @@ public final class PhotoLibrary: Sendable {
         } catch {
             throw LibraryError.database(error, while: "open the catalog", at: catalog)
         }
+        // Every writer of the `photo` table, now and to come, goes through this connection.
+        if !isReadOnly { database.add(transactionObserver: changes, extent: .databaseLifetime) }
         if malformedRowCount > 0 {
             logger.warning(
                 """

@@ -69,17 +69,24 @@ struct ErrorPresentation<Context: RequestContext>: RouterMiddleware {
 extension Response {
     /// `value` as a JSON answer: UTF-8, slashes not escaped (URLs stay readable).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        KeptAnswer.json(value, status: status, headers: headers).response
+    }
+
+    /// A plain text answer.
+    static func text(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+extension KeptAnswer {
+    /// `value` as a JSON answer: UTF-8, slashes not escaped (URLs stay readable).
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> KeptAnswer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         // The gallery's JSON types hold strings, integers and Booleans, which always encode.
         let data = try! encoder.encode(value)
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// A plain text answer.
-    static func text(_ text: String, status: HTTPResponse.Status = .ok, contentType: String = "text/plain; charset=utf-8") -> Response {
-        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
+        return KeptAnswer(status: status, headers: fields, body: ByteBuffer(bytes: data))
     }
 }

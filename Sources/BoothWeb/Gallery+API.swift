@@ -10,9 +10,17 @@ import Hummingbird
 extension Gallery {
     var apiRoutes: [Route] {
         [
-            Route(.get, "/api/photos") { request, _ in try await photoList(request) },
-            Route(.get, "/api/photos/{id}") { request, context in try await photoResource(try photoID(from: context), request) },
-            Route(.get, "/api/albums") { request, _ in try await albumList(request) },
+            Route(.get, "/api/photos") { request, _ in
+                try await keeping(request, varying: origin(of: request)) { try await photoList(request) }
+            },
+            Route(.get, "/api/photos/{id}") { request, context in
+                let id = try photoID(from: context)
+                return try await keeping(request, varying: origin(of: request)) { try await photoResource(id, request) }
+            },
+            Route(.get, "/api/albums") { request, _ in
+                let language = try BoothLanguage.of(request, fallback: settings.language).language
+                return try await keeping(request, varying: language.code + " " + origin(of: request)) { try await albumList(request) }
+            },
             Route(.get, "/api/status") { _, _ in try await status() },
         ]
     }
@@ -20,7 +28,7 @@ extension Gallery {
     /// `/api/photos?q=&album=&page=&limit=`: a page of visible photos (those whose name has
     /// the words of `q`, or those of an album, or all), newest first, with `Link`
     /// (`rel="prev"`, `rel="next"`) and `X-Total-Count` headers. A page past the end is empty.
-    func photoList(_ request: Request) async throws -> Response {
+    func photoList(_ request: Request) async throws -> KeptAnswer {
         let listing = try PhotoListing.from(request)
         let page = try Self.queryNumber(request, "page", default: 1, range: Self.pages)
         let limit = try Self.queryNumber(request, "limit", default: Self.pageSize, range: 1...Self.maximumPageSize)
@@ -40,13 +48,13 @@ extension Gallery {
     }
 
     /// `/api/photos/{id}`: one visible photo.
-    func photoResource(_ id: UUID, _ request: Request) async throws -> Response {
+    func photoResource(_ id: UUID, _ request: Request) async throws -> KeptAnswer {
         .json(resource(for: try await visiblePhoto(id), origin: origin(of: request)))
     }
 
     /// `/api/albums`: every album (the favourites, one per day, one per name) with its title
     /// in the reader's language (`Accept-Language`), its count and its cover.
-    func albumList(_ request: Request) async throws -> Response {
+    func albumList(_ request: Request) async throws -> KeptAnswer {
         let language = try BoothLanguage.of(request, fallback: settings.language).language
         let albums = try await library.offloaded { library throws(LibraryError) in try library.albums() }
         let origin = origin(of: request)

@@ -19,21 +19,33 @@ extension Gallery {
 
     static let foreverCache = "public, max-age=31536000, immutable"
 
-    /// `/thumbnails/{id}.jpg`: the catalog's thumbnail.
+    /// `/thumbnails/{id}.jpg`: the catalog's thumbnail, kept in memory with its ETag until the
+    /// photos change (a hidden or deleted photo's then answers 404).
     func thumbnail(_ id: UUID, _ request: Request) async throws -> Response {
-        guard let jpeg = try await library.offloaded({ library throws(LibraryError) in try library.thumbnail(of: id) }) else {
-            throw WebError.unknownPhoto(id)
+        let generation = kept.generation.current
+        let answer: KeptAnswer
+        if let found = kept.thumbnails.value(for: id.lowercased, generation: generation) {
+            answer = found
+        } else {
+            guard let jpeg = try await library.offloaded({ library throws(LibraryError) in try library.thumbnail(of: id) }) else {
+                throw WebError.unknownPhoto(id)
+            }
+            let headers: HTTPFields = [
+                .contentType: "image/jpeg", .eTag: "\"\(id.lowercased)-t\(Self.digest(jpeg))\"", .cacheControl: Self.foreverCache,
+            ]
+            answer = KeptAnswer(headers: headers, body: ByteBuffer(bytes: jpeg))
+            kept.thumbnails.keep(answer, for: id.lowercased, generation: generation, cost: jpeg.count + 256)
         }
-        let headers: HTTPFields = [
-            .contentType: "image/jpeg", .eTag: "\"\(id.lowercased)-t\(Self.digest(jpeg))\"", .cacheControl: Self.foreverCache,
-        ]
-        if let answer = Self.notModified(request, headers) { return answer }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        return Self.notModified(request, answer.headers) ?? answer.response
     }
 
     /// `/photos/{id}.jpg`: the original with its name and time spliced in (EXIF and XMP, as
     /// every copy that leaves the booth), whole or one range of it; with `?download=1` as an
     /// attachment named after the caption. The path is the catalog's, never the request's.
+    ///
+    /// The tagged start of the copy is made once per change of the photos and kept
+    /// (``OriginalParts``); the rest is the original's own bytes, read from its file as they
+    /// are sent, never the whole file at once.
     ///
     /// The bytes change when the photo is renamed, so the answer is revalidated (`no-cache`)
     /// against an ETag made of the photo's id, its original's size and its metadata.
@@ -42,43 +54,58 @@ extension Gallery {
         guard download == nil || download == "1" else {
             throw WebError.badRequest("The download parameter must be 1 (or left out); \"\(download!.prefix(40))\" is not.")
         }
-        let event = settings.event
-        let found = try await library.offloaded { library throws(LibraryError) -> (Photo, URL, Data?)? in
-            guard let photo = try library.photo(id: id) else { return nil }
-            let url = library.url(of: photo)
-            guard FileManager.default.fileExists(atPath: url.path) else { return (photo, url, nil) }
-            return (photo, url, try library.outgoingCopy(of: photo, event: event, tagger: JPEGTagger()))
-        }
-        guard let (photo, url, foundCopy) = found else { throw WebError.unknownPhoto(id) }
-        guard let copy = foundCopy else {
-            logger.warning("The original of photo \(id.lowercased) is missing: \(url.path). `photobooth check` reports it.")
-            throw WebError.notFound("The original of this photo is missing on the booth. The operator can run `photobooth check` to find out why.")
-        }
-        let size = copy.count
-        let etag = "\"\(id.lowercased)-\(size)-\(Self.digest(copy.prefix(Self.metadataSpan)))\""
+        let parts = try await originalParts(id)
+        let size = parts.size
         var headers: HTTPFields = [
-            .contentType: "image/jpeg", .eTag: etag, .cacheControl: "no-cache", .acceptRanges: "bytes",
+            .contentType: "image/jpeg", .eTag: parts.etag, .cacheControl: "no-cache", .acceptRanges: "bytes",
         ]
         if download != nil {
-            headers[.contentDisposition] = Self.attachment(named: PhotoLibrary.fileName(for: photo.caption) + ".jpg")
+            headers[.contentDisposition] = Self.attachment(named: parts.fileName)
         }
         if let answer = Self.notModified(request, headers) { return answer }
 
         // A Range with an If-Range that names another version is answered with the whole copy.
         let ifRange = request.headers[.ifRange]
-        let range = ifRange == nil || ifRange == etag ? ByteRange(header: request.headers[.range], size: size) : .whole
+        let range = ifRange == nil || ifRange == parts.etag ? ByteRange(header: request.headers[.range], size: size) : .whole
         switch range {
         case .whole:
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: copy)))
+            return Response(status: .ok, headers: headers, body: parts.body(0...(size - 1)))
         case .part(let bytes):
             headers[.contentRange] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(size)"
-            let part = copy[copy.startIndex + bytes.lowerBound...copy.startIndex + bytes.upperBound]
-            return Response(status: .partialContent, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: part)))
+            return Response(status: .partialContent, headers: headers, body: parts.body(bytes))
         case .unsatisfiable:
             headers[.contentRange] = "bytes */\(size)"
             headers[.contentType] = nil
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
+    }
+
+    /// The parts of the tagged copy of a visible photo's original, kept or made now; a 404 for
+    /// an unknown or hidden photo, or a missing original.
+    func originalParts(_ id: UUID) async throws -> OriginalParts {
+        let generation = kept.generation.current
+        if let parts = kept.originals.value(for: id.lowercased, generation: generation) { return parts }
+        let event = settings.event
+        let found = try await library.offloaded { library throws(LibraryError) -> (URL, OriginalParts?)? in
+            guard let photo = try library.photo(id: id) else { return nil }
+            let url = library.url(of: photo)
+            guard let original = FileManager.default.contents(atPath: url.path) else { return (url, nil) }
+            let copy = try library.outgoingCopy(of: photo, event: event, tagger: JPEGTagger())
+            return (
+                url,
+                OriginalParts(
+                    tagged: copy, original: original, path: url.path,
+                    etag: "\"\(id.lowercased)-\(copy.count)-\(Self.digest(copy.prefix(Self.metadataSpan)))\"",
+                    fileName: PhotoLibrary.fileName(for: photo.caption) + ".jpg")
+            )
+        }
+        guard let (url, foundParts) = found else { throw WebError.unknownPhoto(id) }
+        guard let parts = foundParts else {
+            logger.warning("The original of photo \(id.lowercased) is missing: \(url.path). `photobooth check` reports it.")
+            throw WebError.notFound("The original of this photo is missing on the booth. The operator can run `photobooth check` to find out why.")
+        }
+        kept.originals.keep(parts, for: id.lowercased, generation: generation, cost: parts.head.readableBytes + parts.path.utf8.count + 256)
+        return parts
     }
 
     /// How much of a tagged copy its ETag digests: the start of the file, where the metadata
@@ -122,7 +149,7 @@ extension Gallery {
 
     /// A short fingerprint of bytes for an ETag (FNV-1a, 64 bits): stable across restarts,
     /// unlike `hashValue`.
-    static func digest(_ bytes: Data) -> String {
+    static func digest(_ bytes: some Sequence<UInt8>) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3

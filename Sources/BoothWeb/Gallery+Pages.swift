@@ -8,25 +8,42 @@ import Hummingbird
 extension Gallery {
     var pageRoutes: [Route] {
         [
-            Route(.get, "/") { request, _ in try await galleryPage(request, try PhotoListing.from(request)) },
-            Route(.get, "/albums") { request, _ in try await albumsPage(request) },
+            Route(.get, "/") { request, _ in
+                try await keeping(request, varying: try pageVariant(request)) { try await galleryPage(request, try PhotoListing.from(request)) }
+            },
+            Route(.get, "/albums") { request, _ in
+                try await keeping(request, varying: try pageVariant(request)) { try await albumsPage(request) }
+            },
             Route(.get, "/albums/favourites") { request, _ in
-                try await galleryPage(request, PhotoListing(source: .album(.favourites, key: "")))
+                try await keeping(request, varying: try pageVariant(request)) {
+                    try await galleryPage(request, PhotoListing(source: .album(.favourites, key: "")))
+                }
             },
             Route(.get, "/albums/day/{day}") { request, context in
-                try await galleryPage(request, PhotoListing(source: .album(.day, key: try albumKey(.day, "day", context))))
+                try await keeping(request, varying: try pageVariant(request)) {
+                    try await galleryPage(request, PhotoListing(source: .album(.day, key: try albumKey(.day, "day", context))))
+                }
             },
             Route(.get, "/albums/name/{name}") { request, context in
-                try await galleryPage(request, PhotoListing(source: .album(.name, key: try albumKey(.name, "name", context))))
+                try await keeping(request, varying: try pageVariant(request)) {
+                    try await galleryPage(request, PhotoListing(source: .album(.name, key: try albumKey(.name, "name", context))))
+                }
             },
-            Route(.get, "/photos/{id}") { request, context in try await photoPage(try photoID(from: context), request) },
-            Route(.get, "/slideshow") { request, _ in try await slideshowPage(request) },
+            Route(.get, "/photos/{id}") { request, context in
+                let id = try photoID(from: context)
+                // A guest's deletion key is checked against the clock: that page is made each time.
+                guard FormValues(query: request.uri.query)["key"] == nil else { return try await photoPage(id, request).response }
+                return try await keeping(request, varying: try pageVariant(request)) { try await photoPage(id, request) }
+            },
+            Route(.get, "/slideshow") { request, _ in
+                try await keeping(request, varying: try pageVariant(request)) { try await slideshowPage(request) }
+            },
         ]
     }
 
     /// One page of a listing's grid (`?page=N`). An empty listing is a page that says so; a
     /// page past the last is a 404 that points to the first.
-    func galleryPage(_ request: Request, _ listing: PhotoListing) async throws -> Response {
+    func galleryPage(_ request: Request, _ listing: PhotoListing) async throws -> KeptAnswer {
         let frame = try frame(for: request)
         let language = frame.language
         let page = try Self.queryNumber(request, "page", default: 1, range: Self.pages)
@@ -62,7 +79,7 @@ extension Gallery {
             isLive: page == 1 && listing == .all, showsPageNumber: pageCount > 1, heading: heading,
             countText: heading == nil ? nil : language.photoCount(count), emptyText: emptyText, searchText: searchText,
             welcome: listing == .all && !settings.welcome.isEmpty ? settings.welcome : nil, title: title)
-        return pages.page(view, "gallery")
+        return pages.rendered(view, "gallery")
     }
 
     /// An album's title: the favourites' word, a day in the reader's form, or the name as its
@@ -91,7 +108,7 @@ extension Gallery {
     }
 
     /// `/albums`: every album with its cover, title and count.
-    func albumsPage(_ request: Request) async throws -> Response {
+    func albumsPage(_ request: Request) async throws -> KeptAnswer {
         let frame = try frame(for: request)
         let albums = try await library.offloaded { library throws(LibraryError) -> [(Album, Photo?)] in
             var albums: [(Album, Photo?)] = []
@@ -104,13 +121,13 @@ extension Gallery {
                 countText: frame.language.photoCount(album.count), path: PhotoListing.albumPath(album.kind, album.key),
                 coverPath: GalleryPaths.thumbnail(of: album.cover), coverWidth: cover?.width ?? 4, coverHeight: cover?.height ?? 3)
         }
-        return pages.page(AlbumsView(frame: frame, albums: cards), "albums")
+        return pages.rendered(AlbumsView(frame: frame, albums: cards), "albums")
     }
 
     /// `/photos/{id}`: the photo at full size, with links to the photos before and after it in
     /// the listing it was opened from (`q` or `album`), and back to where it is in that grid.
     /// Opened with a guest's deletion key (`key`), it offers to delete the photo.
-    func photoPage(_ id: UUID, _ request: Request) async throws -> Response {
+    func photoPage(_ id: UUID, _ request: Request) async throws -> KeptAnswer {
         let frame = try frame(for: request)
         var listing = try PhotoListing.from(request)
         let query = listing.query
@@ -140,7 +157,7 @@ extension Gallery {
             frame: frame, photo: card(for: photo, in: language, from: listing), backPath: back,
             newerPath: neighbours.newer.map { listing.photoPath($0.id) }, olderPath: neighbours.older.map { listing.photoPath($0.id) },
             authorText: texts(.webAuthor, ["author": author(of: photo)]), deletePath: deletePath, keyNotice: keyNotice)
-        return pages.page(view, "photo")
+        return pages.rendered(view, "photo")
     }
 
     /// Who took a photo: this booth, or the booth of the event it came from.
@@ -154,7 +171,7 @@ extension Gallery {
     /// `/slideshow`: the photos one after another, full screen, for a TV at the event:
     /// favourites first, then the others newest first; a photo is shown as soon as it is
     /// saved.
-    func slideshowPage(_ request: Request) async throws -> Response {
+    func slideshowPage(_ request: Request) async throws -> KeptAnswer {
         let frame = try frame(for: request)
         let length = Self.slideshowLength
         let photos = try await library.offloaded { library throws(LibraryError) -> [Photo] in
@@ -162,7 +179,7 @@ extension Gallery {
             let others = try library.photos(.all, limit: length).filter { !$0.favourite }
             return Array((favourites + others).prefix(length))
         }
-        return pages.page(SlideshowView(frame: frame, slides: photos.map { card(for: $0, in: frame.language) }), "slideshow")
+        return pages.rendered(SlideshowView(frame: frame, slides: photos.map { card(for: $0, in: frame.language) }), "slideshow")
     }
 
     /// Page `page` (from 1) of `size` visible photos `query` picks, newest first, and how many

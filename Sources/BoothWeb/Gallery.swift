@@ -12,6 +12,8 @@ struct Gallery: Sendable {
     let settings: WebSettings
     let pages: PageRenderer
     let metrics: WebMetrics
+    /// Answers made from the catalog, kept until its photos change.
+    let kept: KeptAnswers
     let logger: Logger
     /// How often the event stream sends a keep-alive comment when no photo comes.
     let eventKeepAlive: Duration
@@ -27,6 +29,7 @@ struct Gallery: Sendable {
         self.settings = settings
         self.pages = PageRenderer(boothName: settings.boothName)
         self.metrics = WebMetrics()
+        self.kept = KeptAnswers(library: library)
         self.logger = logger
         self.eventKeepAlive = eventKeepAlive
     }
@@ -77,10 +80,15 @@ struct Gallery: Sendable {
 
     /// A host name, IPv4 or bracketed IPv6 address with an optional port: nothing that could
     /// break out of a URL or a header.
+    /// Read byte by byte: it runs for every API request, kept or not.
     static func isPlausibleHost(_ host: String) -> Bool {
         !host.isEmpty && host.utf8.count <= 255
-            && host.unicodeScalars.allSatisfy { scalar in
-                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_:[]".unicodeScalars.contains(scalar))
+            && host.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+                case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"): true
+                default: false
+                }
             }
     }
 }

@@ -24,9 +24,14 @@ struct PageRenderer: Sendable {
 
     /// `view` through `template`, as an HTML answer in the frame's language.
     func page(_ view: some PageView, _ template: String, status: HTTPResponse.Status = .ok) -> Response {
-        var response = html(library.render(view, withTemplate: template) ?? "", status: status)
-        for field in view.frame.headers { response.headers.append(field) }
-        return response
+        rendered(view, template, status: status).response
+    }
+
+    /// `view` through `template`, as an HTML answer in the frame's language, to keep.
+    func rendered(_ view: some PageView, _ template: String, status: HTTPResponse.Status = .ok) -> KeptAnswer {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"]
+        for field in view.frame.headers { headers.append(field) }
+        return KeptAnswer(status: status, headers: headers, body: ByteBuffer(string: library.render(view, withTemplate: template) ?? ""))
     }
 
     /// The page for an error, with its status, in the language `frame` says: a heading for the
@@ -42,13 +47,6 @@ struct PageRenderer: Sendable {
             }
         let message = error.text.map { texts($0) } ?? error.message
         return page(ErrorView(frame: frame, reason: heading, message: message), "error", status: error.status)
-    }
-
-    private func html(_ text: String, status: HTTPResponse.Status) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
-            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 

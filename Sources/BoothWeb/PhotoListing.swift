@@ -93,7 +93,9 @@ struct PhotoListing: Sendable, Hashable {
     /// An album named as the `album` parameter names it.
     static func albumSource(_ text: String) throws -> Source {
         if text == "favourites" { return .album(.favourites, key: "") }
-        let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
+        // Split by scalars: a name that starts with a combining mark (a skin tone) makes one
+        // character of it and the slash.
+        let parts = text.unicodeScalars.split(separator: "/", maxSplits: 1).map(String.init)
         if parts.count == 2, let kind = Album.Kind(rawValue: parts[0]), kind != .favourites {
             return .album(kind, key: try albumKey(kind, parts[1]))
         }

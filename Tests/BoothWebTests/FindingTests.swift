@@ -150,7 +150,9 @@ struct FindingTests {
         try await fixture.application().test(.router) { client in
             let empty = try await client.execute(uri: "/albums", method: .get)
             #expect(String(buffer: empty.body).contains("<p class=\"empty\">No albums yet"))
-            for uri in ["/albums/favourites", "/albums/name/nobody", "/albums/name/%20", "/albums/day/2026-11-23"] {
+            for uri in [
+                "/albums/favourites", "/albums/name/nobody", "/albums/name/%20", "/albums/day/2026-11-23", "/?album=name/%F0%9F%8F%BB",
+            ] {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == .ok, "\(uri)")
                 #expect(String(buffer: response.body).contains("<p class=\"empty\">No photos in this album yet.</p>"), "\(uri)")
