@@ -13,9 +13,9 @@ extension Bitmap {
     /// filter), so fine detail averages out instead of aliasing.
     ///
     /// It runs after every shot's decode, so it is written for speed: integer weights (each
-    /// axis's sum to 2^12), the rows first (whole rows at a time, which the compiler
-    /// vectorises) into 16-bit values that keep 4 bits of fraction, then the columns of the
-    /// fewer rows left; no bounds checks in the loops.
+    /// axis's sum to 2^12, so that a sum of both passes fits 32 bits exactly), the rows first
+    /// (whole rows at a time, which the compiler vectorises), then the columns of the fewer rows
+    /// left, a pixel of the framebuffer's layout at a time; no bounds checks in the loops.
     public func downscaled(toWidth newWidth: Int, height newHeight: Int) -> Bitmap {
         precondition(newWidth <= width && newHeight <= height, "downscaled only makes bitmaps smaller")
         if newWidth == width && newHeight == height { return self }
@@ -24,63 +24,50 @@ extension Bitmap {
         let rows = BoxTaps(from: height, to: newHeight)
         let columns = BoxTaps(from: width, to: newWidth)
 
-        // Rows: each target row is the weighted sum of the source rows it covers.
-        var vertical = [UInt16](repeating: 0, count: newHeight * rowLength)
-        var sums = [UInt32](repeating: 0, count: rowLength)
+        // Rows: each target row is the weighted sum of the source rows it covers (at most
+        // 255 x 2^12).
+        var vertical = [UInt32](repeating: 0, count: newHeight * rowLength)
         pixels.withUnsafeBufferPointer { source in
             vertical.withUnsafeMutableBufferPointer { target in
-                sums.withUnsafeMutableBufferPointer { sums in
-                    let source = source.baseAddress!
-                    for y in 0..<newHeight {
-                        for i in 0..<rowLength { sums[i] = 0 }
-                        for (row, weight) in rows.taps(of: y) {
-                            let line = source + row * rowLength
-                            let weight = UInt32(weight)
-                            for i in 0..<rowLength { sums[i] &+= UInt32(line[i]) &* weight }
-                        }
-                        let line = target.baseAddress! + y * rowLength
-                        for i in 0..<rowLength { line[i] = UInt16(truncatingIfNeeded: (sums[i] &+ 128) >> 8) }
+                let source = source.baseAddress!
+                for y in 0..<newHeight {
+                    let sums = target.baseAddress! + y * rowLength
+                    for (row, weight) in rows.taps(of: y) {
+                        let line = source + row * rowLength
+                        let weight = UInt32(weight)
+                        for i in 0..<rowLength { sums[i] &+= UInt32(line[i]) &* weight }
                     }
                 }
             }
         }
-        // Columns: each target pixel the weighted sum of the pixels of its row it covers.
+        // Columns: each target pixel the weighted sum of the pixels of its row it covers (at
+        // most 255 x 2^24, which rounds back to a byte).
         let targetLength = newWidth * channels
-        var row = [UInt32](repeating: 0, count: targetLength)
         let result = [UInt8](unsafeUninitializedCapacity: newHeight * targetLength) { buffer, count in
             vertical.withUnsafeBufferPointer { source in
-                row.withUnsafeMutableBufferPointer { row in
-                    columns.withUnsafeTaps { first, indices, weights in
-                        for y in 0..<newHeight {
-                            let line = source.baseAddress! + y * rowLength
+                columns.withUnsafeTaps { first, indices, weights in
+                    for y in 0..<newHeight {
+                        let line = source.baseAddress! + y * rowLength
+                        let output = buffer.baseAddress! + y * targetLength
+                        for x in 0..<newWidth {
                             if channels == 4 {
                                 // The framebuffer's layout, what shots are decoded to: a pixel at a time.
-                                let sums = UnsafeMutableRawPointer(row.baseAddress!).bindMemory(
-                                    to: SIMD4<UInt32>.self, capacity: newWidth)
-                                for x in 0..<newWidth {
-                                    var sum = SIMD4<UInt32>.zero
-                                    for tap in first[x]..<first[x + 1] {
-                                        let pixel = line + indices[tap] * 4
-                                        let values = SIMD4<UInt32>(
-                                            UInt32(pixel[0]), UInt32(pixel[1]), UInt32(pixel[2]), UInt32(pixel[3]))
-                                        sum &+= values &* UInt32(weights[tap])
-                                    }
-                                    sums[x] = sum
+                                var sum = SIMD4<UInt32>.zero
+                                for tap in first[x]..<first[x + 1] {
+                                    let pixel = UnsafeRawPointer(line + indices[tap] * 4).loadUnaligned(as: SIMD4<UInt32>.self)
+                                    sum &+= pixel &* UInt32(weights[tap])
                                 }
+                                let rounded = (sum &+ (1 << 23)) &>> 24
+                                UnsafeMutableRawPointer(output + x * 4).storeBytes(
+                                    of: SIMD4<UInt8>(truncatingIfNeeded: rounded), as: SIMD4<UInt8>.self)
                             } else {
-                                for x in 0..<newWidth {
-                                    let sums = row.baseAddress! + x * channels
-                                    for channel in 0..<channels { sums[channel] = 0 }
+                                for channel in 0..<channels {
+                                    var sum: UInt32 = 0
                                     for tap in first[x]..<first[x + 1] {
-                                        let pixel = line + indices[tap] * channels
-                                        let weight = UInt32(weights[tap])
-                                        for channel in 0..<channels { sums[channel] &+= UInt32(pixel[channel]) &* weight }
+                                        sum &+= line[indices[tap] * channels + channel] &* UInt32(weights[tap])
                                     }
+                                    output[x * channels + channel] = UInt8(truncatingIfNeeded: (sum &+ (1 << 23)) >> 24)
                                 }
-                            }
-                            let output = buffer.baseAddress! + y * targetLength
-                            for i in 0..<targetLength {
-                                output[i] = UInt8(truncatingIfNeeded: min(255, (row[i] &+ (1 << 15)) >> 16))
                             }
                         }
                     }
