@@ -110,28 +110,49 @@ extension Bitmap {
     }
 
     /// This bitmap made larger by bilinear interpolation in 8-bit fixed point.
+    ///
+    /// Separably: each source row the picture needs is widened once (its pixels mixed along
+    /// the row), and each output row mixes the two widened rows around it with one weight, a
+    /// loop the compiler vectorises. A 720p camera on a 1080p screen is every preview frame
+    /// enlarged; mixing the four pixels around each output pixel cost 9 ms a frame here.
     private func enlarged(toWidth newWidth: Int, height newHeight: Int) -> Bitmap {
         let columns = Self.taps(newWidth, from: width)
         let rows = Self.taps(newHeight, from: height)
         let sourceRow = bytesPerRow
         return pixels.withUnsafeBytes { source in
             Bitmap(bgrxWidth: newWidth, height: newHeight) { output in
-                let target = UnsafeMutableRawBufferPointer(output)
-                var offset = 0
-                for row in rows {
-                    let upper = row.first * sourceRow
-                    let lower = row.second * sourceRow
-                    for column in columns {
-                        let left = column.first * 4
-                        let right = column.second * 4
-                        let top = Self.mix(
-                            source.loadUnaligned(fromByteOffset: upper + left, as: UInt32.self),
-                            source.loadUnaligned(fromByteOffset: upper + right, as: UInt32.self), column.weight)
-                        let bottom = Self.mix(
-                            source.loadUnaligned(fromByteOffset: lower + left, as: UInt32.self),
-                            source.loadUnaligned(fromByteOffset: lower + right, as: UInt32.self), column.weight)
-                        target.storeBytes(of: Self.mix(top, bottom, row.weight), toByteOffset: offset, as: UInt32.self)
-                        offset += 4
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * newWidth) { widened in
+                    // Two widened rows, and which source row each holds.
+                    var lines = (widened.baseAddress!, widened.baseAddress! + newWidth)
+                    var held = (-1, -1)
+                    func widen(_ row: Int, into line: UnsafeMutablePointer<UInt32>) {
+                        let start = row * sourceRow
+                        for (x, column) in columns.enumerated() {
+                            line[x] = Self.mix(
+                                source.loadUnaligned(fromByteOffset: start + column.first * 4, as: UInt32.self),
+                                source.loadUnaligned(fromByteOffset: start + column.second * 4, as: UInt32.self), column.weight)
+                        }
+                    }
+                    let target = UnsafeMutableRawPointer(output.baseAddress!).bindMemory(to: UInt32.self, capacity: newWidth * newHeight)
+                    for (y, row) in rows.enumerated() {
+                        // Rows only move down: the lower line of one output row is often the
+                        // upper line of the next.
+                        if held.0 != row.first {
+                            if held.1 == row.first {
+                                lines = (lines.1, lines.0)
+                                held = (held.1, held.0)
+                            } else {
+                                widen(row.first, into: lines.0)
+                                held.0 = row.first
+                            }
+                        }
+                        if held.1 != row.second {
+                            widen(row.second, into: lines.1)
+                            held.1 = row.second
+                        }
+                        let (upper, lower, weight) = (lines.0, lines.1, row.weight)
+                        let line = target + y * newWidth
+                        for x in 0..<newWidth { line[x] = Self.mix(upper[x], lower[x], weight) }
                     }
                 }
             }

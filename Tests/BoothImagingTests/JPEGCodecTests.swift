@@ -1,6 +1,7 @@
-import BoothImaging
 import Foundation
 import Testing
+
+@testable import BoothImaging
 
 @Suite("JPEG decoding and encoding")
 struct JPEGCodecTests {
@@ -108,5 +109,56 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite("Enlarging a preview")
+struct EnlargingTests {
+    /// A `.bgrx` picture whose every byte is `value(x, y)`.
+    static func picture(width: Int, height: Int, _ value: (Int, Int) -> UInt8) -> Bitmap {
+        var pixels: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width { pixels += Array(repeating: value(x, y), count: 4) }
+        }
+        return Bitmap(width: width, height: height, format: .bgrx, pixels: pixels)
+    }
+
+    static func value(_ bitmap: Bitmap, _ x: Int, _ y: Int) -> UInt8 { bitmap.pixels[(y * bitmap.width + x) * 4] }
+
+    @Test("A ramp across stays a ramp across, the same on every row; a ramp down, the same in every column")
+    func ramps() {
+        let across = Self.picture(width: 64, height: 36) { x, _ in UInt8(x * 4) }.resampled(toWidth: 96, height: 54)
+        let down = Self.picture(width: 64, height: 36) { _, y in UInt8(y * 7) }.resampled(toWidth: 96, height: 54)
+        #expect(across.width == 96 && across.height == 54)
+        for y in 0..<54 {
+            for x in 0..<96 {
+                #expect(Self.value(across, x, y) == Self.value(across, x, 0), "row \(y) differs at \(x)")
+                #expect(Self.value(down, x, y) == Self.value(down, 0, y), "column \(x) differs at \(y)")
+                if x > 0 { #expect(Self.value(across, x, y) >= Self.value(across, x - 1, y)) }
+                if y > 0 { #expect(Self.value(down, x, y) >= Self.value(down, x, y - 1)) }
+            }
+        }
+        #expect(Self.value(across, 0, 0) == 0 && Self.value(across, 95, 0) == 252, "the ends are the source's")
+        #expect(Self.value(down, 0, 0) == 0 && Self.value(down, 0, 53) == 245)
+    }
+
+    @Test("Halfway between two rows is their average, and rows are not mixed up when the picture more than doubles")
+    func betweenRows() {
+        // Rows alternate dark and light; enlarged 2.5 times, each output row lies between two
+        // source rows and mixes only those.
+        let stripes = Self.picture(width: 8, height: 8) { _, y in y % 2 == 0 ? 0 : 200 }
+        let enlarged = stripes.resampled(toWidth: 20, height: 20)
+        for y in 0..<20 {
+            let value = Int(Self.value(enlarged, 3, y))
+            #expect((0...200).contains(value))
+            // Output row y's centre lies at source row (y + 0.5) / 2.5 - 0.5.
+            // (Above the first row's centre and below the last's, the edge row alone.)
+            let centre = min(7, max(0, (Double(y) + 0.5) / 2.5 - 0.5))
+            let lower = Int(centre.rounded(.down))
+            let fraction = centre - Double(lower)
+            func source(_ row: Int) -> Double { row % 2 == 0 ? 0 : 200 }
+            let expected = source(lower) * (1 - fraction) + source(min(7, lower + 1)) * fraction
+            #expect(abs(Double(value) - expected) <= 2, "row \(y): \(value), expected \(expected)")
+        }
     }
 }
