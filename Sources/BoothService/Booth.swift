@@ -97,7 +97,11 @@ public enum Booth {
             enabled: configuration.web.enabled, deletionKeys: deletionKeys)
         let live = LiveBooth(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
-        let memory = MemoryKeeper()
+        let memory = MemoryKeeper {
+            library.releaseMemory()
+            FreedMemory.giveBack()
+            FreedMemory.releaseUnusedCode()
+        }
         let observer = BoothObserver(
             stateChanged: { state in
                 monitor.stateChanged(to: state)

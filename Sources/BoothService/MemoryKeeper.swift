@@ -2,10 +2,11 @@ import BoothCore
 import BoothSystem
 import Synchronization
 
-/// Gives memory back once the booth has been quiet for a while: the free pages of malloc's
-/// arenas (``FreedMemory/giveBack()``) and the pages of code that start-up, a burst of photos or
-/// the web's first answers touched (``FreedMemory/releaseUnusedCode()``). A booth runs for
-/// months; what a busy hour made resident should not stay so through the quiet ones.
+/// Gives memory back once the booth has been quiet for a while: what SQLite caches for the
+/// catalog, the free pages of malloc's arenas (``FreedMemory/giveBack()``) and the pages of code
+/// that start-up, a burst of photos or the web's first answers touched
+/// (``FreedMemory/releaseUnusedCode()``). A booth runs for months; what a busy hour made
+/// resident should not stay so through the quiet ones.
 ///
 /// It tidies once per quiet stretch: after ``quietPeriod`` in the idle state with something
 /// done since the last tidy (the start counts), on a thread of its own (reading
@@ -25,14 +26,9 @@ final class MemoryKeeper: Sendable {
     private let tidy: @Sendable () -> Void
     private let thread = Mutex<DedicatedThread?>(nil)
 
-    /// - Parameter tidy: what tidying does; the tests count it.
-    init(
-        quietPeriod: Duration = MemoryKeeper.quietPeriod,
-        tidy: @escaping @Sendable () -> Void = {
-            FreedMemory.giveBack()
-            FreedMemory.releaseUnusedCode()
-        }
-    ) {
+    /// - Parameter tidy: what tidying does (the booth's releases the catalog's caches, then
+    ///   trims malloc and unmaps code); the tests count it.
+    init(quietPeriod: Duration = MemoryKeeper.quietPeriod, tidy: @escaping @Sendable () -> Void) {
         self.quietPeriod = quietPeriod
         self.tidy = tidy
     }

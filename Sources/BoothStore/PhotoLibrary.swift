@@ -521,6 +521,18 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
+    /// Frees what SQLite keeps in memory for the catalog: the writer's cache of pages, and the
+    /// reader connections with theirs (each up to 2 MB, filled with thumbnails by a burst of
+    /// photos), which open again when next needed. It waits for a write under way: call it off
+    /// Swift's cooperative pool, when the booth is quiet.
+    public func releaseMemory() {
+        switch database {
+        case let pool as DatabasePool: pool.releaseMemory()
+        case let queue as DatabaseQueue: queue.releaseMemory()
+        default: break
+        }
+    }
+
     /// The catalog's journal mode, as SQLite reports it ("wal").
     public func journalMode() throws(LibraryError) -> String {
         try read("read the journal mode") { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }

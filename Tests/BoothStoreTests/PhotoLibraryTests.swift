@@ -20,6 +20,19 @@ struct PhotoLibraryTests {
         #expect(FileManager.default.fileExists(atPath: fixture.url("photobooth.sqlite").path))
     }
 
+    @Test("After the catalog's caches are released, photos are read and saved as before, and changes still counted")
+    func releasedMemory() throws {
+        let fixture = try LibraryFixture()
+        let first = try fixture.add(caption: "First")
+        #expect(try fixture.library.thumbnail(of: first.id) != nil)
+        let generation = fixture.library.changes.generation
+        fixture.library.releaseMemory()
+        let second = try fixture.add(caption: "Second", frame: 2)
+        #expect(fixture.library.changes.generation > generation, "the writer's observer survived the release")
+        #expect(try fixture.library.thumbnail(of: first.id) != nil && fixture.library.thumbnail(of: second.id) != nil)
+        #expect(try fixture.library.photos().map(\.caption.text) == ["Second", "First"])
+    }
+
     @Test("A saved photo is the original bytes at photos/YYYY/MM/DD/<uuid>.jpg, with its row")
     func addStoresFileAndRow() throws {
         let fixture = try LibraryFixture()
