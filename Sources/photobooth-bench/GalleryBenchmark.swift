@@ -50,9 +50,9 @@ struct GalleryBenchmark {
         // (just written) as after a restart, not after a cold boot.
         let check = Benchmark.median(max(1, runs / 4)) {
             let actions = try library.reconcile()
-            guard actions.isEmpty else { throw BenchmarkError("the start-up check found work to do: \(actions.prefix(3))") }
+            guard actions.isEmpty else { throw BenchmarkError("the full check found work to do: \(actions.prefix(3))") }
         }
-        print("  start-up check (list the folder, read \(count) sidecars)  \(Benchmark.format(check))")
+        print("  full check (list the folder, read \(count) sidecars)      \(Benchmark.format(check))")
     }
 
     /// Adds `count` small photos (a 320x240 test pattern and its thumbnail), a second apart, with
