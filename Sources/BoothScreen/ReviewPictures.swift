@@ -53,7 +53,14 @@ public final class ReviewPictures: Sendable {
         for arrived in screens { arrived(id) }
     }
 
-    /// The review picture of photo `id`; `nil` before it arrives, or once newer shots pushed it out.
+    /// Lets go of the pictures kept (each as large as the screen, megabytes): the booth calls it
+    /// once it has been idle a while, when no naming or saved screen can show them any more.
+    public func removeAll() {
+        state.withLock { $0.pictures.removeAll() }
+    }
+
+    /// The review picture of photo `id`; `nil` before it arrives, once newer shots pushed it out,
+    /// or once the booth let go of it (``removeAll()``).
     public func picture(of id: UUID) -> Bitmap? {
         state.withLock { state in state.pictures.last { $0.id == id }?.picture }
     }

@@ -98,6 +98,8 @@ public enum Booth {
         let live = LiveBooth(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
         let memory = MemoryKeeper {
+            // The last shots' pictures at the screen's size: no screen shows them once idle.
+            reviews.removeAll()
             library.releaseMemory()
             FreedMemory.giveBack()
             FreedMemory.releaseUnusedCode()

@@ -2,8 +2,9 @@ import BoothCore
 import BoothSystem
 import Synchronization
 
-/// Gives memory back once the booth has been quiet for a while: what SQLite caches for the
-/// catalog, the free pages of malloc's arenas (``FreedMemory/giveBack()``) and the pages of code
+/// Gives memory back once the booth has been quiet for a while: the last shots' review
+/// pictures (two screens' worth, 7 MB at 1280x720), what SQLite caches for the catalog, the
+/// free pages of malloc's arenas (``FreedMemory/giveBack()``) and the pages of code
 /// that start-up, a burst of photos or the web's first answers touched
 /// (``FreedMemory/releaseUnusedCode()``). A booth runs for months; what a busy hour made
 /// resident should not stay so through the quiet ones.
@@ -26,8 +27,8 @@ final class MemoryKeeper: Sendable {
     private let tidy: @Sendable () -> Void
     private let thread = Mutex<DedicatedThread?>(nil)
 
-    /// - Parameter tidy: what tidying does (the booth's releases the catalog's caches, then
-    ///   trims malloc and unmaps code); the tests count it.
+    /// - Parameter tidy: what tidying does (the booth's lets go of the review pictures, releases
+    ///   the catalog's caches, then trims malloc and unmaps code); the tests count it.
     init(quietPeriod: Duration = MemoryKeeper.quietPeriod, tidy: @escaping @Sendable () -> Void) {
         self.quietPeriod = quietPeriod
         self.tidy = tidy

@@ -109,7 +109,7 @@ struct ReviewScreenTests {
         #expect(caption.y > left.maxY, "the name under the photo")
     }
 
-    @Test("The store keeps the last two shots and decodes for the largest screen registered")
+    @Test("The store keeps the last two shots until let go, and decodes for the largest screen registered")
     func store() {
         let reviews = ReviewPictures()
         #expect(reviews.screenSize == nil)
@@ -122,6 +122,12 @@ struct ReviewScreenTests {
         #expect(arrived.ids.withLock { $0 } == ids)
         #expect(reviews.picture(of: ids[0]) == nil)
         #expect(reviews.picture(of: ids[1]) != nil && reviews.picture(of: ids[2]) != nil)
+        // The booth, idle a while, lets go of them; the next shot's picture is kept again.
+        reviews.removeAll()
+        #expect(reviews.picture(of: ids[1]) == nil && reviews.picture(of: ids[2]) == nil)
+        let next = UUID()
+        reviews.add(shot(width: 16, height: 9), of: next)
+        #expect(reviews.picture(of: next) != nil)
     }
 
     @Test("A picture that arrives asks for a redraw only of a screen showing its photo")
