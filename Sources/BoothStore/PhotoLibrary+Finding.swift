@@ -17,6 +17,17 @@ public enum PhotoQuery: Sendable, Hashable {
     case day(String)
     /// The operator's favourites.
     case favourites
+
+    /// When local day `day` (`YYYY-MM-DD`, as ``day(_:)`` takes it) begins in the booth's time
+    /// zone; `nil` when `day` is not a real date ("2026-02-30").
+    public static func start(ofDay day: String) -> Date? {
+        guard let match = day.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})/),
+            let year = Int(match.1), let month = Int(match.2), let dayOfMonth = Int(match.3)
+        else { return nil }
+        let components = DateComponents(year: year, month: month, day: dayOfMonth)
+        guard components.isValidDate(in: Calendar.local) else { return nil }
+        return Calendar.local.date(from: components)
+    }
 }
 
 /// A group of photos guests can open: one per name, one per day of the event, the favourites.
@@ -171,13 +182,7 @@ extension PhotoLibrary {
     /// The catalog's timestamps (UTC) from the start of local day `day` (`YYYY-MM-DD`) to the
     /// start of the next; `nil` when `day` is not a date.
     static func utcRange(ofLocalDay day: String) -> (start: String, end: String)? {
-        guard let match = day.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})/),
-            let year = Int(match.1), let month = Int(match.2), let dayOfMonth = Int(match.3)
-        else { return nil }
-        let calendar = Calendar.local
-        let components = DateComponents(year: year, month: month, day: dayOfMonth)
-        guard components.isValidDate(in: calendar), let start = calendar.date(from: components),
-            let end = calendar.date(byAdding: .day, value: 1, to: start)
+        guard let start = PhotoQuery.start(ofDay: day), let end = Calendar.local.date(byAdding: .day, value: 1, to: start)
         else { return nil }
         return (start.utcTimestamp, end.utcTimestamp)
     }
@@ -200,15 +205,7 @@ extension PhotoLibrary {
                         """,
                     arguments: [key, key + "\u{10FFFF}"])
             else { return nil }
-            let createdAt: String = row["created_at"]
-            let number: Int = row["number"]
-            return try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM photo WHERE \(shown(false))
-                    AND (created_at > ? OR (created_at = ? AND number > ?))
-                    """,
-                arguments: [createdAt, createdAt, number])
+            return try countNewer(than: (row["created_at"], row["number"]), in: db)
         }
     }
 

@@ -12,19 +12,17 @@ extension PhotoLibrary {
     /// many come before it, and its neighbours. `nil` when the listing does not hold it.
     public func neighbours(of photo: Photo, in query: PhotoQuery) throws(LibraryError) -> PhotoNeighbours? {
         guard let (condition, arguments) = Self.condition(of: query) else { return nil }
-        let createdAt = photo.createdAt.utcTimestamp
-        let newer = "(created_at > ? OR (created_at = ? AND number > ?))"
+        let place = (createdAt: photo.createdAt.utcTimestamp, number: photo.number)
+        let newer = Self.newerThan
         let older = "(created_at < ? OR (created_at = ? AND number < ?))"
-        let here: StatementArguments = [createdAt, createdAt, photo.number]
+        let here = Self.place(place)
         return try read("find a photo's neighbours") { db in
             guard
                 try Bool.fetchOne(
                     db, sql: "SELECT COUNT(*) > 0 FROM photo WHERE \(shown(false)) AND \(condition) AND id = ?",
                     arguments: arguments + [photo.id.lowercased]) == true
             else { return nil }
-            let position =
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM photo WHERE \(shown(false)) AND \(condition) AND \(newer)", arguments: arguments + here) ?? 0
+            let position = try countNewer(than: place, in: db, condition: condition, arguments: arguments)
             // The nearest newer photo is the oldest of the newer ones: the index read backwards.
             let previous = try Row.fetchOne(
                 db,

@@ -422,16 +422,28 @@ public final class PhotoLibrary: Sendable {
     /// How many visible photos come before `photo` in the newest-first order: its index in the
     /// list that ``photos(skipping:limit:includingHidden:)`` pages through.
     public func position(of photo: Photo) throws(LibraryError) -> Int {
-        let createdAt = photo.createdAt.utcTimestamp
-        return try read("find a photo's page") { db in
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM photo WHERE \(shown(false))
-                    AND (created_at > ? OR (created_at = ? AND number > ?))
-                    """,
-                arguments: [createdAt, createdAt, photo.number]) ?? 0
+        try read("find a photo's page") { db in
+            try countNewer(than: (photo.createdAt.utcTimestamp, photo.number), in: db)
         }
+    }
+
+    /// The condition that picks the photos newer than one, in the newest-first order; its
+    /// arguments are the photo's `created_at` twice, then its number (``place(_:)``).
+    static let newerThan = "(created_at > ? OR (created_at = ? AND number > ?))"
+
+    /// The arguments of ``newerThan`` for the photo at `place` (its `created_at`, its number).
+    static func place(_ place: (createdAt: String, number: Int)) -> StatementArguments {
+        [place.createdAt, place.createdAt, place.number]
+    }
+
+    /// How many visible photos that `condition` picks are newer than the photo at `place`: its
+    /// index in their newest-first listing.
+    func countNewer(
+        than place: (createdAt: String, number: Int), in db: Database, condition: String = "1", arguments: StatementArguments = []
+    ) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM photo WHERE \(shown(false)) AND \(condition) AND \(Self.newerThan)",
+            arguments: arguments + Self.place(place)) ?? 0
     }
 
     /// Newest first; photos taken in the same millisecond by their number. The order of the

@@ -89,12 +89,7 @@ extension Gallery {
         case .favourites: return language.texts(.webFavourites)
         case .name: return title
         case .day:
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = .current
-            let parts = key.split(separator: "-").compactMap { Int($0) }
-            guard parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 12))
-            else { return key }
-            return language.day(date)
+            return PhotoQuery.start(ofDay: key).map(language.day) ?? key
         }
     }
 

@@ -17,7 +17,7 @@ struct GalleryBenchmark {
 
     func run(photos count: Int) throws {
         let clock = ContinuousClock()
-        let filling = try clock.measure { try fill(count) }
+        let filling = try clock.measure { try library.fill(count) }
         print("gallery: \(count) photos, added in \(String(format: "%.1f", filling.inSeconds)) s (durable adds from 8 threads)")
         let counting = Benchmark.median(runs) { _ = try library.count() }
         print("  open: count the photos                \(Benchmark.format(counting))")
@@ -54,11 +54,14 @@ struct GalleryBenchmark {
         }
         print("  full check (list the folder, read \(count) sidecars)      \(Benchmark.format(check))")
     }
+}
 
+extension PhotoLibrary {
     /// Adds `count` small photos (a 320x240 test pattern and its thumbnail), a second apart, with
     /// the library's own durable `add` from several threads: each add waits for its fsyncs,
-    /// so threads keep the disk busy.
-    private func fill(_ count: Int) throws {
+    /// so threads keep the disk busy. The photo at `offset` is named `caption(offset)`, or
+    /// left with its placeholder.
+    func fill(_ count: Int, caption: @Sendable (Int) -> Caption? = { _ in nil }) throws {
         let picture = TestPattern(width: 320, height: 240).render(frame: 1, at: Date())
         let jpeg = try JPEGEncoder().encode(picture, quality: 80)
         let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
@@ -68,10 +71,10 @@ struct GalleryBenchmark {
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for offset in stride(from: thread, to: count, by: threads) {
                 do {
-                    let number = library.reservePhotoNumber()
-                    _ = try library.add(
-                        jpeg, thumbnail: thumbnail, id: UUID(), number: number, caption: .placeholder(number: number),
-                        createdAt: start + Double(offset))
+                    let number = reservePhotoNumber()
+                    _ = try add(
+                        jpeg, thumbnail: thumbnail, id: UUID(), number: number,
+                        caption: caption(offset) ?? .placeholder(number: number), createdAt: start + Double(offset))
                 } catch {
                     failure.withLock { $0 = $0 ?? error }
                     return

@@ -1,9 +1,6 @@
 import BoothCore
-import BoothImaging
 import BoothStore
-import Dispatch
 import Foundation
-import Synchronization
 
 /// What finding photos costs in a large library: search by name (the accent-free full-text
 /// index), the list of albums, one album's page, and the booth's jump to a name. The library is
@@ -22,7 +19,7 @@ struct SearchBenchmark {
 
     func run(photos count: Int) throws {
         let clock = ContinuousClock()
-        let filling = try clock.measure { try fill(count) }
+        let filling = try clock.measure { try library.fill(count, caption: Self.caption) }
         print("search: \(count) photos, added in \(String(format: "%.1f", filling.inSeconds)) s (durable adds from 8 threads)")
         let pageSize = 24
         for (label, text) in [
@@ -52,30 +49,6 @@ struct SearchBenchmark {
         }
         let jump = Benchmark.median(runs) { _ = try library.position(ofNameStartingWith: "ju") }
         print("  the booth's jump to a name (\"ju\")   \(Benchmark.format(jump))")
-    }
-
-    /// Adds `count` small photos, a second apart, named from ``names`` by a seeded generator.
-    private func fill(_ count: Int) throws {
-        let picture = TestPattern(width: 320, height: 240).render(frame: 1, at: Date())
-        let jpeg = try JPEGEncoder().encode(picture, quality: 80)
-        let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
-        let start = Date(timeIntervalSince1970: 1_795_000_000)
-        let failure = Mutex<(any Error)?>(nil)
-        let threads = 8
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            for offset in stride(from: thread, to: count, by: threads) {
-                do {
-                    let number = library.reservePhotoNumber()
-                    _ = try library.add(
-                        jpeg, thumbnail: thumbnail, id: UUID(), number: number, caption: Self.caption(offset) ?? .placeholder(number: number),
-                        createdAt: start + Double(offset))
-                } catch {
-                    failure.withLock { $0 = $0 ?? error }
-                    return
-                }
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
     }
 
     /// The name of the photo at `offset`: none for a third of them, one name, or two joined by

@@ -75,18 +75,10 @@ struct ListCommand: ParsableCommand {
             throw ValidationError("--search needs a word: letters or digits.")
         }
         if let album, NameKey.fold(album).isEmpty { throw ValidationError("--album needs a name.") }
-        if let day, !Self.isDay(day) {
+        if let day, PhotoQuery.start(ofDay: day) == nil {
             throw ValidationError("--day takes a date as YYYY-MM-DD (2026-11-23), not \"\(day)\".")
         }
         if !(0...64).contains(distance) { throw ValidationError("--distance is a number of bits, from 0 to 64.") }
-    }
-
-    /// Whether `text` is a real date written YYYY-MM-DD.
-    static func isDay(_ text: String) -> Bool {
-        guard let match = text.wholeMatch(of: /(\d{4})-(\d{2})-(\d{2})/) else { return false }
-        let components = DateComponents(
-            calendar: Calendar(identifier: .gregorian), year: Int(match.1), month: Int(match.2), day: Int(match.3))
-        return components.isValidDate
     }
 
     /// What the options ask to list.
