@@ -31,6 +31,9 @@ let package = Package(
         // Hummingbird's own foundations, which the web module also names directly.
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        // The conversion between NIO's HTTP/1 parts and Swift's HTTP types, which the gallery's
+        // connection sets up itself (Hummingbird uses it too).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.20.0"),
         // The event's bucket: Signature V4 over swift-crypto's HMAC/SHA-256, HTTP through
         // AsyncHTTPClient (TLS with the system's trust store). No S3 SDK is among our packages.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"5.0.0"),
@@ -126,6 +129,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -36,6 +36,7 @@ extension Gallery {
             answer = KeptAnswer(headers: headers, body: ByteBuffer(bytes: jpeg))
             kept.thumbnails.keep(answer, for: id.lowercased, generation: generation, cost: jpeg.count + 256)
         }
+        serveAgain(ServedAnswer(answer), to: request, generation: generation)
         return Self.notModified(request, answer.headers) ?? answer.response
     }
 
@@ -54,7 +55,8 @@ extension Gallery {
         guard download == nil || download == "1" else {
             throw WebError.badRequest("The download parameter must be 1 (or left out); \"\(download!.prefix(40))\" is not.")
         }
-        let parts = try await originalParts(id)
+        let generation = kept.generation.current
+        let parts = try await originalParts(id, generation: generation)
         let size = parts.size
         var headers: HTTPFields = [
             .contentType: "image/jpeg", .eTag: parts.etag, .cacheControl: "no-cache", .acceptRanges: "bytes",
@@ -62,6 +64,7 @@ extension Gallery {
         if download != nil {
             headers[.contentDisposition] = Self.attachment(named: parts.fileName)
         }
+        serveAgain(ServedAnswer(parts, headers: headers), to: request, generation: generation)
         if let answer = Self.notModified(request, headers) { return answer }
 
         // A Range with an If-Range that names another version is answered with the whole copy.
@@ -80,10 +83,10 @@ extension Gallery {
         }
     }
 
-    /// The parts of the tagged copy of a visible photo's original, kept or made now; a 404 for
-    /// an unknown or hidden photo, or a missing original.
-    func originalParts(_ id: UUID) async throws -> OriginalParts {
-        let generation = kept.generation.current
+    /// The parts of the tagged copy of a visible photo's original, kept or made now from the
+    /// catalog of `generation` (read before); a 404 for an unknown or hidden photo, or a
+    /// missing original.
+    func originalParts(_ id: UUID, generation: UInt64) async throws -> OriginalParts {
         if let parts = kept.originals.value(for: id.lowercased, generation: generation) { return parts }
         let event = settings.event
         let found = try await library.offloaded { library throws(LibraryError) -> (URL, OriginalParts?)? in
@@ -113,23 +116,34 @@ extension Gallery {
     static let metadataSpan = 16 * 1024
 
     /// A 304 when the request's `If-None-Match` names the answer's ETag (or `*`), with the
-    /// answer's caching headers and no body; `nil` when the full answer is needed. The weak
-    /// comparison of RFC 9110 section 13.1.2: a `W/` prefix does not matter.
+    /// answer's caching headers and no body; `nil` when the full answer is needed.
     static func notModified(_ request: Request, _ headers: HTTPFields) -> Response? {
-        guard let condition = request.headers[values: .ifNoneMatch].joined(separator: ",").nilIfEmpty,
-            let etag = headers[.eTag]
-        else { return nil }
-        let tags = condition.split(separator: ",").map { tag in
-            let trimmed = tag.trimmingCharacters(in: .whitespaces)
-            return trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed
+        guard let etag = headers[.eTag], matches(request.headers[values: .ifNoneMatch], etag) else { return nil }
+        var response = Response(status: .notModified, headers: notModifiedFields(headers))
+        response.headers[.contentLength] = nil
+        return response
+    }
+
+    /// Whether the `If-None-Match` lines `conditions` name `etag` (or `*`): the weak
+    /// comparison of RFC 9110 section 13.1.2, where a `W/` prefix does not matter.
+    static func matches(_ conditions: [String], _ etag: String) -> Bool {
+        for condition in conditions {
+            for tag in condition.split(separator: ",") {
+                let trimmed = tag.trimmingCharacters(in: .whitespaces)
+                if trimmed == "*" || (trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed[...]) == etag { return true }
+            }
         }
-        guard tags.contains("*") || tags.contains(etag) else { return nil }
+        return false
+    }
+
+    /// The headers of a 304 for an answer with `headers`: its caching headers, without those
+    /// that describe a body.
+    static func notModifiedFields(_ headers: HTTPFields) -> HTTPFields {
         var fields = headers
         fields[.contentType] = nil
         fields[.contentDisposition] = nil
-        var response = Response(status: .notModified, headers: fields)
-        response.headers[.contentLength] = nil
-        return response
+        fields[.contentLength] = nil
+        return fields
     }
 
     /// `Content-Disposition: attachment` for `name`: a plain ASCII `filename` for old clients
@@ -156,9 +170,4 @@ extension Gallery {
         }
         return String(hash, radix: 16)
     }
-}
-
-extension String {
-    /// `nil` for the empty string.
-    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

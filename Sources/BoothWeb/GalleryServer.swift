@@ -22,6 +22,7 @@ import ServiceLifecycle
 /// graceful-shutdown handler and ``HTTPDate`` writes the date.
 public struct GalleryServer: Service {
     private let responder: RouterResponder<GalleryRequestContext>
+    private let server: HTTPServerBuilder
     private let settings: WebSettings
     private let logger: Logger
 
@@ -29,30 +30,30 @@ public struct GalleryServer: Service {
     public init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger) {
         let gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: .seconds(15))
         self.responder = Self.buildRouter(gallery).buildResponder()
+        self.server = GalleryChannel.builder(gallery)
         self.settings = settings
         self.logger = logger
     }
 
     /// Serves until graceful shutdown. Logs "Web gallery on http://ADDR:PORT" once listening.
     public func run() async throws {
-        let (settings, logger, responder) = (settings, logger, responder)
+        let (settings, logger, responder, server) = (settings, logger, responder, server)
         do {
             // Every task of the server (connections, requests, streams) inherits the
             // preference, so none of them runs on the cooperative pool the booth works on.
             try await withTaskExecutorPreference(WebThreads.handlers) {
-                let server = try HTTPServerBuilder.http1(configuration: .init(idleTimeout: TimeAmount(settings.idleTimeout)))
-                    .buildServer(
-                        configuration: ServerConfiguration(address: .hostname(settings.address, port: settings.port)),
-                        eventLoopGroup: WebThreads.eventLoops, logger: logger,
-                        responder: { request, writer, channel in
-                            let response = await Self.answer(request, on: channel, with: responder, logger: logger)
-                            try await writer.write(response: response.head, body: response.body)
-                        },
-                        onServerRunning: { channel in
-                            let port = channel.localAddress?.port ?? settings.port
-                            logger.info("Web gallery on http://\(settings.address):\(port)")
-                        })
-                try await server.run()
+                let service = try server.buildServer(
+                    configuration: ServerConfiguration(address: .hostname(settings.address, port: settings.port)),
+                    eventLoopGroup: WebThreads.eventLoops, logger: logger,
+                    responder: { request, writer, channel in
+                        let response = await Self.answer(request, on: channel, with: responder, logger: logger)
+                        try await writer.write(response: response.head, body: response.body)
+                    },
+                    onServerRunning: { channel in
+                        let port = channel.localAddress?.port ?? settings.port
+                        logger.info("Web gallery on http://\(settings.address):\(port)")
+                    })
+                try await service.run()
             }
         } catch {
             throw GalleryServerError(description: "The web gallery cannot serve on \(settings.address):\(settings.port): \(Self.explain(error))")
@@ -107,7 +108,7 @@ public struct GalleryServer: Service {
         let gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
         return Application(
             router: buildRouter(gallery),
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(settings.idleTimeout))),
+            server: GalleryChannel.builder(gallery),
             configuration: ApplicationConfiguration(address: .hostname(settings.address, port: settings.port)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? settings.port

@@ -23,6 +23,10 @@ struct KeptAnswers: Sendable {
     let thumbnails = GenerationCache<KeptAnswer>(maximumCount: 512, maximumBytes: 4 << 20)
     /// Originals' tagged starts and where the rest of their bytes are, by photo id.
     let originals = GenerationCache<OriginalParts>(maximumCount: 256, maximumBytes: 1 << 20)
+    /// All of these as the connection writes them, by the request they answer
+    /// (``RequestKey``): what ``KeptAnswerHandler`` serves without the router. The bytes are
+    /// those of the answers above, shared, not copied.
+    let served = GenerationCache<ServedAnswer>(maximumCount: 1024, maximumBytes: 8 << 20)
 
     init(library: PhotoLibrary) {
         generation = CatalogGeneration(library: library)
@@ -147,6 +151,7 @@ extension Gallery {
             }
             answer = made
         }
+        if answer.status == .ok { serveAgain(ServedAnswer(answer), to: request, generation: generation) }
         return Self.notModified(request, answer.headers) ?? answer.response
     }
 

@@ -2,8 +2,8 @@ import BoothCore
 import Hummingbird
 import Synchronization
 
-/// The web gallery's own measurements, for `/metrics`: answers by status class, and the live
-/// streams open now.
+/// The web gallery's own measurements, for `/metrics`: answers by status class (and how many
+/// were kept answers), and the live streams open now.
 final class WebMetrics: Sendable {
     /// The streams whose open connections are counted.
     enum Stream: String, CaseIterable, Sendable {
@@ -13,15 +13,22 @@ final class WebMetrics: Sendable {
     private struct Counts {
         /// Answers by the first digit of their status: index 1 is 1xx ... index 5 is 5xx.
         var answers = [Int](repeating: 0, count: 6)
+        /// Those of them that the connection wrote from memory (``KeptAnswerHandler``).
+        var keptAnswers = 0
         var openStreams: [Stream: Int] = [:]
     }
 
     private let counts = Mutex(Counts())
 
-    func countAnswer(_ status: HTTPResponse.Status) {
+    /// Counts an answer with `status`; `kept` when the connection wrote it from memory,
+    /// without the router.
+    func countAnswer(_ status: HTTPResponse.Status, kept: Bool = false) {
         let kind = status.code / 100
         guard (1...5).contains(kind) else { return }
-        counts.withLock { $0.answers[kind] += 1 }
+        counts.withLock { counts in
+            counts.answers[kind] += 1
+            if kept { counts.keptAnswers += 1 }
+        }
     }
 
     /// Counts a stream as open until the returned closure is called.
@@ -36,6 +43,10 @@ final class WebMetrics: Sendable {
         text.add(
             "photobooth_http_requests_total", .counter, help: "Requests the web gallery answered, by status class.",
             samples: (1...5).map { PrometheusText.Sample(labels: ["code": "\($0)xx"], value: counts.answers[$0]) })
+        text.add(
+            "photobooth_http_kept_answers_total", .counter,
+            help: "Of those requests, the ones answered from memory by the connection itself, without the router.",
+            samples: [PrometheusText.Sample(labels: [:], value: counts.keptAnswers)])
         text.add(
             "photobooth_web_streams", .gauge, help: "Live streams open now (camera preview, booth screen, new-photo events).",
             samples: Stream.allCases.map { PrometheusText.Sample(labels: ["stream": $0.rawValue], value: counts.openStreams[$0, default: 0]) })

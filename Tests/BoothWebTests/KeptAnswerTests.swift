@@ -200,7 +200,7 @@ struct KeptAnswerTests {
     static func parts(of photo: Photo, in fixture: WebFixture) async throws -> OriginalParts {
         let gallery = Gallery(
             library: fixture.library, live: fixture.live, settings: WebSettings(boothName: "Test Booth"), logger: .init(label: "test"))
-        return try await gallery.originalParts(photo.id)
+        return try await gallery.originalParts(photo.id, generation: gallery.kept.generation.current)
     }
 
     @Test("The cache keeps within its bounds, dropping the least recently used, and nothing of an older generation")

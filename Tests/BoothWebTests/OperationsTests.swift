@@ -71,6 +71,9 @@ struct OperationsTests {
                     photobooth_http_requests_total{code="3xx"} 0
                     photobooth_http_requests_total{code="4xx"} 2
                     photobooth_http_requests_total{code="5xx"} 0
+                    # HELP photobooth_http_kept_answers_total Of those requests, the ones answered from memory by the connection itself, without the router.
+                    # TYPE photobooth_http_kept_answers_total counter
+                    photobooth_http_kept_answers_total 0
                     # HELP photobooth_web_streams Live streams open now (camera preview, booth screen, new-photo events).
                     # TYPE photobooth_web_streams gauge
                     photobooth_web_streams{stream="preview"} 0

@@ -167,5 +167,20 @@ struct RawResponse {
         headers.first { $0.name == name.lowercased() }?.value
     }
 
+    /// The complete responses at the start of `bytes`, one after another (pipelined), each
+    /// with a Content-Length.
+    static func all(_ bytes: [UInt8]) -> [RawResponse] {
+        var responses: [RawResponse] = []
+        var rest = bytes[...]
+        while let response = RawResponse(Array(rest)), response.isComplete,
+            let headEnd = rest.firstRange(of: Array("\r\n\r\n".utf8)),
+            let length = response.header("content-length").flatMap({ Int($0) })
+        {
+            responses.append(response)
+            rest = rest[(headEnd.upperBound + length)...]
+        }
+        return responses
+    }
+
     var bodyText: String { String(decoding: body, as: UTF8.self) }
 }

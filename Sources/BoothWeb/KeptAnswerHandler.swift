@@ -1,0 +1,175 @@
+import Glibc
+import NIOCore
+import NIOHTTP1
+
+/// Answers, on the event loop, the requests whose answer is kept (``KeptAnswers/served``), and
+/// passes every other request on to the router: a kept page, API answer or thumbnail is written
+/// from memory, and an original's tagged start from memory and the rest of its file by the
+/// kernel (`sendfile`), without a task, the router or a copy of the file in the process. It is
+/// what lets the gallery serve like a static server (issue 16).
+///
+/// Answers keep the order of the requests: while a request passed on is unanswered, the next
+/// ones are passed on too (HTTP/1.1 pipelining). Only a plain GET or HEAD of HTTP/1.1 that keeps
+/// its connection, without `Range`, is answered here; If-None-Match gets its 304.
+///
+/// It sees every request and answer of its connection, so it also keeps the idle timeout
+/// (Hummingbird's state handler, after it, sees only the requests passed on), and it holds a
+/// graceful shutdown's quiesce event back until what it writes is written: the state handler
+/// closes the connection on that event when the router has nothing in progress, and an
+/// original half sent would be cut.
+final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let kept: KeptAnswers
+    private let metrics: WebMetrics
+    private let idleTimeout: TimeAmount?
+
+    /// Requests passed on whose answer has not ended yet.
+    private var passedOn = 0
+    /// The rest of a request answered here (a body a GET should not have) is dropped.
+    private var dropping = false
+    /// Answers of this handler not written out yet.
+    private var writing = 0
+    /// The graceful shutdown has begun: nothing more is answered here.
+    private var quiescing = false
+    /// Its event waits for ``writing`` to end.
+    private var quiesceHeld = false
+    private var lastActive = NIODeadline.now()
+    private var idleCheck: Scheduled<Void>?
+
+    init(kept: KeptAnswers, metrics: WebMetrics, idleTimeout: TimeAmount?) {
+        self.kept = kept
+        self.metrics = metrics
+        self.idleTimeout = idleTimeout
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastActive = .now()
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if passedOn == 0, !quiescing, let answer = answer(to: head) {
+                write(answer, for: head, context: context)
+                dropping = true
+            } else {
+                passedOn += 1
+                context.fireChannelRead(data)
+            }
+        case .body:
+            if !dropping { context.fireChannelRead(data) }
+        case .end:
+            if dropping {
+                dropping = false
+            } else {
+                context.fireChannelRead(data)
+            }
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            passedOn = max(0, passedOn - 1)
+            lastActive = .now()
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// The kept answer to `head` and, for an original, its file opened; `nil` when the router
+    /// is to answer.
+    private func answer(to head: HTTPRequestHead) -> (ServedAnswer, NIOFileHandle?)? {
+        guard head.method == .GET || head.method == .HEAD, head.version == .http1_1, head.isKeepAlive,
+            !head.headers.contains(name: "range")
+        else { return nil }
+        guard let answer = kept.served.value(for: RequestKey.of(head), generation: kept.generation.current) else { return nil }
+        guard let file = answer.file, head.method == .GET else { return (answer, nil) }
+        // Opening a file the page cache knows is a few microseconds, as for any static server;
+        // a file gone or of another size is left to the router, which says what happened.
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) == file.size else {
+            Glibc.close(descriptor)
+            return nil
+        }
+        return (answer, NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor))
+    }
+
+    private func write(_ found: (ServedAnswer, NIOFileHandle?), for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let (answer, file) = found
+        let unchanged = Gallery.matches(request.headers["if-none-match"], answer.etag)
+        var head = unchanged ? answer.notModified : answer.head
+        head.headers.add(name: "Date", value: HTTPDate.now)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if !unchanged && request.method == .GET {
+            if answer.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil) }
+            if let file, let part = answer.file {
+                let region = FileRegion(fileHandle: file, readerIndex: part.offset, endIndex: part.size)
+                context.write(wrapOutboundOut(.body(.fileRegion(region))), promise: nil)
+            }
+        }
+        metrics.countAnswer(unchanged ? .notModified : .ok, kept: true)
+        writing += 1
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.assumeIsolated().whenComplete { _ in
+            try? file?.close()
+            self.writing -= 1
+            self.lastActive = .now()
+            if self.writing == 0 && self.quiesceHeld {
+                self.quiesceHeld = false
+                context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
+        quiescing = true
+        if writing == 0 {
+            context.fireUserInboundEventTriggered(event)
+        } else {
+            quiesceHeld = true
+        }
+    }
+
+    // The idle timeout: a connection with nothing in progress, that has neither read a request
+    // nor finished an answer for `idleTimeout`, is closed.
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { scheduleIdleCheck(context: context, at: .now() + (idleTimeout ?? .zero)) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        lastActive = .now()
+        scheduleIdleCheck(context: context, at: lastActive + (idleTimeout ?? .zero))
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        idleCheck = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleCheck?.cancel()
+        idleCheck = nil
+        context.fireChannelInactive()
+    }
+
+    private func scheduleIdleCheck(context: ChannelHandlerContext, at deadline: NIODeadline) {
+        guard let idleTimeout, idleCheck == nil else { return }
+        idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
+            self.idleCheck = nil
+            let now = NIODeadline.now()
+            if self.passedOn > 0 || self.writing > 0 || self.dropping {
+                self.scheduleIdleCheck(context: context, at: now + idleTimeout)
+            } else if self.lastActive + idleTimeout <= now {
+                context.close(promise: nil)
+            } else {
+                self.scheduleIdleCheck(context: context, at: self.lastActive + idleTimeout)
+            }
+        }
+    }
+}
