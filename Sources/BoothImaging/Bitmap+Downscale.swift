@@ -29,13 +29,14 @@ extension Bitmap {
         var vertical = [UInt32](repeating: 0, count: newHeight * rowLength)
         pixels.withUnsafeBufferPointer { source in
             vertical.withUnsafeMutableBufferPointer { target in
-                let source = source.baseAddress!
-                for y in 0..<newHeight {
-                    let sums = target.baseAddress! + y * rowLength
-                    for (row, weight) in rows.taps(of: y) {
-                        let line = source + row * rowLength
-                        let weight = UInt32(weight)
-                        for i in 0..<rowLength { sums[i] &+= UInt32(line[i]) &* weight }
+                rows.withUnsafeTaps { first, indices, weights in
+                    for y in 0..<newHeight {
+                        let sums = target.baseAddress! + y * rowLength
+                        for tap in first[y]..<first[y + 1] {
+                            let line = source.baseAddress! + indices[tap] * rowLength
+                            let weight = UInt32(weights[tap])
+                            for i in 0..<rowLength { sums[i] &+= UInt32(line[i]) &* weight }
+                        }
                     }
                 }
             }
@@ -111,12 +112,6 @@ private struct BoxTaps {
             weights[weights.count - 1] = UInt16(Int(weights[weights.count - 1]) + Self.unit - given)
             first.append(indices.count)
         }
-    }
-
-    /// The source pixels target pixel `i` covers, with their weights.
-    func taps(of i: Int) -> Zip2Sequence<ArraySlice<Int>, ArraySlice<UInt16>> {
-        let range = first[i]..<first[i + 1]
-        return zip(indices[range], weights[range])
     }
 
     /// The taps as buffers, for loops without bounds checks: target pixel `i` has the taps
