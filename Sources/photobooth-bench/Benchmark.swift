@@ -11,9 +11,7 @@ import Logging
 /// median of repeated runs. With `--gallery` it measures instead what one step through the
 /// on-screen gallery costs in a library of `--photos` photos (10,000 by default); with
 /// `--search`, what search, albums and the jump to a name cost (100,000 photos by default); with
-/// `--startup`, how long the booth takes to be ready with 0, 10,000 and 100,000 photos.
-///
-/// With `--startup`, how long the real booth takes from exec to ready with 0, 10,000 and 100,000
+/// `--startup`, how long the real booth takes from exec to ready with 0, 10,000 and 100,000
 /// photos; with `--preview`, what the live preview costs per frame on the framebuffer path; with
 /// `--running`, the simulated booth's memory idle and after a burst of `--photos` photos (200 by
 /// default), and its share of a core idle.
@@ -21,7 +19,22 @@ import Logging
 ///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running] [--photos N]
 @main
 enum Benchmark {
-    static func main() throws {
+    /// Runs the benchmark the arguments ask for; a bad argument prints the usage (exit 2), a
+    /// failed measurement what failed (exit 1), `--help` the usage.
+    static func main() {
+        if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
+            print(UsageError().description)
+            return
+        }
+        do {
+            try run()
+        } catch {
+            FileHandle.standardError.write(Data("photobooth-bench: \(error)\n".utf8))
+            exit(error is UsageError ? 2 : 1)
+        }
+    }
+
+    static func run() throws {
         if CommandLine.arguments.dropFirst().first == "--preview-frames" {
             try PreviewBenchmark.runFrames(Array(CommandLine.arguments.dropFirst(2)))
             return
