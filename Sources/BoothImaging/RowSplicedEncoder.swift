@@ -79,7 +79,8 @@ public struct RowSplicedEncoder: Sendable {
                 &message, message.count)
         }
         guard status == 0, let output else {
-            throw ImageError.unencodable.detailed("libjpeg cannot encode the picture: \(String(cString: message))")
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw ImageError.unencodable.detailed("libjpeg cannot encode the picture: \(text)")
         }
         defer { cjpegrows_free(output) }
         let bytes = UnsafeBufferPointer(start: output, count: size)
