@@ -11,4 +11,12 @@ public protocol Camera: Sendable {
     /// The stream ends with an error when the camera fails or goes away; calling again
     /// reopens it.
     func frames() -> AsyncThrowingStream<CameraFrame, any Error>
+
+    /// The device node it opens, which may go away and come back (`/dev/video0`); `nil` for a
+    /// camera without one (simulated).
+    var devicePath: String? { get }
+}
+
+extension Camera {
+    public var devicePath: String? { nil }
 }

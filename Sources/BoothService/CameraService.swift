@@ -1,4 +1,5 @@
 import BoothCore
+import BoothDevices
 import BoothSystem
 import Logging
 import ServiceLifecycle
@@ -7,7 +8,8 @@ import Synchronization
 /// Keeps the camera streaming into ``RecentFrames`` for as long as the booth runs, and tells the
 /// booth when the camera comes and goes. A camera that fails, or delivers nothing for
 /// ``stallTimeout`` (it opened but hangs, or stalled mid-stream), is reopened with a growing
-/// pause (``ReconnectBackoff``), so an unplugged camera costs no CPU while the booth waits.
+/// pause (``ReconnectBackoff``), so an unplugged camera costs no CPU while the booth waits; a
+/// pause ends early when its device node comes back (``DeviceNodeWatch``).
 final class CameraService: Service {
     private let camera: any Camera
     private let frames: RecentFrames
@@ -16,14 +18,19 @@ final class CameraService: Service {
     private let report: @Sendable (BoothEvent) -> Void
     private let preview: (@Sendable (CameraFrame) -> Void)?
     private let metrics: BoothMonitor?
+    private let arrivals: DeviceNodeWatch?
+    private let backoff: ReconnectBackoff
 
     /// `preview` receives every frame too (a screen that shows the live picture); `metrics`
-    /// counts dropped frames and reconnects.
+    /// counts dropped frames and reconnects; `backoff` is the pause between attempts, which
+    /// ends early when the camera's device node changes.
     init(
         camera: any Camera, frames: RecentFrames, logger: Logger, stallTimeout: Duration = .seconds(5),
-        preview: (@Sendable (CameraFrame) -> Void)? = nil, metrics: BoothMonitor? = nil,
+        preview: (@Sendable (CameraFrame) -> Void)? = nil, metrics: BoothMonitor? = nil, backoff: ReconnectBackoff = ReconnectBackoff(),
         report: @escaping @Sendable (BoothEvent) -> Void
     ) {
+        self.arrivals = camera.devicePath.flatMap(DeviceNodeWatch.init(path:))
+        self.backoff = backoff
         self.camera = camera
         self.frames = frames
         self.preview = preview
@@ -44,7 +51,7 @@ final class CameraService: Service {
     }
 
     private func streamWithRetries() async {
-        var backoff = ReconnectBackoff()
+        var backoff = backoff
         while !Task.isCancelled {
             let (end, delivered) = await streamOnce()
             guard !Task.isCancelled else { return }
@@ -58,7 +65,11 @@ final class CameraService: Service {
             case .stalled: logger.error("Camera \(camera.name) delivered no frame for \(stallTimeout). Reopening it in \(pause).")
             }
             report(.cameraLost)
-            try? await Task.sleep(for: pause)
+            if let arrivals {
+                if await arrivals.wait(upTo: pause) { logger.info("Camera \(camera.name): its device node changed; reopening it now.") }
+            } else {
+                try? await Task.sleep(for: pause)
+            }
             guard !Task.isCancelled else { return }
             metrics?.cameraReconnected()
         }

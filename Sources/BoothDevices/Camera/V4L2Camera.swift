@@ -56,6 +56,8 @@ public struct V4L2Camera: Camera {
 
     public var name: String { settings.device }
 
+    public var devicePath: String? { settings.device }
+
     /// Opens the device, negotiates the mode and streams on a dedicated thread until the stream
     /// is dropped, the device fails or it goes away.
     public func frames() -> AsyncThrowingStream<CameraFrame, any Error> {

@@ -57,7 +57,7 @@ public final class SerialKeypad: Keypad, Screen {
         }
         let port = Port(settings: settings, logger: logger, open: first)
         self.port = port
-        thread = .device(name: "keypad \(settings.device)", logger: logger) { wakeup, worked in
+        thread = .device(name: "keypad \(settings.device)", watching: settings.device, logger: logger) { wakeup, worked in
             try port.serve(until: wakeup, worked: &worked) { sink.yield($0) }
         }
     }

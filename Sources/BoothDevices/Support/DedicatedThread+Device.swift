@@ -11,12 +11,14 @@ extension DedicatedThread {
     /// it, and comes back by itself.
     ///
     /// `session` returns normally when its wake-up says stop, and throws when the device fails;
-    /// `worked` tells whether it got as far as serving the device.
+    /// `worked` tells whether it got as far as serving the device. A pause ends early when the
+    /// device node at `path` comes back (``DeviceNodeWatch``).
     static func device(
-        name: String, logger: Logger,
+        name: String, watching path: String? = nil, logger: Logger,
         session: @escaping @Sendable (_ wakeup: Wakeup, _ worked: inout Bool) throws -> Void
     ) -> DedicatedThread {
-        DedicatedThread(name: name) { wakeup in
+        let arrivals = path.flatMap(DeviceNodeWatch.init(path:))
+        return DedicatedThread(name: name) { wakeup in
             var backoff = ReconnectBackoff()
             while !wakeup.isStopping {
                 var worked = false
@@ -26,7 +28,12 @@ extension DedicatedThread {
                 } catch {
                     let pause = backoff.afterAttempt(worked: worked)
                     logger.error("\(name): \(error) Trying again in \(pause).")
-                    wakeup.wait(until: MonotonicClock().now + pause)
+                    let deadline = MonotonicClock().now + pause
+                    if let arrivals {
+                        if arrivals.wait(until: deadline, wakeup: wakeup) { logger.info("\(name): its device node changed; trying again now.") }
+                    } else {
+                        wakeup.wait(until: deadline)
+                    }
                 }
             }
         }
