@@ -12,11 +12,19 @@ import NIOHTTP1
 /// ones are passed on too (HTTP/1.1 pipelining). Only a plain GET or HEAD of HTTP/1.1 that keeps
 /// its connection, without `Range`, is answered here; If-None-Match gets its 304.
 ///
+/// A client that does not read gets at most ``mostWriting`` answers queued here (and as many
+/// files open); the requests after them go to the router, whose reading waits for the client.
+/// An original whose file is not all in the page cache goes to the router too, which reads it
+/// on the web's blocking threads: `sendfile` would read the disk on the event loop, and every
+/// connection would wait for an SD card.
+///
 /// It sees every request and answer of its connection, so it also keeps the idle timeout
-/// (Hummingbird's state handler, after it, sees only the requests passed on), and it holds a
-/// graceful shutdown's quiesce event back until what it writes is written: the state handler
-/// closes the connection on that event when the router has nothing in progress, and an
-/// original half sent would be cut.
+/// (Hummingbird's state handler, after it, sees only the requests passed on): a connection is
+/// closed when it has been quiet for the timeout with nothing in progress, or in the middle of
+/// a request whose head or body stopped coming. It holds a graceful shutdown's quiesce event,
+/// and the end of the client's input, back until what it writes is written: on either, the
+/// connection is closed as soon as the router has nothing in progress, and an original half
+/// sent would be cut.
 final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -27,16 +35,21 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let metrics: WebMetrics
     private let idleTimeout: TimeAmount?
 
+    /// How many answers of its own a connection may have waiting to be written.
+    static let mostWriting = 4
+
     /// Requests passed on whose answer has not ended yet.
     private var passedOn = 0
+    /// A request's head has come and its end not yet.
+    private var reading = false
     /// The rest of a request answered here (a body a GET should not have) is dropped.
     private var dropping = false
     /// Answers of this handler not written out yet.
     private var writing = 0
     /// The graceful shutdown has begun: nothing more is answered here.
     private var quiescing = false
-    /// Its event waits for ``writing`` to end.
-    private var quiesceHeld = false
+    /// Events that wait for ``writing`` to end: the quiesce, the end of input.
+    private var held: [Any] = []
     private var lastActive = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
 
@@ -50,7 +63,8 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         lastActive = .now()
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if passedOn == 0, !quiescing, let answer = answer(to: head) {
+            reading = true
+            if passedOn == 0, !quiescing, writing < Self.mostWriting, context.channel.isWritable, let answer = answer(to: head) {
                 write(answer, for: head, context: context)
                 dropping = true
             } else {
@@ -60,6 +74,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             if !dropping { context.fireChannelRead(data) }
         case .end:
+            reading = false
             if dropping {
                 dropping = false
             } else {
@@ -83,17 +98,31 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             !head.headers.contains(name: "range")
         else { return nil }
         guard let answer = kept.served.value(for: RequestKey.of(head), generation: kept.generation.current) else { return nil }
-        guard let file = answer.file, head.method == .GET else { return (answer, nil) }
+        guard let file = answer.file, head.method == .GET, !Gallery.matches(head.headers["if-none-match"], answer.etag) else {
+            return (answer, nil)
+        }
         // Opening a file the page cache knows is a few microseconds, as for any static server;
-        // a file gone or of another size is left to the router, which says what happened.
+        // a file gone, of another size or not all in memory is left to the router.
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) == file.size else {
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) == file.size, Self.isCached(descriptor, size: file.size) else {
             Glibc.close(descriptor)
             return nil
         }
         return (answer, NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: descriptor))
+    }
+
+    /// Whether every page of the first `size` bytes of the file is in the page cache, so that
+    /// sending it reads no disk (`mincore` on a mapping that is never touched).
+    static func isCached(_ descriptor: Int32, size: Int) -> Bool {
+        guard size > 0 else { return true }
+        guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else { return false }
+        defer { munmap(mapping, size) }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var pages = [UInt8](repeating: 0, count: (size + pageSize - 1) / pageSize)
+        guard mincore(mapping, size, &pages) == 0 else { return false }
+        return pages.allSatisfy { $0 & 1 == 1 }
     }
 
     private func write(_ found: (ServedAnswer, NIOFileHandle?), for request: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -117,25 +146,28 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             try? file?.close()
             self.writing -= 1
             self.lastActive = .now()
-            if self.writing == 0 && self.quiesceHeld {
-                self.quiesceHeld = false
-                context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            if self.writing == 0 {
+                let held = self.held
+                self.held = []
+                for event in held { context.fireUserInboundEventTriggered(event) }
             }
         }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
-        quiescing = true
+        let isQuiesce = event is ChannelShouldQuiesceEvent
+        guard isQuiesce || (event as? ChannelEvent) == .inputClosed else { return context.fireUserInboundEventTriggered(event) }
+        if isQuiesce { quiescing = true }
         if writing == 0 {
             context.fireUserInboundEventTriggered(event)
         } else {
-            quiesceHeld = true
+            held.append(event)
         }
     }
 
-    // The idle timeout: a connection with nothing in progress, that has neither read a request
-    // nor finished an answer for `idleTimeout`, is closed.
+    // The idle timeout: a connection that has neither read nor finished an answer for
+    // `idleTimeout` is closed when nothing is in progress, or when it is in the middle of a
+    // request (a head or body that stopped coming); an answer being made or written keeps it.
 
     func handlerAdded(context: ChannelHandlerContext) {
         if context.channel.isActive { scheduleIdleCheck(context: context, at: .now() + (idleTimeout ?? .zero)) }
@@ -163,7 +195,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
             self.idleCheck = nil
             let now = NIODeadline.now()
-            if self.passedOn > 0 || self.writing > 0 || self.dropping {
+            if !self.reading && (self.passedOn > 0 || self.writing > 0) {
                 self.scheduleIdleCheck(context: context, at: now + idleTimeout)
             } else if self.lastActive + idleTimeout <= now {
                 context.close(promise: nil)

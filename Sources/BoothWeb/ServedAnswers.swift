@@ -60,6 +60,9 @@ struct ServedAnswer: Sendable {
 /// Made from the raw HTTP/1 head on the event loop and from the router's request alike; the
 /// separators are control characters, which no request line or header value can hold.
 enum RequestKey {
+    /// The longest key kept: a few cookies and languages, not a header list at the decoder's limit.
+    static let longest = 4096
+
     static func of(path: String, host: String?, acceptLanguage: some Sequence<String>, cookies: some Sequence<String>) -> String {
         path + "\n" + (host ?? "") + "\n" + acceptLanguage.joined(separator: "\u{1}") + "\n" + cookies.joined(separator: "\u{1}")
     }
@@ -81,9 +84,13 @@ extension Gallery {
     /// Makes `answer` to `request`, a 200 made from the catalog as it was in `generation`,
     /// the answer to every later request with the same ``RequestKey`` until the photos change.
     /// A request for part of the answer (`Range`) is not the whole answer's.
+    /// A request with a key longer than ``RequestKey/longest`` (its cookies, mostly) is
+    /// answered, but not kept.
     func serveAgain(_ answer: @autoclosure () -> ServedAnswer, to request: Request, generation: UInt64) {
         guard request.headers[.range] == nil else { return }
+        let key = RequestKey.of(request)
+        guard key.utf8.count <= RequestKey.longest else { return }
         let served = answer()
-        kept.served.keep(served, for: RequestKey.of(request), generation: generation, cost: served.cost)
+        kept.served.keep(served, for: key, generation: generation, cost: served.cost + key.utf8.count)
     }
 }

@@ -19,6 +19,19 @@ struct KeptAnswerHandlerTests {
         return try #require(Int(line.split(separator: " ")[1]))
     }
 
+    /// Waits until the catalog's files have settled: within ``CatalogGeneration/settling`` of a
+    /// write every look counts as a change, and nothing is served again in that moment.
+    static func settled(_ fixture: WebFixture) async throws {
+        let generation = CatalogGeneration(library: fixture.library)
+        var last = generation.current
+        while true {
+            try await Task.sleep(for: .milliseconds(20))
+            let now = generation.current
+            if now == last { return }
+            last = now
+        }
+    }
+
     /// The headers an answer's client reads, beside its body.
     static let compared: [HTTPField.Name] = [.contentType, .contentLength, .eTag, .cacheControl, .contentDisposition, .contentLanguage, .vary]
 
@@ -33,6 +46,7 @@ struct KeptAnswerHandlerTests {
         // Larger than a socket's buffer: the original's file goes out in several writes.
         let photo = try fixture.add(caption: "Zoë", width: 1600, height: 1200)
         let uri = template.replacingOccurrences(of: "{id}", with: photo.id.lowercased)
+        try await Self.settled(fixture)
         try await fixture.application().test(.live) { client in
             let first = try await client.execute(uri: uri, method: .get)
             #expect(first.status == .ok)
@@ -109,6 +123,67 @@ struct KeptAnswerHandlerTests {
                 let bodies = RawResponse.all(session.received).map(\.bodyText)
                 #expect(bodies[0] == "ok\n" && bodies[2] == "ok\n")
                 #expect(bodies[1].contains("\"caption\":\"Alice\"") && bodies[3] == bodies[1])
+            }
+        }
+    }
+
+    @Test("The language of a page served again is the reader's: Accept-Language, then the lang cookie")
+    func languages() async throws {
+        let fixture = try WebFixture()
+        try fixture.add(caption: "Alice")
+        try await fixture.application().test(.live) { client in
+            for (headers, language) in [
+                ([.acceptLanguage: "de-DE,de;q=0.9"], "de"), ([.acceptLanguage: "fr"], "fr"),
+                ([.acceptLanguage: "fr", .cookie: "lang=de"], "de"), ([:], "en"),
+            ] as [(HTTPFields, String)] {
+                for _ in 0..<2 {
+                    let page = try await client.execute(uri: "/", method: .get, headers: headers)
+                    #expect(page.headers[.contentLanguage] == language, "\(headers)")
+                }
+            }
+        }
+    }
+
+    @Test("A request whose body stops coming is closed after the idle timeout, kept answer or not")
+    func stalledBodies() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Alice")
+        try await fixture.application(WebSettings(idleTimeout: .seconds(1))).test(.live) { client in
+            let port = try #require(client.port)
+            _ = try await client.execute(uri: "/", method: .get)
+            for request in [
+                "GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n",
+                "POST /photos/\(photo.id.lowercased)/delete HTTP/1.1\r\nHost: localhost\r\nContent-Length: 500\r\n\r\nkey=",
+            ] {
+                try await RawConnection.with(port: port, timeout: .seconds(30)) { session in
+                    try await session.send(request)
+                    try await session.readUntilClosed()
+                }
+            }
+        }
+    }
+
+    @Test("Twenty pipelined requests for a kept original all come back whole, and so does one the client half-closes after")
+    func manyAndHalfClosed() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Alice", width: 1600, height: 1200)
+        let copy = try ImageTests.outgoing(photo, in: fixture)
+        let original = "/photos/\(photo.id.lowercased).jpg"
+        try await fixture.application().test(.live) { client in
+            let port = try #require(client.port)
+            _ = try await client.execute(uri: original, method: .get)
+            try await RawConnection.with(port: port) { session in
+                try await session.send(String(repeating: "GET \(original) HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 20))
+                try await session.read { RawResponse.all($0.received).count == 20 }
+                for response in RawResponse.all(session.received) { #expect(Data(response.body) == copy) }
+            }
+            try await RawConnection.with(port: port, halfClosing: true) { session in
+                try await session.send("GET \(original) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                session.closeOutput()
+                try await session.readUntilClosed()
+                let responses = RawResponse.all(session.received)
+                #expect(responses.count == 1)
+                #expect(Data(responses.first?.body ?? []) == copy)
             }
         }
     }

@@ -10,13 +10,16 @@ enum RawConnection {
     /// Connects to `port` on localhost, runs `body`, then closes the connection (the client
     /// goes away). Should `body` still run after `timeout`, the connection is closed under it
     /// and its reads throw ``RawConnectionError/timedOut``: no test waits forever.
+    /// With `halfClosing`, ``RawSession/closeOutput()`` ends what the client sends and keeps
+    /// the connection open for the answer.
     static func with<Result>(
-        port: Int, timeout: Duration = .seconds(60), _ body: (inout RawSession) async throws -> Result
+        port: Int, timeout: Duration = .seconds(60), halfClosing: Bool = false, _ body: (inout RawSession) async throws -> Result
     ) async throws -> Result {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "localhost", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
+                        wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: halfClosing))
                 }
             }
         let timedOut = TimeoutFlag()
@@ -84,6 +87,11 @@ struct RawSession {
 
     func send(_ text: String) async throws {
         try await outbound.write(ByteBuffer(string: text))
+    }
+
+    /// Ends what the client sends (a half-close, on a connection opened `halfClosing`).
+    func closeOutput() {
+        outbound.finish()
     }
 
     /// Reads until `condition` holds for what was received; throws if the server closes the
