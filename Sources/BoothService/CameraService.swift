@@ -66,7 +66,7 @@ final class CameraService: Service {
             }
             report(.cameraLost)
             if let arrivals {
-                if await arrivals.wait(upTo: pause) { logger.info("Camera \(camera.name): its device node changed; reopening it now.") }
+                if await arrivals.wait(upTo: pause) { logger.debug("Camera \(camera.name): its device node changed; reopening it now.") }
             } else {
                 try? await Task.sleep(for: pause)
             }

@@ -30,7 +30,7 @@ extension DedicatedThread {
                     logger.error("\(name): \(error) Trying again in \(pause).")
                     let deadline = MonotonicClock().now + pause
                     if let arrivals {
-                        if arrivals.wait(until: deadline, wakeup: wakeup) { logger.info("\(name): its device node changed; trying again now.") }
+                        if arrivals.wait(until: deadline, wakeup: wakeup) { logger.debug("\(name): its device node changed; trying again now.") }
                     } else {
                         wakeup.wait(until: deadline)
                     }
