@@ -173,7 +173,9 @@ NAMING_PHOTO = (64, 16, 1216, 472)
 
 def white_pixels(image: Image.Image, box) -> int:
     """How many pixels in box are white: typed text (the placeholder is grey)."""
-    return sum(1 for pixel in image.convert("RGB").crop(box).getdata() if min(pixel) > 235)
+    # A channel's plane at a time, not getdata() (deprecated in Pillow 12, gone in 14).
+    red, green, blue = (channel.tobytes() for channel in image.convert("RGB").crop(box).split())
+    return sum(1 for r, g, b in zip(red, green, blue) if min(r, g, b) > 235)
 
 
 def reddish(pixel) -> bool:
