@@ -201,7 +201,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "BoothImagingTests",
-            dependencies: ["BoothImaging", "BoothCore"],
+            dependencies: ["BoothImaging", "BoothCore", "StoreFixture"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -226,7 +226,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "BoothScreenTests", dependencies: ["BoothScreen", "BoothCore", "BoothImaging", .product(name: "Logging", package: "swift-log")],
+            name: "BoothScreenTests",
+            dependencies: ["BoothScreen", "BoothCore", "BoothImaging", "StoreFixture", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "BoothWebTests",

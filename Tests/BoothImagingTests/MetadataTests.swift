@@ -1,6 +1,7 @@
 import BoothCore
 import BoothImaging
 import Foundation
+import StoreFixture
 import Testing
 
 @Suite("A photo's name and time travel inside its JPEG")
@@ -23,7 +24,7 @@ struct MetadataTests {
         reader.arguments = ["-json", "-G", "-a"] + options + [file.path]
         let output = Pipe()
         reader.standardOutput = output
-        try reader.run()
+        try ProcessLaunch.run(reader)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         reader.waitUntilExit()
         #expect(reader.terminationStatus == 0)

@@ -1,6 +1,7 @@
 import BoothCore
 import BoothImaging
 import Foundation
+import StoreFixture
 import Testing
 
 @testable import BoothScreen
@@ -111,7 +112,7 @@ struct SavedScreenTests {
         scanner.standardOutput = output
         // zbarimg complains on standard error when there is no D-Bus, which a test need not show.
         scanner.standardError = FileHandle.nullDevice
-        try scanner.run()
+        try ProcessLaunch.run(scanner)
         let scanned = output.fileHandleForReading.readDataToEndOfFile()
         scanner.waitUntilExit()
         #expect(scanner.terminationStatus == 0, "zbarimg found no code in the \(width)x\(height) screen")

@@ -46,7 +46,11 @@ public final class Moto: StoreServer {
     }
 
     deinit {
-        process.stop(SIGKILL)
-        try? FileManager.default.removeItem(at: log)
+        let (process, log) = (process, log)
+        // As SeaweedFS's: the wait for the end blocks, so it runs on a thread of its own.
+        Thread {
+            process.stop(SIGKILL)
+            try? FileManager.default.removeItem(at: log)
+        }.start()
     }
 }

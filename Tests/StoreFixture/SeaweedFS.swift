@@ -83,8 +83,13 @@ public final class SeaweedFS: StoreServer {
     }
 
     deinit {
-        end()
-        try? FileManager.default.removeItem(at: folder)
+        let (weed, folder) = (takeProcess(), folder)
+        // Waiting for weed's end blocks, and a test's last reference may go on Swift's
+        // cooperative pool: the wait and the clean-up go to a thread of their own.
+        Thread {
+            weed?.stop(SIGKILL)
+            try? FileManager.default.removeItem(at: folder)
+        }.start()
     }
 
     /// Starts `weed server` and waits until its S3 gateway answers (a minute at most).
@@ -129,11 +134,6 @@ public final class SeaweedFS: StoreServer {
     public func stop(gracefully: Bool = false) async {
         guard let weed = takeProcess() else { return }
         await weed.stop(gracefully ? SIGTERM : SIGKILL)
-    }
-
-    /// Stops weed at once (SIGKILL), at the end of a test.
-    private func end() {
-        takeProcess()?.stop(SIGKILL)
     }
 
     private func takeProcess() -> TiedProcess? {

@@ -29,7 +29,7 @@ public final class TiedProcess: Sendable {
         try await withCheckedThrowingContinuation { (started: CheckedContinuation<Void, any Error>) in
             Thread {
                 do {
-                    try process.run()
+                    try ProcessLaunch.run(process)
                     started.resume()
                 } catch {
                     started.resume(throwing: error)

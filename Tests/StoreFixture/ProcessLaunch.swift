@@ -1,0 +1,22 @@
+import Foundation
+import Synchronization
+
+/// Starts Foundation's processes one at a time, across every test module.
+///
+/// On Linux, `Process.run()` makes a socket pair by which it learns that its child ended, and
+/// closes in the child every other descriptor open when the call began. Two calls at once (tests
+/// run in parallel) each give their child the other's new socket: a child then holds its
+/// neighbour's socket open, Foundation neither sees that neighbour end nor reaps it until the
+/// child ends too, and whatever waits for the neighbour waits as long. Seen in the README's test
+/// command: two SeaweedFS servers killed at the end of their tests stayed zombies, held by a third
+/// started with them; the two tests' clean-up waited for them on the cooperative pool, which has
+/// two threads here, and every test stopped. Swift Testing's exit-test monitor (`waitid` on any
+/// child) spun at full speed on the zombies meanwhile.
+public enum ProcessLaunch {
+    private static let lock = Mutex(())
+
+    /// `process.run()`, never at the same time as another.
+    public static func run(_ process: Process) throws {
+        try lock.withLock { _ in try process.run() }
+    }
+}
