@@ -51,10 +51,19 @@ public final class DeviceNodeWatch: Sendable {
     /// Waits on the calling thread (a device's own, never Swift's cooperative pool) until the way
     /// to the node changes, `wakeup` is signalled or `deadline` passes; returns whether it changed.
     public func wait(until deadline: MonotonicInstant?, wakeup: Wakeup) -> Bool {
-        guard (try? wakeup.wait(for: inotify, until: deadline)) == .ready(hangUp: false) else { return false }
-        drain()
-        renewWatches()
-        return true
+        switch try? wakeup.wait(for: inotify, until: deadline) {
+        case .ready(hangUp: false):
+            drain()
+            renewWatches()
+            return true
+        case .woken, .timedOut:
+            return false
+        case .ready(hangUp: true), nil:
+            // The descriptor cannot tell (an error to report, poll failing): the pause alone,
+            // never a loop that retries at once.
+            wakeup.wait(until: deadline)
+            return false
+        }
     }
 
     /// Waits up to `duration` on a thread of its own; returns whether the way to the node changed
