@@ -163,13 +163,22 @@ public final class PhotoLibrary: Sendable {
         return database
     }
 
+    /// How long an opener waits, in all, for another process's migration of the catalog.
+    static let longestMigrationWait = Duration.seconds(600)
+
     /// Brings the catalog up to date, also when another process (the booth and `photobooth list`
     /// started together after an upgrade) does the same at the same time. The migrator reads
     /// which migrations are applied before it runs each in a transaction of its own; two
     /// processes both read "up to v6", one applies v7, and the other's v7 then fails ("duplicate
     /// column"). That failure rolls back; read again, the list has grown, and the migrator has
     /// less or nothing left to do. A failure with nobody else migrating is thrown as it is.
+    ///
+    /// One step of another process's migration may hold the catalog longer than the busy timeout
+    /// (10 s): building the name index of a large library on an SD card, or any library on a
+    /// loaded machine. While the catalog is busy and not yet up to date, the wait goes on, up to
+    /// ``longestMigrationWait`` in all.
     static func migrate(_ database: some DatabaseWriter, with migrator: DatabaseMigrator = LibrarySchema.migrator) throws {
+        let started = ContinuousClock.now
         while true {
             let applied = try database.read { try migrator.appliedIdentifiers($0) }
             do {
@@ -182,7 +191,8 @@ public final class PhotoLibrary: Sendable {
                 return
             } catch {
                 let now = try database.read { try migrator.appliedIdentifiers($0) }
-                guard now.count > applied.count else { throw error }
+                let busy = (error as? DatabaseError)?.resultCode == .SQLITE_BUSY
+                guard now.count > applied.count || (busy && ContinuousClock.now - started < longestMigrationWait) else { throw error }
             }
         }
     }

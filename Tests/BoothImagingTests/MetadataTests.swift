@@ -15,28 +15,21 @@ struct MetadataTests {
         booth: "Booth <East>", event: "Anna & Ben's wedding")
 
     /// What exiftool reads from `jpeg`, by group and tag name ("EXIF:DateTimeOriginal").
-    static func read(_ jpeg: Data, _ options: [String] = []) throws -> [String: Any] {
+    static func read(_ jpeg: Data, _ options: [String] = []) async throws -> [String: Any] {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("metadata-\(UUID().lowercased).jpg")
         try jpeg.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let reader = Process()
-        reader.executableURL = URL(fileURLWithPath: try #require(exiftool))
-        reader.arguments = ["-json", "-G", "-a"] + options + [file.path]
-        let output = Pipe()
-        reader.standardOutput = output
-        try ProcessLaunch.run(reader)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        reader.waitUntilExit()
-        #expect(reader.terminationStatus == 0)
-        return try #require((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
+        let result = try await ProcessLaunch.output(of: try #require(exiftool), ["-json", "-G", "-a"] + options + [file.path])
+        #expect(result.status == 0)
+        return try #require((try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]])?.first)
     }
 
     @Test(
         "exiftool, which no one here wrote, reads the name, local time, camera, software, booth and event",
         .enabled(if: exiftool != nil, "exiftool is not installed (apt-get install libimage-exiftool-perl): nothing read the metadata"))
-    func exiftoolReadsIt() throws {
+    func exiftoolReadsIt() async throws {
         let tagged = try JPEGSegments.tagged(try Fixtures.jpeg(width: 320, height: 240), with: Self.metadata)
-        let tags = try Self.read(tagged)
+        let tags = try await Self.read(tagged)
         #expect(tags["EXIF:DateTimeOriginal"] as? String == "2026:11:22 08:33:05")
         #expect(tags["EXIF:SubSecTimeOriginal"] as? String == "042", "\(tags)")
         #expect(tags["EXIF:OffsetTimeOriginal"] as? String == "+01:00")
@@ -51,7 +44,7 @@ struct MetadataTests {
         #expect(tags["XMP:CreateDate"] as? String == "2026:11:22 08:33:05.042+01:00", "\(tags)")
         #expect(tags["ExifTool:Warning"] == nil, "\(tags)")
         // exiftool's validation finds nothing missing or misplaced.
-        #expect(try Self.read(tagged, ["-validate", "-warning", "-a"])["ExifTool:Validate"] as? String == "OK")
+        #expect(try await Self.read(tagged, ["-validate", "-warning", "-a"])["ExifTool:Validate"] as? String == "OK")
     }
 
     @Test("The camera's image data stays byte for byte, and the photo decodes to the same pixels")

@@ -100,22 +100,14 @@ struct SavedScreenTests {
         "zbarimg reads the saved screen's QR code back as the link",
         .enabled(if: zbarimg != nil, "zbarimg is not installed (apt-get install zbar-tools): the QR code was not scanned"),
         arguments: [(1280, 800), (640, 480)])
-    func scanned(width: Int, height: Int) throws {
+    func scanned(width: Int, height: Int) async throws {
         let canvas = try ScreenFixtures.paint(.saved(caption, photo: UUID(), link: link), width: width, height: height)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("saved-\(UUID().lowercased).ppm")
         try canvas.ppm.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let scanner = Process()
-        scanner.executableURL = URL(fileURLWithPath: try #require(zbarimg))
-        scanner.arguments = ["--quiet", "--raw", file.path]
-        let output = Pipe()
-        scanner.standardOutput = output
         // zbarimg complains on standard error when there is no D-Bus, which a test need not show.
-        scanner.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(scanner)
-        let scanned = output.fileHandleForReading.readDataToEndOfFile()
-        scanner.waitUntilExit()
-        #expect(scanner.terminationStatus == 0, "zbarimg found no code in the \(width)x\(height) screen")
-        #expect(String(decoding: scanned, as: UTF8.self).trimmingCharacters(in: .newlines) == link)
+        let scan = try await ProcessLaunch.output(of: try #require(zbarimg), ["--quiet", "--raw", file.path])
+        #expect(scan.status == 0, "zbarimg found no code in the \(width)x\(height) screen")
+        #expect(String(decoding: scan.output, as: UTF8.self).trimmingCharacters(in: .newlines) == link)
     }
 }

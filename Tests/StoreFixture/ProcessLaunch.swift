@@ -20,3 +20,38 @@ public enum ProcessLaunch {
         try lock.withLock { _ in try process.run() }
     }
 }
+
+extension ProcessLaunch {
+    /// What a command printed on its standard output and how it ended.
+    public struct Finished: Sendable {
+        public let status: Int32
+        public let output: Data
+    }
+
+    /// Runs `executable` with `arguments` to its end and returns what it printed (standard error
+    /// is discarded), on a thread of its own: reading the output and waiting for the end block,
+    /// and neither may hold a thread of Swift's cooperative pool.
+    public static func output(of executable: String, _ arguments: [String]) async throws -> Finished {
+        try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Finished, any Error>) in
+            Thread {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: executable)
+                process.arguments = arguments
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                let ended = DispatchSemaphore(value: 0)
+                process.terminationHandler = { _ in ended.signal() }
+                do {
+                    try run(process)
+                } catch {
+                    finished.resume(throwing: error)
+                    return
+                }
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                ended.wait()
+                finished.resume(returning: Finished(status: process.terminationStatus, output: data))
+            }.start()
+        }
+    }
+}
