@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import NIOHTTPTypesHTTP1
 
 /// A kept answer as the connection writes it, found by the request alone: the heads of its
 /// 200 and of its 304, and its body, in memory or as the rest of a file. ``KeptAnswerHandler``
@@ -39,11 +40,11 @@ struct ServedAnswer: Sendable {
     }
 
     private init(headers: HTTPFields, body: ByteBuffer, length: Int) {
-        var whole = HTTPHeaders(headers.map { ($0.name.rawName, $0.value) })
+        var whole = HTTPHeaders(headers)
         whole.add(name: "Content-Length", value: String(length))
         head = HTTPResponseHead(version: .http1_1, status: .ok, headers: whole)
         let unchanged = Gallery.notModifiedFields(headers)
-        notModified = HTTPResponseHead(version: .http1_1, status: .notModified, headers: HTTPHeaders(unchanged.map { ($0.name.rawName, $0.value) }))
+        notModified = HTTPResponseHead(version: .http1_1, status: .notModified, headers: HTTPHeaders(unchanged))
         etag = headers[.eTag] ?? ""
         self.body = body
     }
