@@ -42,8 +42,9 @@ public struct Album: Sendable, Hashable {
     /// What the album is keyed by in its address: the folded name, the day (`YYYY-MM-DD`), or
     /// empty for the favourites.
     public var key: String
-    /// The album's title: the name as its newest photo spells it, the day, or empty for the
-    /// favourites (whose title is a word in the reader's language).
+    /// The album's title: the name as most of its photos spell it (of spellings used as often,
+    /// the newest photo's), the day, or empty for the favourites (whose title is a word in the
+    /// reader's language).
     public var title: String
     /// How many photos it holds.
     public var count: Int
@@ -121,6 +122,7 @@ extension PhotoLibrary {
                 albums.append(Album(kind: .favourites, key: "", title: "", count: row["count"], cover: cover))
             }
             albums += try dayAlbums(db)
+            let titles = try nameTitles(db)
             // Counted over the name index alone, then each album's newest photo read by its key.
             for row in try Row.fetchAll(
                 db,
@@ -136,11 +138,32 @@ extension PhotoLibrary {
             {
                 guard let cover = UUID(uuidString: row["id"]) else { continue }
                 let key: String = row["name_key"]
-                let title = Caption(sanitizing: row["caption"] as String)?.text ?? key
+                let title = titles[key] ?? Caption(sanitizing: row["caption"] as String)?.text ?? key
                 albums.append(Album(kind: .name, key: key, title: title, count: row["count"], cover: cover))
             }
             return albums
         }
+    }
+
+    /// Each name album's title, by its key: the spelling most of its visible photos have
+    /// ("Alice" three times beats "ALICE " twice), the newest photo's among spellings used as
+    /// often. One pass over the named photos, grouped by spelling.
+    private func nameTitles(_ db: Database) throws -> [String: String] {
+        var best: [String: (uses: Int, newest: String, title: String)] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT name_key, caption, COUNT(*) AS uses, MAX(created_at || printf('%012d', number)) AS newest
+                FROM photo WHERE \(shown(false)) AND name_key != '' GROUP BY name_key, caption
+                """)
+        {
+            guard let title = Caption(sanitizing: row["caption"] as String)?.text else { continue }
+            let candidate = (uses: row["uses"] as Int, newest: row["newest"] as String, title: title)
+            let key: String = row["name_key"]
+            if let current = best[key], (current.uses, current.newest) >= (candidate.uses, candidate.newest) { continue }
+            best[key] = candidate
+        }
+        return best.mapValues(\.title)
     }
 
     /// One album per local day with photos, oldest first. Days are found by stepping through

@@ -65,7 +65,7 @@ struct FindingTests {
         let names = albums.filter { $0.kind == .name }
         #expect(names.map(\.key) == ["alice", "bob"], "the placeholder \"Photo 5\" is nobody's album")
         #expect(names.map(\.count) == [3, 1])
-        #expect(names[0].title == "ALICE" && names[0].cover == newest.id, "the newest photo gives the title and the cover")
+        #expect(names[0].title == "ALICE" && names[0].cover == newest.id, "as often as the others: the newest photo's spelling")
         #expect(try library.photos(.name("Alice")).count == 3)
         let days = albums.filter { $0.kind == .day }
         #expect(days.map(\.count).reduce(0, +) == 5)
@@ -76,6 +76,24 @@ struct FindingTests {
         try library.setFavourite(false, of: first.id)
         #expect(try library.albums().allSatisfy { $0.kind != .favourites }, "no favourite, no album")
         #expect(try library.photos(.day("not a day")).isEmpty)
+    }
+
+    @Test("A name's album is titled as most of its photos spell the name, not as the newest does")
+    func albumTitle() throws {
+        let fixture = try LibraryFixture()
+        for (caption, age) in [("Alice", 90.0), ("ALICE ", 80), ("Alice", 70), ("alice", 60), ("Alice", 50), ("ALICE ", 40)] {
+            try fixture.add(caption: caption, secondsAgo: age)
+        }
+        let newest = try fixture.add(caption: "alice", secondsAgo: 30)
+        let album = try #require(try fixture.library.albums().first { $0.kind == .name })
+        #expect(album.title == "Alice" && album.count == 7)
+        #expect(album.cover == newest.id, "the cover is still the newest photo")
+        for photo in try fixture.library.photos(.search("alice")) where photo.caption.text == "Alice" {
+            try fixture.library.setHidden(true, of: photo.id)
+        }
+        #expect(
+            try fixture.library.albums().first { $0.kind == .name }?.title == "alice",
+            "hidden photos do not count, and of two spellings used twice the newest wins")
     }
 
     @Test("A favourite is in the photo, its sidecar, and a catalog rebuilt from sidecars")
