@@ -3,7 +3,8 @@ under systemd (harness/appliance.py), with nobody logged in.
 
 Three boots of one disk, one test per check, in order:
 
-  boot 1  test_install: dpkg -i with systemd and udev up; then the operator's edits of
+  boot 1  test_install: dpkg -i with systemd and udev up, the configuration 0640
+          root:photobooth; then the operator's edits of
           /etc/photobooth/photobooth.yaml and a power-off.
   boot 2  test_headless_start, test_console_log, test_unit_analysis, test_photo, test_reload,
           test_watchdog, and test_power_cut_while_saving's first half: QEMU killed as the last
@@ -113,6 +114,9 @@ def test_install(boots, out):
     operator's edits, and a power-off."""
     m = boots.boot("install")
     print("; ".join(install_package(m, boots.image.deb)))
+    # It may hold http.admin_token: the booth's group reads it, other users do not.
+    mode = m.sh_ok(f"stat -c '%a %U:%G' {CONFFILE}").strip()
+    assert mode == "640 root:photobooth", f"{CONFFILE} is installed as {mode}, not 640 root:photobooth"
     boots.config = configure(m)
     (out / "photobooth.yaml").write_text(boots.config)
     boots.passed.add("install")

@@ -108,6 +108,14 @@ public enum Doctor {
         ) {
             try checkDataDirectory(configuration.dataDirectory, reserveBytes: configuration.storageReserveBytes)
         }
+        let exposed = SecretFiles.exposures(of: configuration)
+        checks.append(
+            Check(
+                part: "secrets", passed: exposed.isEmpty,
+                detail: exposed.isEmpty
+                    ? "no file of the booth's secrets is open to other users."
+                    : exposed.map(\.description).joined(separator: "; ") + ".",
+                fix: exposed.isEmpty ? nil : exposed.map(\.fix).joined(separator: "; ") + "."))
         return checks
     }
 

@@ -79,12 +79,16 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         startLogging(at: logLevel.level)
         let options = (hardware: hardware, library: library, simulate: simulate)
+        let logger = Logger(label: "photobooth")
         @Sendable func read() throws -> BoothConfiguration {
-            try options.hardware.configuration(
+            let configuration = try options.hardware.configuration(
                 dataDirectory: options.library.directory, explicitDataDirectory: options.library.dataDirectory != nil,
                 simulate: options.simulate)
+            for exposure in SecretFiles.exposures(of: configuration) {
+                logger.warning("\(exposure). Fix: \(exposure.fix).")
+            }
+            return configuration
         }
-        let logger = Logger(label: "photobooth")
         switch try await Booth.run(read(), reading: read, logger: logger) {
         case .stopped:
             return

@@ -40,6 +40,9 @@ public struct BoothConfiguration: Sendable {
         web.dateFormat?.localized(for: language) ?? language.dateFormat
     }
 
+    /// The configuration file applied last (``apply(file:)``), if any.
+    public var file: String?
+
     /// Where the configuration file is when `--config` does not say.
     public static let defaultFile = "/etc/photobooth/photobooth.yaml"
 
@@ -67,6 +70,7 @@ public struct BoothConfiguration: Sendable {
             throw ConfigurationError(.unreadableFile, "\(path): cannot read the configuration file: \((error as NSError).localizedDescription)")
         }
         try apply(contents: bytes, of: path)
+        file = path
     }
 
     /// Applies `bytes`, the contents of the configuration file at `path` (which the messages
