@@ -152,10 +152,15 @@ public final class PhotoLibrary: Sendable {
     }
 
     /// The catalog in WAL mode, migrated, with every commit durable.
+    ///
+    /// Opening writes when the write-ahead log is missing or empty (GRDB makes one, in a
+    /// transaction), so it waits for another process that holds the catalog as ``migrate(_:with:)``
+    /// does: up to ``longestMigrationWait``, a step of another opener's migration included.
     private static func openForWriting(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let database = try DatabasePool(path: path, configuration: configuration)
+        let started = ContinuousClock.now
+        let database = try retryingWhileBusy(since: started) { try DatabasePool(path: path, configuration: configuration) }
         // On the writer, the one connection that commits, and only once the pool is open:
         // GRDB sets synchronous=NORMAL there when it turns WAL on, after prepareDatabase.
         try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
@@ -165,6 +170,19 @@ public final class PhotoLibrary: Sendable {
 
     /// How long an opener waits, in all, for another process's migration of the catalog.
     static let longestMigrationWait = Duration.seconds(600)
+
+    /// `body`'s result, tried again while it fails because another connection holds the
+    /// catalog (each try already waits out the busy timeout), until ``longestMigrationWait``
+    /// after `started`.
+    private static func retryingWhileBusy<Value>(since started: ContinuousClock.Instant, _ body: () throws -> Value) throws -> Value {
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now - started < longestMigrationWait {
+                continue
+            }
+        }
+    }
 
     /// Brings the catalog up to date, also when another process (the booth and `photobooth list`
     /// started together after an upgrade) does the same at the same time. The migrator reads
