@@ -50,7 +50,9 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var quiescing = false
     /// Events that wait for ``writing`` to end: the quiesce, the end of input.
     private var held: [Any] = []
-    private var lastActive = NIODeadline.now()
+    /// When the connection last read or finished an answer, on its event loop's clock (which a
+    /// test's embedded loop advances).
+    private var lastActive = NIODeadline.uptimeNanoseconds(0)
     private var idleCheck: Scheduled<Void>?
 
     init(kept: KeptAnswers, metrics: WebMetrics, idleTimeout: TimeAmount?) {
@@ -60,7 +62,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastActive = .now()
+        lastActive = context.eventLoop.now
         switch unwrapInboundIn(data) {
         case .head(let head):
             reading = true
@@ -86,7 +88,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             passedOn = max(0, passedOn - 1)
-            lastActive = .now()
+            lastActive = context.eventLoop.now
         }
         context.write(data, promise: promise)
     }
@@ -145,7 +147,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         written.futureResult.assumeIsolated().whenComplete { _ in
             try? file?.close()
             self.writing -= 1
-            self.lastActive = .now()
+            self.lastActive = context.eventLoop.now
             if self.writing == 0 {
                 let held = self.held
                 self.held = []
@@ -170,11 +172,14 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     // request (a head or body that stopped coming); an answer being made or written keeps it.
 
     func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { scheduleIdleCheck(context: context, at: .now() + (idleTimeout ?? .zero)) }
+        if context.channel.isActive {
+            lastActive = context.eventLoop.now
+            scheduleIdleCheck(context: context, at: lastActive + (idleTimeout ?? .zero))
+        }
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        lastActive = .now()
+        lastActive = context.eventLoop.now
         scheduleIdleCheck(context: context, at: lastActive + (idleTimeout ?? .zero))
         context.fireChannelActive()
     }
@@ -194,7 +199,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard let idleTimeout, idleCheck == nil else { return }
         idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
             self.idleCheck = nil
-            let now = NIODeadline.now()
+            let now = context.eventLoop.now
             if !self.reading && (self.passedOn > 0 || self.writing > 0) {
                 self.scheduleIdleCheck(context: context, at: now + idleTimeout)
             } else if self.lastActive + idleTimeout <= now {

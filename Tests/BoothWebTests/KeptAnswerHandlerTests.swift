@@ -4,6 +4,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import NIOEmbedded
+import NIOHTTP1
 import Testing
 
 @testable import BoothWeb
@@ -143,32 +145,54 @@ struct KeptAnswerHandlerTests {
         }
     }
 
-    @Test("A request whose body stops coming is closed after the idle timeout, kept answer or not")
-    func stalledBodies() async throws {
+    /// The handler alone on an embedded channel, whose event loop's time the test advances.
+    static func embedded(_ kept: KeptAnswers, idleTimeout: TimeAmount) throws -> (EmbeddedChannel, EmbeddedEventLoop) {
+        let loop = EmbeddedEventLoop()
+        let channel = EmbeddedChannel(handler: KeptAnswerHandler(kept: kept, metrics: WebMetrics(), idleTimeout: idleTimeout), loop: loop)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+        return (channel, loop)
+    }
+
+    @Test("A request whose head or body stops coming is closed after the idle timeout, kept answer or not")
+    func stalledBodies() throws {
         let fixture = try WebFixture()
-        let photo = try fixture.add(caption: "Alice")
         try Self.settle(fixture)
-        try await fixture.application(WebSettings(idleTimeout: .seconds(1))).test(.live) { client in
-            let port = try #require(client.port)
-            // Raw connections only: the test client's own would be closed by the short timeout
-            // while it idles, and fail the test as it ends.
-            try await RawConnection.with(port: port, timeout: .seconds(30)) { session in
-                try await session.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                try await session.read { $0.response?.isComplete == true }
-            }
-            for request in [
-                "GET / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\n",
-                "POST /photos/\(photo.id.lowercased)/delete HTTP/1.1\r\nHost: localhost\r\nContent-Length: 500\r\n\r\nkey=",
-            ] {
-                try await RawConnection.with(port: port, timeout: .seconds(30)) { session in
-                    // On a loaded machine the server may have closed the silent connection
-                    // before the request goes out; closed in time either way, which the
-                    // connection's own timeout (30 s) tells apart from a connection held open.
-                    try? await session.send(request)
-                    try await session.readUntilClosed()
-                }
-            }
+        let kept = KeptAnswers(library: fixture.library)
+        let stalled = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: ["Host": "localhost", "Content-Length": "10"])
+        let answer = ServedAnswer(KeptAnswer(headers: [.contentType: "text/plain", .eTag: "\"1\""], body: ByteBuffer(string: "kept")))
+        kept.served.keep(answer, for: RequestKey.of(stalled), generation: kept.generation.current, cost: answer.cost)
+        let deletion = HTTPRequestHead(
+            version: .http1_1, method: .POST, uri: "/photos/x/delete", headers: ["Host": "localhost", "Content-Length": "500"])
+        for (head, isKept) in [(stalled, true), (deletion, false)] {
+            let (channel, loop) = try Self.embedded(kept, idleTimeout: .seconds(1))
+            try channel.writeInbound(HTTPServerRequestPart.head(head))
+            try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "key=")))
+            #expect(try channel.readInbound(as: HTTPServerRequestPart.self) == nil ? isKept : !isKept, "answered here or passed on")
+            if isKept { #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) != nil, "the kept answer went out") }
+            loop.advanceTime(by: .milliseconds(999))
+            #expect(channel.isActive, "\(head.method): not yet quiet for the timeout")
+            loop.advanceTime(by: .milliseconds(1))
+            #expect(!channel.isActive, "\(head.method): a body that stopped coming for the timeout closes the connection")
         }
+        let (quiet, loop) = try Self.embedded(kept, idleTimeout: .seconds(1))
+        loop.advanceTime(by: .seconds(1))
+        #expect(!quiet.isActive, "a connection that never sends a request")
+    }
+
+    @Test("A request the router is still answering keeps its connection past the idle timeout; its answer's end starts the timeout")
+    func routerAtWork() throws {
+        let fixture = try WebFixture()
+        let (channel, loop) = try Self.embedded(KeptAnswers(library: fixture.library), idleTimeout: .seconds(1))
+        try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/slow")))
+        try channel.writeInbound(HTTPServerRequestPart.end(nil))
+        loop.advanceTime(by: .seconds(30))
+        #expect(channel.isActive, "the answer is being made")
+        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
+        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+        loop.advanceTime(by: .milliseconds(999))
+        #expect(channel.isActive)
+        loop.advanceTime(by: .milliseconds(1))
+        #expect(!channel.isActive, "quiet for the timeout once answered")
     }
 
     @Test("Twenty pipelined requests for a kept original all come back whole, and so does one the client half-closes after")
