@@ -118,7 +118,7 @@ public enum Booth {
         var settings = configuration.settings
         settings.keys = devices.bindings
         let runtime = BoothRuntime(
-            settings: settings, frames: frames, button: devices.button, keypad: devices.keypad,
+            settings: settings, clock: MonotonicClock(), frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, logger: logger)

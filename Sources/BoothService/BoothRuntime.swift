@@ -13,7 +13,11 @@ import Synchronization
 /// carries out its effects; the machine decides everything, when to stop included. The loop owns
 /// the machine, so there is no shared mutable state; everything that blocks happens elsewhere
 /// (device threads, the photo writer's queue, the screen filler's catalog reads).
-final class BoothRuntime: Service {
+///
+/// Its time is `TimeSource`'s: ``MonotonicClock`` in the booth, on which devices stamp presses
+/// and frames; a clock the test advances in tests, so that no deadline passes because the
+/// machine running them was slow.
+final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.Instant == MonotonicInstant {
     private enum Input: Sendable {
         case event(BoothEvent)
         /// A request to restart, for the reason given (for the log): the machine decides when.
@@ -38,7 +42,7 @@ final class BoothRuntime: Service {
     private let screen: ScreenFiller
     private let library: PhotoLibrary
     private let logger: Logger
-    private let clock = MonotonicClock()
+    private let clock: TimeSource
     private let inputs: AsyncStream<Input>
     private let sink: AsyncStream<Input>.Continuation
     private let writer: PhotoWriter
@@ -47,6 +51,7 @@ final class BoothRuntime: Service {
     private let restarting = Atomic(false)
 
     /// - Parameters:
+    ///   - clock: what the booth reads the time from, and waits for its deadlines on.
     ///   - reviews: where the screens find the picture of the shot just taken, decoded once by
     ///     the photo writer for them, as the thumbnail and the perceptual hash are.
     ///   - decodeShot: how that one decode is done (``ShotDecoder``, unless a test counts them).
@@ -54,13 +59,14 @@ final class BoothRuntime: Service {
     ///   - photoLink: the address of a photo's web page, which the saved screen shows as a QR
     ///     code; `nil` (the default for every photo) when the booth has no address to give.
     init(
-        settings: BoothSettings, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
+        settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
         decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, logger: Logger
     ) {
         self.settings = settings
+        self.clock = clock
         self.frames = frames
         self.button = button
         self.keypad = keypad
@@ -180,7 +186,7 @@ final class BoothRuntime: Service {
             timer?.cancel()
             timer = machine.nextDeadline(after: clock.now).map { deadline in
                 Task { [clock, sink] in
-                    guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                    guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
                     sink.yield(.event(.tick))
                 }
             }

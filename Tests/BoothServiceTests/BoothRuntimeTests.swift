@@ -10,18 +10,21 @@ import Testing
 
 @testable import BoothService
 
-/// A booth runtime and camera service over a library in a temporary folder. Its camera is
-/// declared stalled only after `stallTimeout` (10 minutes unless a test is about stalls): tests
-/// deliver a frame or two, and on a loaded machine their steps may take longer than the booth's
-/// own 5 s, which would take the camera away from under them.
+/// A booth runtime and camera service over a library in a temporary folder. The booth's time
+/// is ``clock``, which moves only when a test advances it: its deadlines never pass because the
+/// machine running the test is slow. Presses and frames are stamped on that clock. The camera
+/// is declared stalled (on the system's clock) only after `stallTimeout` (10 minutes unless a
+/// test is about stalls): tests deliver a frame or two, and on a loaded machine their steps
+/// may take longer than the booth's own 5 s, which would take the camera away from under them.
 private final class Rig: Sendable {
+    let clock = ManualClock()
     let camera = ControlledCamera()
     let controls: TestControls
     let screen = RecordingScreen()
     let frames = RecentFrames()
     let directory: URL
     let library: PhotoLibrary
-    let runtime: BoothRuntime
+    let runtime: BoothRuntime<ManualClock>
     let cameraService: CameraService
     /// Where the booth puts the pictures of its shots for the screens.
     let reviews = ReviewPictures()
@@ -38,9 +41,7 @@ private final class Rig: Sendable {
         library = try PhotoLibrary(
             directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         runtime = BoothRuntime(
-            // A name being found is kept for 10 minutes, as the camera: a loaded machine may take
-            // longer than the booth's own 3 s between a key and the library's answer.
-            settings: BoothSettings(countdown: countdown, keys: KeyBindings(findTimeout: .seconds(600))), frames: frames, button: controls,
+            settings: BoothSettings(countdown: countdown), clock: clock, frames: frames, button: controls,
             keypad: controls,
             screen: screen ?? self.screen, library: library, reviews: reviews,
             decodeShot: { [decodes] jpeg, screen in
@@ -63,7 +64,7 @@ private final class Rig: Sendable {
     /// gallery lists them.
     @discardableResult
     func addPhotos(_ count: Int, named names: [String]? = nil, from start: Date = Date(timeIntervalSince1970: 1_795_000_000)) throws -> [Photo] {
-        let jpeg = try JPEGSegments.repairedMJPEG(try TestFrames.frame(number: 1, at: MonotonicClock().now).bytes)
+        let jpeg = try JPEGSegments.repairedMJPEG(try TestFrames.frame(number: 1, at: clock.now).bytes)
         let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
         for offset in 0..<count {
             let number = library.reservePhotoNumber()
@@ -99,9 +100,9 @@ struct BoothRuntimeTests {
         let recording = RecordingScreen()
         let rig = try Rig(screen: TypingScreen(forwardingTo: recording, controls: controls, name: "Quick"), controls: controls)
         try await rig.run {
-            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: rig.clock.now))
             await recording.next(.ready)
-            let press = MonotonicClock().now
+            let press = rig.clock.now
             controls.press(at: press)
             await rig.camera.deliver(try TestFrames.frame(number: 2, at: press + .milliseconds(5)))
             await recording.next { if case .saved = $0 { true } else { false } }
@@ -121,7 +122,7 @@ struct BoothRuntimeTests {
     @Test("The saved photo is the camera's frame nearest the shutter, repaired, with the typed name")
     func zeroShutterLag() async throws {
         let rig = try Rig()
-        let press = MonotonicClock().now
+        let press = rig.clock.now
         let nearest = try TestFrames.frame(number: 2, at: press - .milliseconds(10))
         try await rig.run {
             await rig.camera.deliver(try TestFrames.frame(number: 1, at: press - .milliseconds(43)))
@@ -147,7 +148,7 @@ struct BoothRuntimeTests {
         // A screen of the booth's, as the framebuffer registers itself once open.
         let (arrivals, arrived) = AsyncStream.makeStream(of: UUID.self)
         rig.reviews.register(screen: PixelSize(width: 640, height: 400)) { arrived.yield($0) }
-        let press = MonotonicClock().now
+        let press = rig.clock.now
         var shown: UUID?
         try await rig.run {
             await rig.camera.deliver(try TestFrames.frame(number: 1, at: press - .milliseconds(40)))
@@ -181,7 +182,7 @@ struct BoothRuntimeTests {
     @Test("A corrupt frame at the shutter is replaced by the next nearest one")
     func corruptFrameFallsBack() async throws {
         let rig = try Rig()
-        let press = MonotonicClock().now
+        let press = rig.clock.now
         let fallback = try TestFrames.frame(number: 2, at: press + .milliseconds(30))
         try await rig.run {
             await rig.camera.deliver(try TestFrames.frame(number: 0, at: press - .milliseconds(200)))
@@ -202,15 +203,14 @@ struct BoothRuntimeTests {
     func cameraUnpluggedDuringCountdown() async throws {
         let rig = try Rig(countdown: .seconds(30))
         try await rig.run {
-            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: rig.clock.now))
             await rig.screen.next(.ready)
-            rig.controls.press(at: MonotonicClock().now)
-            // 30, or fewer when the loaded machine took a second to hand the press over.
-            await rig.screen.next { if case .countdown = $0 { true } else { false } }
+            rig.controls.press(at: rig.clock.now)
+            await rig.screen.next(.countdown(secondsLeft: 30))
             rig.camera.unplug()
             await rig.screen.next(.fault(.cameraMissing))
             // The booth reopens the camera by itself; frames bring the main screen back.
-            await rig.camera.deliver(try TestFrames.frame(number: 2, at: MonotonicClock().now))
+            await rig.camera.deliver(try TestFrames.frame(number: 2, at: rig.clock.now))
             await rig.screen.next(.ready)
         }
         #expect(try rig.library.photos().isEmpty)
@@ -225,10 +225,10 @@ struct BoothRuntimeTests {
         try FileManager.default.removeItem(at: photos)
         try Data().write(to: photos)
         try await rig.run {
-            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: rig.clock.now))
             await rig.screen.next(.ready)
-            rig.controls.press(at: MonotonicClock().now)
-            await rig.camera.deliver(try TestFrames.frame(number: 2, at: MonotonicClock().now + .milliseconds(5)))
+            rig.controls.press(at: rig.clock.now)
+            await rig.camera.deliver(try TestFrames.frame(number: 2, at: rig.clock.now + .milliseconds(5)))
             await rig.screen.next(.fault(.storageFailing))
         }
         #expect(try rig.library.photos().isEmpty)
@@ -238,7 +238,7 @@ struct BoothRuntimeTests {
     func inputEndsDuringNaming() async throws {
         let rig = try Rig()
         try await rig.run {
-            let now = MonotonicClock().now
+            let now = rig.clock.now
             await rig.camera.deliver(try TestFrames.frame(number: 1, at: now))
             await rig.screen.next(.ready)
             rig.controls.press(at: now)
@@ -257,7 +257,7 @@ struct BoothRuntimeTests {
         let rig = try Rig(dateFormat: format)
         let photos = try rig.addPhotos(7)
         try await rig.run {
-            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: rig.clock.now))
             await rig.screen.next(.ready)
             rig.controls.send(.character("v"))
             let opened = await rig.screen.next { if case .gallery = $0 { true } else { false } }
@@ -299,7 +299,7 @@ struct BoothRuntimeTests {
         // Newest first: Carl, Zoë, Ben, Anna, Bea.
         let photos = try rig.addPhotos(5, named: ["Bea", "Anna", "Ben", "Zoë", "Carl"])
         try await rig.run {
-            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: rig.clock.now))
             await rig.screen.next(.ready)
             rig.controls.send(.character("v"))
             await rig.screen.next { if case .gallery = $0 { true } else { false } }
@@ -330,13 +330,15 @@ struct BoothRuntimeTests {
     func emptyGallery() async throws {
         let rig = try Rig(countdown: .seconds(30))
         try await rig.run {
-            await rig.camera.deliver(try TestFrames.frame(number: 1, at: MonotonicClock().now))
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: rig.clock.now))
             await rig.screen.next(.ready)
             rig.controls.send(.character("v"))
             await rig.screen.next(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
-            rig.controls.press(at: MonotonicClock().now)
-            // 30, or fewer when the loaded machine took a second to hand the press over.
-            await rig.screen.next { if case .countdown = $0 { true } else { false } }
+            rig.controls.press(at: rig.clock.now)
+            await rig.screen.next(.countdown(secondsLeft: 30))
+            // The countdown runs out (no frame was exposed then: the shot fails), and the booth,
+            // whose input has ended, can stop.
+            rig.clock.advance(by: .seconds(30))
         }
     }
 
@@ -344,7 +346,7 @@ struct BoothRuntimeTests {
     func savedLink() async throws {
         let rig = try Rig(photoLink: { "http://booth.test:8080/photos/\($0.lowercased)" })
         try await rig.run {
-            let now = MonotonicClock().now
+            let now = rig.clock.now
             await rig.camera.deliver(try TestFrames.frame(number: 1, at: now))
             await rig.screen.next(.ready)
             rig.controls.press(at: now)
@@ -360,7 +362,7 @@ struct BoothRuntimeTests {
     func savedWithoutLink() async throws {
         let rig = try Rig()
         try await rig.run {
-            let now = MonotonicClock().now
+            let now = rig.clock.now
             await rig.camera.deliver(try TestFrames.frame(number: 1, at: now))
             await rig.screen.next(.ready)
             rig.controls.press(at: now)
