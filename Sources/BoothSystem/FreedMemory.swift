@@ -28,7 +28,7 @@ public enum FreedMemory {
     /// Reads `/proc/self/maps`: call it off Swift's cooperative pool. The corresponding C
     /// function is `madvise(MADV_DONTNEED)`.
     public static func releaseUnusedCode() {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
+        guard let maps = try? KernelFile.text(at: "/proc/self/maps") else { return }
         for line in maps.split(separator: "\n") {
             // "start-end perms offset dev inode path": executable, never writable, from a file.
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
