@@ -184,7 +184,8 @@ extension PhotoLibrary {
         do {
             try insert(
                 photo, thumbnail: thumbnail.jpeg, booth: record.booth, hidden: record.hidden, perceptualHash: thumbnail.perceptualHash,
-                closing: intent)
+                closing: intent
+            )
         } catch {
             try? DurableFile.remove(original)
             try? DurableFile.remove(sidecar)
@@ -193,17 +194,19 @@ extension PhotoLibrary {
         return photo
     }
 
-    /// Applies what the booth that took an imported photo changed: its name or hidden flag.
-    /// Returns whether anything changed.
+    /// Applies what the booth that took an imported photo changed: its name or hidden flag. Only
+    /// the booth the photo came from (`origin`, its folder) changes it: a record of another
+    /// booth's folder is ignored. Returns whether anything changed.
     @discardableResult
-    public func applyImported(_ record: PhotoSidecar) throws(LibraryError) -> Bool {
-        guard let (photo, _, hidden) = try row(of: record.id), photo.origin != nil else { return false }
-        guard photo.caption != record.caption || hidden != record.hidden || photo.favourite != record.favourite else { return false }
+    public func applyImported(_ record: PhotoSidecar, from origin: String) throws(LibraryError) -> Bool {
+        guard let (photo, _, hidden) = try row(of: record.id), photo.origin == origin else { return false }
+        let keepsHidden = record.hidden
+        guard photo.caption != record.caption || hidden != keepsHidden || photo.favourite != record.favourite else { return false }
         try change(
             record.id, "update an imported photo", imported: true,
             sidecar: { sidecar in
                 sidecar.caption = record.caption
-                sidecar.hidden = record.hidden
+                sidecar.hidden = keepsHidden
                 sidecar.favourite = record.favourite
             }
         ) { db in
@@ -211,7 +214,7 @@ extension PhotoLibrary {
                 sql: "UPDATE photo SET caption = ?, name_key = ?, search_text = ?, hidden = ?, favourite = ? WHERE id = ?",
                 arguments: [
                     record.caption.text, NameKey.of(record.caption, number: photo.number), NameKey.fold(record.caption.text),
-                    record.hidden, record.favourite,
+                    keepsHidden, record.favourite,
                     record.id.lowercased,
                 ])
         }
@@ -219,11 +222,12 @@ extension PhotoLibrary {
     }
 
     /// Removes an imported photo whose booth deleted it: original, sidecar and row, with no copy
-    /// kept (a guest's wish to be forgotten reaches every booth). Returns whether it was here.
+    /// kept (a guest's wish to be forgotten reaches every booth). Only the booth the photo came
+    /// from (`origin`) deletes it. Returns whether it was here and removed.
     @discardableResult
-    public func removeImported(_ id: UUID) throws(LibraryError) -> Bool {
+    public func removeImported(_ id: UUID, from origin: String) throws(LibraryError) -> Bool {
         try changing.withLock { _ throws(LibraryError) -> Bool in
-            guard let photo = try photo(id: id, includingHidden: true), photo.origin != nil else { return false }
+            guard let photo = try photo(id: id, includingHidden: true), photo.origin == origin else { return false }
             // The intent comes with the row's removal: a crash before the files are gone leaves
             // it, and the next start removes them (``reconcileAtStart()``).
             let intent = try write("remove an imported photo") { db in

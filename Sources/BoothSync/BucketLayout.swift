@@ -33,6 +33,14 @@ public struct BucketLayout: Sendable, Hashable {
         var suffix: String { self == .record ? ".xmp" : ".jpg" }
     }
 
+    /// The largest record the booth reads, checked against the listing's size before it asks
+    /// for one and while it reads: a record is a few KB of XMP (its caption at most
+    /// ``BoothCore/Caption/maximumBytes``).
+    public static let recordLimit = 64 << 10
+    /// The largest original the booth reads: a camera's JPEG, 16 megapixels at the highest
+    /// quality being about 10 MB. (Thumbnails are never read: a reader makes its own from the
+    /// original, which it decodes anyway to check it.)
+    public static let photoLimit = 50 << 20
     /// Every booth's objects: `<event>/`.
     public var eventPrefix: String { "\(event)/" }
     /// This booth's: `<event>/<booth>/`.

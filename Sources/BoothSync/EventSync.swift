@@ -1,9 +1,11 @@
 import AsyncHTTPClient
 import BoothCore
 import BoothStore
+import BoothSystem
 import Crypto
 import Foundation
 import Logging
+import Synchronization
 
 /// Replicates the library through the event's bucket: uploads what the outbox holds (photos
 /// taken, renamed, hidden or deleted here) and imports what the event's other booths wrote.
@@ -12,10 +14,20 @@ import Logging
 /// runs on ``SyncThread``; the network is AsyncHTTPClient's. A failure leaves the entry in the
 /// outbox and tries it again after a backoff (1 s doubling to 5 minutes, with jitter); nothing
 /// is ever dropped. The loop runs until its task is cancelled.
+///
+/// What another booth wrote is taken only as far as it checks out: a record changes or
+/// deletes only a photo of the folder it sits in, names that folder's booth and this event,
+/// and a new photo's original matches the record's SHA-256, size and time. An object that does
+/// not (too large by the listing's size, unreadable, not matching, forged) is refused once,
+/// logged once, and remembered by key and ETag, so that it is not fetched again until it
+/// changes; it never holds up the other photos.
 public final class EventSync: Sendable {
     public let settings: SyncSettings
     public let layout: BucketLayout
     public let metrics = SyncMetrics()
+    /// The booth's clock, corrected by the store's time: it signs the requests and dates the
+    /// booth's photos (the photo writer shares it).
+    public let clock: CorrectedClock
     private let event: String
     private let library: PhotoLibrary
     private let tagger: any PhotoTagger
@@ -25,19 +37,30 @@ public final class EventSync: Sendable {
     /// original goes up once, with its name, rather than once before and once after.
     private let isBeingNamed: @Sendable (UUID) -> Bool
     private let environment: [String: String]
-    private let clock: @Sendable () -> Date
+    /// The clock's correction as last logged.
+    private let loggedCorrection = Mutex<TimeInterval>(0)
 
     /// The longest an upload waits for a guest to finish typing.
     static let namingHold: TimeInterval = 300
     /// The longest wait between two attempts at the same entry.
     static let maximumBackoff: TimeInterval = 300
+    /// How far ahead of the booth's (corrected) clock a new photo of another booth may be dated:
+    /// beyond it, a photo would stay first in every gallery.
+    static let futureTolerance: TimeInterval = 3600
+    /// No booth took a photo before this: an earlier time is a clock that was never set.
+    static let earliestPhoto = Date(timeIntervalSince1970: 1_577_836_800)  // 2020-01-01
+    /// The largest photo taken from another booth: 64 megapixels (the decoder refuses a side
+    /// above 16,384 pixels too).
+    static let maximumPixels = 64 << 20
 
-    /// - Parameter boothName: this booth's name (`booth.name`): its folder in the bucket; `nil`
-    ///   for a gallery without a camera (`photobooth serve`), which only imports.
+    /// - Parameters:
+    ///   - boothName: this booth's name (`booth.name`): its folder in the bucket; `nil` for a
+    ///     gallery without a camera (`photobooth serve`), which only imports.
+    ///   - clock: the booth's wall clock, which the store's time corrects.
     public init(
         settings: SyncSettings, boothName: String?, library: PhotoLibrary, tagger: any PhotoTagger, thumbnailer: any Thumbnailer,
         logger: Logger, isBeingNamed: @escaping @Sendable (UUID) -> Bool = { _ in false },
-        environment: [String: String] = ProcessInfo.processInfo.environment, clock: @escaping @Sendable () -> Date = { Date() }
+        environment: [String: String] = ProcessInfo.processInfo.environment, clock: CorrectedClock = CorrectedClock()
     ) {
         self.clock = clock
         self.settings = settings
@@ -52,9 +75,16 @@ public final class EventSync: Sendable {
     }
 
     /// The store, with the credentials as they are now; `nil` (and the reason in the metrics and
-    /// the log) when there are none.
+    /// the log) when there are none. Every byte it receives is counted in the metrics.
     func connect(through client: HTTPClient) -> ObjectStore? {
-        switch Self.store(settings, environment: environment, client: client, clock: clock) {
+        let metrics = metrics
+        let received: @Sendable (Int, Bool) -> Void = { bytes, object in
+            metrics.update {
+                $0.bytesImported += bytes
+                if object { $0.objectsImported += 1 }
+            }
+        }
+        switch Self.store(settings, environment: environment, client: client, clock: clock, received: received) {
         case .success(let store):
             metrics.update { $0.notSyncing = nil }
             return store
@@ -66,7 +96,8 @@ public final class EventSync: Sendable {
 
     /// The store the settings name, with the credentials as they are now.
     static func store(
-        _ settings: SyncSettings, environment: [String: String], client: HTTPClient, clock: @escaping @Sendable () -> Date
+        _ settings: SyncSettings, environment: [String: String], client: HTTPClient, clock: CorrectedClock,
+        received: @escaping @Sendable (_ bytes: Int, _ object: Bool) -> Void = { _, _ in }
     ) -> Result<ObjectStore, CredentialSource.Missing> {
         guard let endpoint = settings.endpoint, let bucket = settings.bucket else {
             return .failure(CredentialSource.Missing(description: "no sync.endpoint or sync.bucket in the configuration"))
@@ -74,7 +105,7 @@ public final class EventSync: Sendable {
         return CredentialSource.load(file: settings.credentialsFile, environment: environment).map { credentials in
             ObjectStore(
                 endpoint: endpoint, bucket: bucket, region: settings.region, pathStyle: settings.pathStyle, credentials: credentials,
-                bytesPerSecond: settings.maxBytesPerSecond, client: client, clock: clock)
+                bytesPerSecond: settings.maxBytesPerSecond, client: client, clock: clock, received: received)
         }
     }
 
@@ -97,6 +128,12 @@ public final class EventSync: Sendable {
         await thread.shutDown()
     }
 
+    /// What was being done when the store failed: a listing's success clears a listing's
+    /// failure, an upload's only some of an upload's (``listingSucceeded(on:)``).
+    enum Operation: String {
+        case listing, upload
+    }
+
     private func loop(thread: SyncThread, client: HTTPClient) async {
         // The event is remembered with the library, for the copies `photobooth export` makes.
         try? await thread.run { [library, event] in
@@ -109,7 +146,7 @@ public final class EventSync: Sendable {
             try? await thread.run { [library] in
                 try library.setSyncState([
                     "last_error": "The booth does not sync: \(reason).", "last_error_kind": StoreError.Kind.credentials.rawValue,
-                    "last_error_at": Date().utcTimestamp,
+                    "last_error_at": Date().utcTimestamp, "last_error_during": nil,
                 ])
             }
         } else {
@@ -125,17 +162,19 @@ public final class EventSync: Sendable {
                 if store != nil { logger.notice("Credentials for the event's bucket found; syncing.") }
                 continue
             }
+            var operation = Operation.listing
             do {
                 if Date() >= nextListing {
                     try await importOthers(from: current, on: thread)
                     nextListing = Date() + settings.listInterval.timeInterval
                 }
+                operation = .upload
                 if try await uploadNext(to: current, on: thread) { continue }
             } catch let error as StoreError {
                 // A request cut short because the booth is stopping is not the store's failure:
                 // it would be logged, and kept as the last error `sync status` shows.
                 guard !Task.isCancelled else { break }
-                record(error, store: current)
+                await record(error, during: operation, on: thread)
                 if error.kind == .credentials || error.kind == .noBucket {
                     // The operator may fix the file while the booth runs.
                     if case .success(let credentials) = CredentialSource.load(file: settings.credentialsFile, environment: environment) {
@@ -165,12 +204,14 @@ public final class EventSync: Sendable {
             guard let store = connect(through: client) else {
                 throw StoreError(.credentials, metrics.snapshot.notSyncing ?? "no credentials")
             }
+            var operation = Operation.listing
             do {
                 try await importOthers(from: store, on: thread)
+                operation = .upload
                 while try await uploadNext(to: store, on: thread) {}
                 await notePending(on: thread)
             } catch let error as StoreError {
-                record(error, store: store)
+                await record(error, during: operation, on: thread)
                 throw error
             }
         } catch {
@@ -195,15 +236,17 @@ public final class EventSync: Sendable {
     /// `photobooth doctor`'s check: with the credentials as the booth finds them, writes a small
     /// object under this booth's own folder, lists the folder and deletes the object again: the
     /// endpoint answers, the credentials are accepted, the bucket exists and the key may write,
-    /// list and delete there. Returns what was found, or the failure with its fix. Needs no
-    /// library: doctor runs before the booth's first start too.
+    /// list and delete there. Returns what was found (the booth's clock against the store's
+    /// among it), or the failure with its fix. Needs no library: doctor runs before the booth's
+    /// first start too.
     public static func probe(
-        _ settings: SyncSettings, boothName: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ settings: SyncSettings, boothName: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: CorrectedClock = CorrectedClock()
     ) async -> Result<String, StoreError> {
         let client = Self.makeClient()
         defer { _ = client.shutdown() }
         let store: ObjectStore
-        switch Self.store(settings, environment: environment, client: client, clock: { Date() }) {
+        switch Self.store(settings, environment: environment, client: client, clock: clock) {
         case .success(let found): store = found
         case .failure(let missing): return .failure(StoreError(.credentials, "The booth cannot sign its requests: \(missing)."))
         }
@@ -222,12 +265,22 @@ public final class EventSync: Sendable {
             guard listed.objects.contains(where: { $0.key == key }) else {
                 return .failure(StoreError(.protocolError, "The store took \(key) but did not list it."))
             }
-            let skew = store.clockCorrection
-            let clock = abs(skew) < 60 ? "" : "; the booth's clock is \(Int(abs(skew)) / 60) minutes off the store's (check NTP)"
-            return .success("\(store.endpoint.absoluteString) bucket \(store.bucket): wrote, listed and deleted under \(layout.ownPrefix)\(clock).")
+            return .success(
+                "\(store.endpoint.absoluteString) bucket \(store.bucket): wrote, listed and deleted under \(layout.ownPrefix); \(Self.clockLine(clock.correction))."
+            )
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The booth's clock against the store's, in words for the operator.
+    static func clockLine(_ correction: TimeInterval?) -> String {
+        guard let correction else { return "the store did not say its time" }
+        guard correction != 0 else { return "the booth's clock agrees with the store's (within \(Int(CorrectedClock.tolerance)) s)" }
+        return """
+            the booth's clock is \(CorrectedClock.describe(correction)): photos are dated by the store's time while it syncs; \
+            check NTP (timedatectl)
+            """
     }
 
     /// Waits for `duration`, or until a change is queued.
@@ -247,12 +300,70 @@ public final class EventSync: Sendable {
         if let woken { seen = woken }
     }
 
-    private func record(_ error: StoreError, store: ObjectStore) {
+    /// Notes a failure of the store: in the metrics, the log and the state `sync status` reads.
+    private func record(_ error: StoreError, during operation: Operation, on thread: SyncThread) async {
         metrics.failed(error)
-        metrics.update { $0.clockCorrection = store.clockCorrection }
+        noteClock()
         logger.warning("Event sync: \(error) Photos wait in the outbox; the booth tries again.")
         let text = error.description
-        try? library.setSyncState(["last_error": text, "last_error_kind": error.kind.rawValue, "last_error_at": Date().utcTimestamp])
+        try? await thread.run { [library] in
+            try library.setSyncState([
+                "last_error": text, "last_error_kind": error.kind.rawValue, "last_error_at": Date().utcTimestamp,
+                "last_error_during": operation.rawValue,
+            ])
+        }
+    }
+
+    /// A listing went through: the store is reachable, the credentials read and the clock is
+    /// right, so the last failure is cleared, unless an upload's refusal that a listing cannot
+    /// disprove (a key that may read but not write, an upload refused or damaged) waits for
+    /// an upload that goes through. `photobooth serve`, which never uploads, is never left
+    /// "failing" by a listing's failure that has passed.
+    private func listingSucceeded(on thread: SyncThread) async {
+        let cleared = try? await thread.run { [library] () throws -> Bool in
+            let keptByUpload: Set<String> = [
+                StoreError.Kind.credentials.rawValue, StoreError.Kind.refused.rawValue, StoreError.Kind.corrupted.rawValue,
+            ]
+            if try library.syncState("last_error_during") == Operation.upload.rawValue,
+                try keptByUpload.contains(library.syncState("last_error_kind") ?? ""), try library.outboxSummary().pending > 0
+            {
+                try library.setSyncState(["last_listing_at": Date().utcTimestamp])
+                return false
+            }
+            try library.setSyncState([
+                "last_listing_at": Date().utcTimestamp, "last_error": nil, "last_error_kind": nil, "last_error_at": nil,
+                "last_error_during": nil,
+            ])
+            return true
+        }
+        metrics.listed(clearingError: cleared ?? false)
+        noteClock()
+    }
+
+    /// Shows the clock's correction in the metrics, and logs it when it changed: once the store's
+    /// time is known to differ from the booth's, and whenever the difference changes by more
+    /// than the clock's tolerance.
+    private func noteClock() {
+        guard let correction = clock.correction else { return }
+        metrics.update {
+            $0.clockCorrection = correction
+            $0.clockKnown = true
+        }
+        let changed = loggedCorrection.withLock { logged in
+            defer { logged = correction }
+            return logged != correction
+        }
+        guard changed else { return }
+        if correction == 0 {
+            logger.notice("The booth's clock agrees with the store's again; photos are dated by it.")
+        } else {
+            logger.log(
+                level: abs(correction) >= 60 ? .warning : .notice,
+                """
+                The booth's clock is \(CorrectedClock.describe(correction)) (its Date header): photos are dated and requests \
+                signed by the store's time from now on. Check NTP (timedatectl).
+                """)
+        }
     }
 
     // MARK: Uploading
@@ -312,10 +423,15 @@ public final class EventSync: Sendable {
             objects += 1
             try await thread.run { [library] in try library.uploaded(upload.entry) }
             metrics.succeeded(uploadedObjects: objects, uploadedBytes: bytes)
-            metrics.update { $0.clockCorrection = store.clockCorrection }
-            try? await thread.run { [library] in try library.setSyncState(["last_success_at": Date().utcTimestamp, "last_error": nil]) }
+            noteClock()
+            try? await thread.run { [library] in
+                try library.setSyncState([
+                    "last_success_at": Date().utcTimestamp, "last_error": nil, "last_error_kind": nil, "last_error_at": nil,
+                    "last_error_during": nil,
+                ])
+            }
             logger.info(
-                "uploaded \(id.lowercased) \(upload.original == nil ? "(deleted: tombstone)" : "\"\(upload.record.caption)\"") to \(layout.ownPrefix)"
+                "uploaded \(id.lowercased) \(upload.original == nil ? "(deleted: tombstone)" : upload.record.caption.quoted) to \(layout.ownPrefix)"
             )
             return true
         } catch {
@@ -331,6 +447,19 @@ public final class EventSync: Sendable {
 
     // MARK: Importing
 
+    /// Why an object of the bucket is not taken: said once in the log, and remembered with the
+    /// object's ETag so that it is not fetched again until it changes.
+    private struct Refusal: Error {
+        let reason: String
+    }
+
+    /// The version of a record remembered once it was dealt with: its ETag, and for a photo not
+    /// imported (its original was missing or refused) its original's too, so that the record is
+    /// looked at again when either changes and never otherwise.
+    static func version(of record: ListPage.Object, original: ListPage.Object?) -> String {
+        "\(record.etag) \(original?.etag ?? "-")"
+    }
+
     /// Lists the event's prefix and brings in what the other booths wrote or changed since.
     private func importOthers(from store: ObjectStore, on thread: SyncThread) async throws {
         let objects = try await store.listAll(prefix: layout.eventPrefix)
@@ -338,78 +467,144 @@ public final class EventSync: Sendable {
         var byKey: [String: ListPage.Object] = [:]
         for object in objects { byKey[object.key] = object }
         for object in objects {
-            guard let (booth, kind, id) = layout.parse(object.key), kind == .record, booth != layout.booth,
-                seen[object.key] != object.etag
-            else { continue }
             try Task.checkCancellation()
-            guard let data = try await store.get(object.key), let record = PhotoSidecar(xmp: data), record.id == id else {
-                logger.warning("Event sync: the record \(object.key) does not read as a photo's record; it is skipped.")
-                try await thread.run { [library] in try library.markSeen(object.key, etag: object.etag) }
-                continue
-            }
-            metrics.update {
-                $0.objectsImported += 1
-                $0.bytesImported += data.count
-            }
-            do {
-                if try await apply(record, from: booth, store: store, thread: thread, objects: byKey) {
-                    try await thread.run { [library] in try library.markSeen(object.key, etag: object.etag) }
-                }
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                // One photo that cannot be brought in (a damaged original, a full disk) does not
-                // hold up the others; it is tried again at the next listing.
-                logger.warning("Event sync: photo \(id.lowercased) of \(booth) could not be imported: \(error)")
-            }
+            guard let (booth, kind, id) = layout.parse(object.key), kind == .record, booth != layout.booth else { continue }
+            let original = byKey[layout.key(.photo, of: id, booth: booth)]
+            if let done = seen[object.key], done == object.etag || done == Self.version(of: object, original: original) { continue }
+            try await importRecord(object, of: booth, id: id, original: original, store: store, thread: thread)
         }
-        metrics.succeeded()
-        try? await thread.run { [library] in try library.setSyncState(["last_listing_at": Date().utcTimestamp]) }
+        await listingSucceeded(on: thread)
     }
 
-    /// Brings one record of another booth into the library; `false` when it must be tried again
-    /// at the next listing (its original is not all there yet).
-    private func apply(
-        _ record: PhotoSidecar, from booth: String, store: ObjectStore, thread: SyncThread, objects: [String: ListPage.Object]
-    ) async throws -> Bool {
+    /// Notes that the object at `key` was dealt with at `version` (``version(of:original:)``).
+    private func remember(_ key: String, as version: String, on thread: SyncThread) async throws {
+        try await thread.run { [library] in try library.markSeen(key, etag: version) }
+    }
+
+    /// Looks at one record of another booth that changed since it was last dealt with: applies
+    /// it to the photo already here, or imports a new photo; refuses it (once) when it does not
+    /// check out. A store that fails is thrown (the listing stops, and is tried again); a library
+    /// that cannot take a photo now (a full disk) leaves it for the next listing.
+    private func importRecord(
+        _ object: ListPage.Object, of booth: String, id: UUID, original: ListPage.Object?, store: ObjectStore, thread: SyncThread
+    ) async throws {
+        var version = object.etag
+        let key = object.key
+        do {
+            guard object.size <= BucketLayout.recordLimit else {
+                throw Refusal(reason: "it is \(object.size) bytes, more than a record's \(BucketLayout.recordLimit)")
+            }
+            if let present = try await thread.run({ [library] in try library.photo(id: id, includingHidden: true) }) {
+                // Only the booth that took a photo changes it, on every reader.
+                guard present.origin == booth else {
+                    throw Refusal(
+                        reason: present.origin.map { "it claims photo \(id.lowercased), which is \(LogText.quoted($0))'s" }
+                            ?? "it claims photo \(id.lowercased), which is this booth's own")
+                }
+                guard let record = try await fetchRecord(key, of: booth, id: id, store: store) else { return }
+                try await apply(record, to: present, from: booth, store: store, thread: thread)
+            } else {
+                version = Self.version(of: object, original: original)
+                // A record without its original (a photo deleted before it was ever imported here,
+                // or one whose original has not come): nothing to import until the original comes.
+                guard let original else {
+                    try await remember(key, as: version, on: thread)
+                    return
+                }
+                guard original.size <= BucketLayout.photoLimit else {
+                    throw Refusal(reason: "its original is \(original.size) bytes, more than the \(BucketLayout.photoLimit) a photo may be")
+                }
+                guard let record = try await fetchRecord(key, of: booth, id: id, store: store) else { return }
+                if !record.deleted {
+                    guard try await importNew(record, from: booth, original: original.key, store: store, thread: thread) else { return }
+                    version = object.etag
+                }
+            }
+            try await remember(key, as: version, on: thread)
+        } catch let refusal as Refusal {
+            logger.warning("Event sync: \(LogText.quoted(key)) is refused: \(refusal.reason). It is not fetched again until it changes.")
+            try await remember(key, as: version, on: thread)
+        } catch let error as StoreError where error.kind == .tooLarge {
+            logger.warning("Event sync: \(error) It is not fetched again until it changes.")
+            try await remember(key, as: version, on: thread)
+        } catch let error as StoreError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // One photo that cannot be brought in now (a full disk) does not hold up the others;
+            // it is tried again at the next listing.
+            logger.warning("Event sync: photo \(id.lowercased) of \(LogText.quoted(booth)) could not be imported: \(error)")
+        }
+    }
+
+    /// The record at `key`, checked: it reads as a photo's record, of photo `id`, of the
+    /// folder's booth and of this event. `nil` when it went meanwhile.
+    private func fetchRecord(_ key: String, of booth: String, id: UUID, store: ObjectStore) async throws -> PhotoSidecar? {
+        guard let data = try await store.get(key, limit: BucketLayout.recordLimit) else { return nil }
+        guard let record = PhotoSidecar(xmp: data) else { throw Refusal(reason: "it does not read as a photo's record") }
+        guard record.id == id else { throw Refusal(reason: "it describes photo \(record.id.lowercased), not \(id.lowercased)") }
+        // A record written by the booth says that booth's name; an empty name claims no other.
+        guard record.booth.isEmpty || BucketLayout.keyName(record.booth) == booth else {
+            throw Refusal(reason: "it says it is of booth \(LogText.quoted(record.booth)), not of its folder's")
+        }
+        guard BucketLayout.keyName(record.event ?? "") == layout.event, record.event != nil else {
+            throw Refusal(reason: "it is of event \(LogText.quoted(record.event ?? "")), not of this one")
+        }
+        return record
+    }
+
+    /// Brings what the booth of a photo imported from it changed: a deletion, a new name, the
+    /// hidden flag.
+    private func apply(_ record: PhotoSidecar, to present: Photo, from booth: String, store: ObjectStore, thread: SyncThread) async throws {
         let id = record.id
-        if record.deleted {
-            if try await thread.run({ [library] in try library.removeImported(id) }) {
-                logger.info("removed \(id.lowercased): deleted at \(booth)")
+        guard record.deleted else {
+            if try await thread.run({ [library] in try library.applyImported(record, from: booth) }) {
+                logger.info("updated \(id.lowercased) \(record.caption.quoted)\(record.hidden ? " (hidden)" : "") from \(LogText.quoted(booth))")
             }
-            return true
+            return
         }
-        let present = try await thread.run { [library] in try library.photo(id: id, includingHidden: true) }
-        if let present {
-            guard present.origin != nil else { return true }
-            if try await thread.run({ [library] in try library.applyImported(record) }) {
-                logger.info("updated \(id.lowercased) \"\(record.caption)\"\(record.hidden ? " (hidden)" : "") from \(booth)")
-            }
-            return true
+        if try await thread.run({ [library] in try library.removeImported(id, from: booth) }) {
+            logger.info("removed \(id.lowercased): deleted at \(LogText.quoted(booth))")
         }
-        // A new photo: its original, checked against the record's SHA-256 (the booth may be
-        // halfway through uploading a newer copy; the next listing sees both settled).
-        let photoKey = layout.key(.photo, of: id, booth: booth)
-        guard let original = try await store.get(photoKey) else { return false }
-        guard let expected = record.sha256, SHA256.hash(data: original).hex == expected else {
-            logger.notice("Event sync: \(photoKey) does not match its record yet; trying again at the next listing.")
-            return false
+    }
+
+    /// Imports a new photo of another booth: its original, checked against the record (SHA-256,
+    /// pixel size) and decoded here for its thumbnail (the bucket's is never read). `false`
+    /// when it must be tried again at the next listing (the original went meanwhile).
+    private func importNew(_ record: PhotoSidecar, from booth: String, original key: String, store: ObjectStore, thread: SyncThread)
+        async throws -> Bool
+    {
+        let now = clock.now
+        guard record.createdAt <= now + Self.futureTolerance else {
+            throw Refusal(reason: "it is dated \(record.createdAt.utcTimestamp), in the future (the store's time is \(now.utcTimestamp))")
         }
-        let thumbnailData = try await store.get(layout.key(.thumbnail, of: id, booth: booth))
-        metrics.update {
-            $0.objectsImported += thumbnailData == nil ? 1 : 2
-            $0.bytesImported += original.count + (thumbnailData?.count ?? 0)
+        guard record.createdAt >= Self.earliestPhoto else {
+            throw Refusal(reason: "it is dated \(record.createdAt.utcTimestamp), before any booth's photo (a clock that was never set)")
         }
-        let imported = try await thread.run { [library, thumbnailer] () throws -> Photo in
-            // The thumbnail is made here when the bucket's is missing or does not match the photo.
-            var thumbnail = try thumbnailer.thumbnail(forJPEG: original)
-            if let thumbnailData, thumbnailData.starts(with: [0xFF, 0xD8]), thumbnailData.count < 1 << 20 {
-                thumbnail.jpeg = thumbnailData
-            }
-            return try library.importPhoto(original, thumbnail: thumbnail, record: record, origin: booth)
+        guard let expected = record.sha256 else { throw Refusal(reason: "it gives no SHA-256 of its original") }
+        guard let original = try await store.get(key, limit: BucketLayout.photoLimit) else { return false }
+        guard SHA256.hash(data: original).hex == expected else {
+            throw Refusal(reason: "its original (\(original.count) bytes) does not match the record's SHA-256")
+        }
+        let thumbnail: Thumbnail
+        do {
+            thumbnail = try await thread.run { [thumbnailer] in try thumbnailer.thumbnail(forJPEG: original) }
+        } catch {
+            throw Refusal(reason: "its original is not a photo the booth can read (\(error))")
+        }
+        guard thumbnail.sourceWidth * thumbnail.sourceHeight <= Self.maximumPixels else {
+            throw Refusal(reason: "its original is \(thumbnail.sourceWidth)x\(thumbnail.sourceHeight) pixels, more than a photo may be")
+        }
+        if let width = record.width, let height = record.height, (width, height) != (thumbnail.sourceWidth, thumbnail.sourceHeight) {
+            throw Refusal(
+                reason: "it says \(width)x\(height) pixels, its original is \(thumbnail.sourceWidth)x\(thumbnail.sourceHeight)")
+        }
+        let imported = try await thread.run { [library] in
+            try library.importPhoto(original, thumbnail: thumbnail, record: record, origin: booth)
         }
         metrics.update { $0.photosImported += 1 }
-        logger.info("imported \(imported.id.lowercased) \"\(imported.caption)\" from \(booth)")
+        logger.info("imported \(imported.id.lowercased) \(imported.caption.quoted) from \(LogText.quoted(booth))")
         return true
     }
 }
