@@ -190,7 +190,8 @@ public enum Booth {
         if configuration.sync.isEnabled {
             let sync = EventSync(
                 settings: configuration.sync, boothName: configuration.web.boothName, library: library, tagger: JPEGTagger(),
-                thumbnailer: thumbnailer, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) }, clock: wallClock)
+                thumbnailer: thumbnailer, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) }, clock: wallClock,
+                guestDeletions: deletionKeys.map(GuestDeletions.init(keys:)))
             monitor.attach(sync.metrics)
             services.append(.init(service: SyncService(sync: sync), serviceName: "sync"))
         } else {

@@ -37,6 +37,8 @@ public final class EventSync: Sendable {
     /// original goes up once, with its name, rather than once before and once after.
     private let isBeingNamed: @Sendable (UUID) -> Bool
     private let environment: [String: String]
+    /// The booth's guest deletion keys, when guests may delete their photos.
+    private let guestDeletions: GuestDeletions?
     /// The clock's correction as last logged.
     private let loggedCorrection = Mutex<TimeInterval>(0)
 
@@ -57,10 +59,13 @@ public final class EventSync: Sendable {
     ///   - boothName: this booth's name (`booth.name`): its folder in the bucket; `nil` for a
     ///     gallery without a camera (`photobooth serve`), which only imports.
     ///   - clock: the booth's wall clock, which the store's time corrects.
+    ///   - guestDeletions: the booth's guest deletion keys, to publish their digests and take
+    ///     the deletions guests ask of other readers; `nil` when guests cannot delete here.
     public init(
         settings: SyncSettings, boothName: String?, library: PhotoLibrary, tagger: any PhotoTagger, thumbnailer: any Thumbnailer,
         logger: Logger, isBeingNamed: @escaping @Sendable (UUID) -> Bool = { _ in false },
-        environment: [String: String] = ProcessInfo.processInfo.environment, clock: CorrectedClock = CorrectedClock()
+        environment: [String: String] = ProcessInfo.processInfo.environment, clock: CorrectedClock = CorrectedClock(),
+        guestDeletions: GuestDeletions? = nil
     ) {
         self.clock = clock
         self.settings = settings
@@ -72,6 +77,7 @@ public final class EventSync: Sendable {
         self.logger = logger
         self.isBeingNamed = isBeingNamed
         self.environment = environment
+        self.guestDeletions = guestDeletions
     }
 
     /// The store, with the credentials as they are now; `nil` (and the reason in the metrics and
@@ -169,6 +175,7 @@ public final class EventSync: Sendable {
                     nextListing = Date() + settings.listInterval.timeInterval
                 }
                 operation = .upload
+                if try await uploadNextRequest(to: current, on: thread) { continue }
                 if try await uploadNext(to: current, on: thread) { continue }
             } catch let error as StoreError {
                 // A request cut short because the booth is stopping is not the store's failure:
@@ -208,6 +215,7 @@ public final class EventSync: Sendable {
             do {
                 try await importOthers(from: store, on: thread)
                 operation = .upload
+                while try await uploadNextRequest(to: store, on: thread) {}
                 while try await uploadNext(to: store, on: thread) {}
                 await notePending(on: thread)
             } catch let error as StoreError {
@@ -380,7 +388,7 @@ public final class EventSync: Sendable {
     /// Uploads the oldest entry due; `false` when none is.
     private func uploadNext(to store: ObjectStore, on thread: SyncThread) async throws -> Bool {
         let now = Date()
-        let prepared = try await thread.run { [library, tagger, event, isBeingNamed] () throws -> Upload? in
+        let prepared = try await thread.run { [library, tagger, event, isBeingNamed, guestDeletions] () throws -> Upload? in
             var held: Set<UUID> = []
             while let entry = try library.nextUpload(at: now, skipping: held) {
                 if isBeingNamed(entry.id) && now.timeIntervalSince(entry.queuedAt) < Self.namingHold {
@@ -393,6 +401,10 @@ public final class EventSync: Sendable {
                 let original = try library.outgoingCopy(of: photo, event: event, tagger: tagger)
                 var described = record
                 described.sha256 = SHA256.hash(data: original).hex
+                if let (digest, until) = guestDeletions?.published(photo) {
+                    described.deletionKeySHA256 = digest
+                    described.deletableUntil = until
+                }
                 let thumbnail = entry.thumbnail ? try library.thumbnail(of: photo.id, includingHidden: true) : nil
                 return Upload(entry: entry, record: described, original: original, thumbnail: thumbnail)
             }
@@ -445,6 +457,19 @@ public final class EventSync: Sendable {
         }
     }
 
+    /// Uploads the oldest guest's deletion request taken here that the bucket does not have;
+    /// `false` when none waits. The booth that took the photo finds it at its next listing.
+    private func uploadNextRequest(to store: ObjectStore, on thread: SyncThread) async throws -> Bool {
+        guard let request = try await thread.run({ [library] in try library.deletionRequestsToUpload().first }) else { return false }
+        let object = DeletionRequestObject(photo: request.id.lowercased, key: request.key, requestedAt: request.requestedAt.utcTimestamp)
+        let data = try JSONEncoder().encode(object)
+        try await store.put(layout.requestKey(of: request.id), data, contentType: "application/json")
+        try await thread.run { [library] in try library.deletionRequestUploaded(request) }
+        metrics.succeeded(uploadedObjects: 1, uploadedBytes: data.count)
+        logger.info("uploaded a guest's request to delete \(request.id.lowercased) to \(layout.requestKey(of: request.id))")
+        return true
+    }
+
     // MARK: Importing
 
     /// Why an object of the bucket is not taken: said once in the log, and remembered with the
@@ -460,7 +485,8 @@ public final class EventSync: Sendable {
         "\(record.etag) \(original?.etag ?? "-")"
     }
 
-    /// Lists the event's prefix and brings in what the other booths wrote or changed since.
+    /// Lists the event's prefix and brings in what the other booths wrote or changed since, and
+    /// the deletions guests asked of other readers for this booth's photos.
     private func importOthers(from store: ObjectStore, on thread: SyncThread) async throws {
         let objects = try await store.listAll(prefix: layout.eventPrefix)
         let seen = try await thread.run { [library] in try library.seenRecords() }
@@ -468,6 +494,12 @@ public final class EventSync: Sendable {
         for object in objects { byKey[object.key] = object }
         for object in objects {
             try Task.checkCancellation()
+            if let (folder, id) = layout.parseRequest(object.key) {
+                if folder != layout.requestFolder, seen[object.key] != object.etag {
+                    try await takeRequest(object, from: folder, for: id, store: store, thread: thread)
+                }
+                continue
+            }
             guard let (booth, kind, id) = layout.parse(object.key), kind == .record, booth != layout.booth else { continue }
             let original = byKey[layout.key(.photo, of: id, booth: booth)]
             if let done = seen[object.key], done == object.etag || done == Self.version(of: object, original: original) { continue }
@@ -567,6 +599,11 @@ public final class EventSync: Sendable {
         if try await thread.run({ [library] in try library.removeImported(id, from: booth) }) {
             logger.info("removed \(id.lowercased): deleted at \(LogText.quoted(booth))")
         }
+        // A guest asked for it here: the request has done its work, and goes from the bucket too.
+        if let request = try await thread.run({ [library] in try library.deletionRequest(of: id) }), !request.settled {
+            try await store.delete(layout.requestKey(of: id))
+            try await thread.run { [library] in try library.settleDeletionRequest(of: id) }
+        }
     }
 
     /// Imports a new photo of another booth: its original, checked against the record (SHA-256,
@@ -606,6 +643,52 @@ public final class EventSync: Sendable {
         metrics.update { $0.photosImported += 1 }
         logger.info("imported \(imported.id.lowercased) \(imported.caption.quoted) from \(LogText.quoted(booth))")
         return true
+    }
+
+    /// A guest's request, written by another reader (`photobooth serve`), to delete a photo:
+    /// taken when the photo is this booth's and its own secret accepts the key; the photo is
+    /// then deleted as a guest's deletion here is, and its tombstone reaches every reader.
+    /// Looked at once per version of the request.
+    private func takeRequest(_ object: ListPage.Object, from folder: String, for id: UUID, store: ObjectStore, thread: SyncThread)
+        async throws
+    {
+        let key = object.key
+        let markSeen = { try await self.remember(key, as: object.etag, on: thread) }
+        guard let guestDeletions,
+            let photo = try await thread.run({ [library] in try library.photo(id: id, includingHidden: true) }), photo.origin == nil
+        else {
+            // Not a photo of this booth (or guests cannot delete here): another booth's business.
+            try await markSeen()
+            return
+        }
+        do {
+            guard object.size <= BucketLayout.requestLimit else {
+                throw Refusal(reason: "it is \(object.size) bytes, more than a request's \(BucketLayout.requestLimit)")
+            }
+            guard let data = try await store.get(key, limit: BucketLayout.requestLimit) else { return }
+            guard let request = try? JSONDecoder().decode(DeletionRequestObject.self, from: data), request.photo == id.lowercased,
+                let time = Date(utcTimestamp: request.requestedAt)
+            else { throw Refusal(reason: "it does not read as a request to delete photo \(id.lowercased)") }
+            guard time <= clock.now + CorrectedClock.tolerance + 600 else {
+                throw Refusal(reason: "it is dated \(request.requestedAt), in the future")
+            }
+            guard guestDeletions.accepts(request.key, photo, time) else {
+                throw Refusal(reason: "its key is not the deletion key of photo \(id.lowercased), or had expired when it was given")
+            }
+            do {
+                try await thread.run { [library] in _ = try library.recycle(id) }
+                logger.notice("Deleted photo \(id.lowercased): its guest asked through \(LogText.quoted(folder)) with the photo's key.")
+            } catch let error as LibraryError where error.code == .unknownPhoto {
+                // Deleted here meanwhile: nothing left to do.
+            }
+            try await markSeen()
+        } catch let refusal as Refusal {
+            logger.warning("Event sync: \(LogText.quoted(key)) is refused: \(refusal.reason). It is not fetched again until it changes.")
+            try await markSeen()
+        } catch let error as StoreError where error.kind == .tooLarge {
+            logger.warning("Event sync: \(error) It is not fetched again until it changes.")
+            try await markSeen()
+        }
     }
 }
 

@@ -22,7 +22,8 @@ final class TestBooth: Sendable {
     ///   - logger: where the sync's lines go (a ``LogLines`` to read them back).
     init(
         _ name: String, event: String, server: any StoreServer, credentials: StoreCredentials? = nil, directory: URL? = nil,
-        endpoint: URL? = nil, serving: Bool = false, logger: Logger = Logger(label: "test"), clock: CorrectedClock = CorrectedClock()
+        endpoint: URL? = nil, serving: Bool = false, logger: Logger = Logger(label: "test"), clock: CorrectedClock = CorrectedClock(),
+        guestDeletions: GuestDeletions? = nil
     ) throws {
         self.name = name
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-sync-\(UUID().lowercased)")
@@ -37,7 +38,7 @@ final class TestBooth: Sendable {
         sync = EventSync(
             settings: settings, boothName: serving ? nil : name, library: library, tagger: JPEGTagger(), thumbnailer: JPEGThumbnailer(),
             logger: logger, environment: ["AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey],
-            clock: clock)
+            clock: clock, guestDeletions: guestDeletions)
     }
 
     deinit {

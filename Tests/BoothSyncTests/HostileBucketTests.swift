@@ -314,4 +314,48 @@ struct HostileBucketTests {
         #expect(try gallery.library.syncState("last_listing_at") != nil)
         #expect(gallery.sync.metrics.snapshot.lastError == nil)
     }
+
+    @Test(
+        "A guest's deletion taken by a gallery: hidden there at once, the request in the gallery's folder, the photo deleted by its booth and gone everywhere; a wrong key deletes nothing"
+    )
+    func guestDeletionThroughGallery() async throws {
+        let server = try await SeaweedFS()
+        let event = "Guests \(UUID().uuidString.prefix(6))"
+        // A stand-in for the web's keys: the key of a photo is "key-" and its id.
+        let keys = GuestDeletions(
+            published: { (SignatureV4.hash(Data("key-\($0.id.lowercased)".utf8)), $0.createdAt + 3600) },
+            accepts: { key, photo, time in key == "key-\(photo.id.lowercased)" && time < photo.createdAt + 3600 })
+        let log = LogLines()
+        let east = try TestBooth("East", event: event, server: server, logger: log.logger, guestDeletions: keys)
+        let gallery = try TestBooth("Gallery", event: event, server: server, serving: true)
+        let photo = try east.take("Delete me")
+        let kept = try east.take("Keep me")
+        try await east.sync.catchUp()
+        try await gallery.sync.catchUp()
+        let published = try #require(try gallery.library.deletionKey(of: photo.id))
+        #expect(published.sha256 == SignatureV4.hash(Data("key-\(photo.id.lowercased)".utf8)))
+
+        try gallery.library.requestDeletion(of: photo.id, key: "key-\(photo.id.lowercased)", at: Date())
+        // A made-up request for the other photo, under a folder of its own.
+        let forger = RogueBooth(server: server, event: event, folder: "booth-b")
+        let forgedKey = "\(forger.layout.event)/booth-b/deletions/\(kept.id.lowercased).json"
+        try await server.store().put(
+            forgedKey, Data(#"{"photo":"\#(kept.id.lowercased)","key":"guess","requested_at":"\#(Date().utcTimestamp)"}"#.utf8),
+            contentType: "application/json")
+        #expect(try gallery.library.photo(id: photo.id) == nil, "hidden at once")
+        try await gallery.sync.catchUp()
+        let requestKey = BucketLayout(event: event, booth: nil).requestKey(of: photo.id)
+        #expect(requestKey.contains("/_gallery/deletions/"))
+        #expect(try await server.store().get(requestKey) != nil)
+
+        try await east.sync.catchUp()
+        #expect(try east.library.photo(id: photo.id, includingHidden: true) == nil, "deleted where it was taken")
+        #expect(try east.library.photo(id: kept.id) != nil, "the forged request deleted nothing")
+        #expect(log.messages(atLeast: .warning).filter { $0.contains(forgedKey) }.count == 1)
+        try await east.sync.catchUp()
+        try await gallery.sync.catchUp()
+        #expect(try gallery.library.photo(id: photo.id, includingHidden: true) == nil, "gone from the gallery too")
+        #expect(try await server.store().get(requestKey) == nil, "the gallery took its request back")
+        #expect(try gallery.library.photo(id: kept.id) != nil)
+    }
 }
