@@ -492,6 +492,7 @@ public final class EventSync: Sendable {
         let seen = try await thread.run { [library] in try library.seenRecords() }
         var byKey: [String: ListPage.Object] = [:]
         for object in objects { byKey[object.key] = object }
+        let firstPublished = firstPublishers(of: objects, byKey: byKey)
         for object in objects {
             try Task.checkCancellation()
             if let (folder, id) = layout.parseRequest(object.key) {
@@ -503,9 +504,34 @@ public final class EventSync: Sendable {
             guard let (booth, kind, id) = layout.parse(object.key), kind == .record, booth != layout.booth else { continue }
             let original = byKey[layout.key(.photo, of: id, booth: booth)]
             if let done = seen[object.key], done == object.etag || done == Self.version(of: object, original: original) { continue }
-            try await importRecord(object, of: booth, id: id, original: original, store: store, thread: thread)
+            try await importRecord(
+                object, of: booth, id: id, original: original, publishedFirstBy: firstPublished[id], store: store, thread: thread)
         }
         await listingSucceeded(on: thread)
+    }
+
+    /// For each photo whose records sit in more than one booth's folder, the folder that
+    /// published it first, as the store dates it: the one whose thumbnail is oldest (a booth
+    /// uploads a photo's thumbnail once, with the photo, while a rename uploads the original
+    /// and record again), else whose original is. A booth that copies another's photo into its
+    /// own folder does so later, and the store's dates cannot be written by a booth: it cannot
+    /// take the photo over on a reader that has neither copy yet.
+    private func firstPublishers(of objects: [ListPage.Object], byKey: [String: ListPage.Object]) -> [UUID: String] {
+        var folders: [UUID: [String]] = [:]
+        for object in objects {
+            guard let (booth, kind, id) = layout.parse(object.key), kind == .record else { continue }
+            folders[id, default: []].append(booth)
+        }
+        var first: [UUID: String] = [:]
+        for (id, claimants) in folders where claimants.count > 1 {
+            let published = { (booth: String, kind: BucketLayout.Kind) in
+                byKey[self.layout.key(kind, of: id, booth: booth)]?.lastModified ?? .distantFuture
+            }
+            first[id] = claimants.min {
+                (published($0, .thumbnail), published($0, .photo), $0) < (published($1, .thumbnail), published($1, .photo), $1)
+            }
+        }
+        return first
     }
 
     /// Notes that the object at `key` was dealt with at `version` (``version(of:original:)``).
@@ -518,7 +544,8 @@ public final class EventSync: Sendable {
     /// check out. A store that fails is thrown (the listing stops, and is tried again); a library
     /// that cannot take a photo now (a full disk) leaves it for the next listing.
     private func importRecord(
-        _ object: ListPage.Object, of booth: String, id: UUID, original: ListPage.Object?, store: ObjectStore, thread: SyncThread
+        _ object: ListPage.Object, of booth: String, id: UUID, original: ListPage.Object?, publishedFirstBy first: String?,
+        store: ObjectStore, thread: SyncThread
     ) async throws {
         var version = object.etag
         let key = object.key
@@ -537,6 +564,9 @@ public final class EventSync: Sendable {
                 try await apply(record, to: present, from: booth, store: store, thread: thread)
             } else {
                 version = Self.version(of: object, original: original)
+                if let first, first != booth {
+                    throw Refusal(reason: "photo \(id.lowercased) was published first by \(LogText.quoted(first)), whose it is")
+                }
                 // A record without its original (a photo deleted before it was ever imported here,
                 // or one whose original has not come): nothing to import until the original comes.
                 guard let original else {

@@ -149,6 +149,25 @@ struct HostileBucketTests {
         }
         #expect(westLog.messages().contains { $0.contains(forged[2]) && $0.contains("this booth's own") })
 
+        // A copy of East's photo, its original too, under B's folder (which lists first): a
+        // gallery that had neither takes East's, which published it first (its thumbnail, put
+        // once with the photo, is the oldest; the store's dates are to the second, so a copy of
+        // the thumbnail made within the second would tie, and the folders' names decide).
+        let eastLayout = BucketLayout(event: event, booth: "East")
+        let copy = try #require(try await server.store().get(eastLayout.key(.photo, of: photo.id)))
+        try await server.store().put(rogue.key(.photo, of: photo.id), copy, contentType: "image/jpeg")
+        var copied = renamed
+        copied.sha256 = SignatureV4.hash(copy)
+        try await rogue.plant(copied)
+        let freshLog = LogLines()
+        let fresh = try TestBooth("Fresh", event: event, server: server, serving: true, logger: freshLog.logger)
+        try await fresh.sync.catchUp()
+        try await fresh.sync.catchUp()
+        #expect(try fresh.gallery() == before)
+        #expect(try fresh.library.photo(id: photo.id)?.origin == "east")
+        let claimed = freshLog.messages(atLeast: .warning).filter { $0.contains(forged[0]) }
+        #expect(claimed.count == 1 && claimed.first?.contains("published first by \"east\"") == true, "\(claimed)")
+
         // Then a tombstone in the same folder: still nothing, and still said once per version.
         let tombstoneKey = try await rogue.plant(
             PhotoSidecar.tombstone(id: photo.id, number: 1, createdAt: Date(), booth: "Booth B", event: event))
@@ -158,7 +177,7 @@ struct HostileBucketTests {
         #expect(galleryLog.messages(atLeast: .warning).filter { $0.contains(tombstoneKey) }.count == 2)
 
         // The forged objects go, the gallery restarts: nothing changes.
-        for key in forged + [tombstoneKey] { try await server.store().delete(key) }
+        for key in forged + [rogue.key(.photo, of: photo.id)] { try await server.store().delete(key) }
         gallery.library.close()
         let restarted = try TestBooth(reopening: gallery, event: event, server: server, serving: true)
         try await restarted.sync.catchUp()
