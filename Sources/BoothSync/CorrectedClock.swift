@@ -66,15 +66,19 @@ public final class CorrectedClock: Sendable {
         offset.withLock { $0 = storeTime.timeIntervalSince(local) }
     }
 
-    /// A correction in words: "1 h 2 min behind the store's", "40 s ahead of the store's".
+    /// A correction in words: "1 h 2 min behind the store's", "40 s ahead of the store's", to
+    /// the second below an hour, to the minute below a day, to the hour above (the store's
+    /// time is known to a second, and 3,599 s reads better as an hour).
     public static func describe(_ correction: TimeInterval) -> String {
-        let seconds = Int(abs(correction).rounded())
+        let size = abs(correction)
+        let minutes = Int((size / 60).rounded())
+        let hours = Int((size / 3600).rounded())
         let amount: String =
-            switch seconds {
-            case ..<60: "\(seconds) s"
-            case ..<3600: "\(seconds / 60) min \(seconds % 60) s"
-            case ..<86_400: "\(seconds / 3600) h \(seconds / 60 % 60) min"
-            default: "\(seconds / 86_400) d \(seconds / 3600 % 24) h"
+            switch size.rounded() {
+            case ..<60: "\(Int(size.rounded())) s"
+            case ..<3570: "\(Int(size.rounded()) / 60) min \(Int(size.rounded()) % 60) s"
+            case ..<86_370: "\(minutes / 60) h \(minutes % 60) min"
+            default: "\(hours / 24) d \(hours % 24) h"
             }
         return correction > 0 ? "\(amount) behind the store's" : "\(amount) ahead of the store's"
     }
