@@ -2,12 +2,24 @@ import Foundation
 
 /// A photo's name as people see it: on the booth's screen, in lists and in exported file names.
 ///
-/// Whatever the source (keypad, terminal, a pipe, a command line), a caption is trimmed, has its
-/// control characters removed and holds at most ``maximumLength`` characters (grapheme clusters,
-/// so an emoji or an accented letter counts once). Everything else is kept exactly as typed.
+/// Whatever the source (keypad, terminal, a pipe, a command line, another booth's record), a
+/// caption is trimmed, has its control characters removed and holds at most ``maximumLength``
+/// characters (grapheme clusters, so an emoji or an accented letter counts once), each of at most
+/// ``maximumScalarsPerCharacter`` scalars, and at most ``maximumBytes`` bytes in all. Everything
+/// else is kept exactly as typed.
 public struct Caption: Sendable, Hashable, CustomStringConvertible {
     /// The longest caption, in characters as people count them.
     public static let maximumLength = 64
+    /// The longest caption in UTF-8 bytes. A key of a keypad or keyboard types a character of at
+    /// most 4 bytes (the letters of every script, CJK, a single emoji), so 64 typed characters
+    /// take at most 256 bytes; twice that leaves room for letters typed as a letter and its
+    /// marks and for a few emoji sequences. Without it, 64 "characters" each carrying thousands
+    /// of combining marks made a 5 MB caption that every page repeated.
+    public static let maximumBytes = 512
+    /// The most scalars one character keeps. The longest emoji sequences have 10 (a kiss with
+    /// two skin tones) and a script's syllable fewer; marks stacked beyond that on one letter
+    /// only draw over the lines around it.
+    public static let maximumScalarsPerCharacter = 16
 
     /// The cleaned text, never empty.
     public let text: String
@@ -16,10 +28,25 @@ public struct Caption: Sendable, Hashable, CustomStringConvertible {
     public init?(sanitizing raw: String) {
         let cleaned = String(String.UnicodeScalarView(raw.unicodeScalars.compactMap(Caption.clean)))
         let trimmed = cleaned.trimmingCharacters(in: .whitespacesAndNewlines)
-        let cut = String(trimmed.prefix(Caption.maximumLength))
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        var cut = ""
+        var count = 0
+        for character in trimmed {
+            let bounded = Caption.bounded(character)
+            guard count < Caption.maximumLength, cut.utf8.count + bounded.utf8.count <= Caption.maximumBytes else { break }
+            cut += bounded
+            count += 1
+        }
+        cut = cut.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !cut.isEmpty else { return nil }
         text = cut
+    }
+
+    /// `character` with at most ``maximumScalarsPerCharacter`` scalars: the first ones, which
+    /// are the letter and its first marks.
+    static func bounded(_ character: Character) -> String {
+        let scalars = character.unicodeScalars
+        guard scalars.count > maximumScalarsPerCharacter else { return String(character) }
+        return String(String.UnicodeScalarView(scalars.prefix(maximumScalarsPerCharacter)))
     }
 
     /// Decodes bytes as UTF-8, dropping what is not valid UTF-8, then cleans the text.

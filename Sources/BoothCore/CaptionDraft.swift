@@ -1,7 +1,8 @@
 /// The name a guest is typing, key by key.
 ///
 /// It applies the same rules as ``Caption`` while typing, so the screen never shows a character
-/// that would not be saved, and it stops accepting characters at ``Caption/maximumLength``.
+/// that would not be saved, and it stops accepting characters at ``Caption/maximumLength`` (or
+/// ``Caption/maximumBytes``).
 public struct CaptionDraft: Sendable, Hashable {
     /// What has been typed so far.
     public private(set) var text: String
@@ -15,15 +16,16 @@ public struct CaptionDraft: Sendable, Hashable {
     }
 
     /// Appends a character; returns `false` when it was ignored (a control character, a space
-    /// before anything else, which the caption would trim, or the draft is full).
+    /// before anything else, which the caption would trim, or the draft is full). A character
+    /// of more than ``Caption/maximumScalarsPerCharacter`` scalars keeps the first ones.
     @discardableResult
     public mutating func type(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars.compactMap(Caption.clean)
         guard !scalars.isEmpty else { return false }
-        let typed = String(String.UnicodeScalarView(scalars))
+        let typed = String(String.UnicodeScalarView(scalars)).map(Caption.bounded).joined()
         guard !(text.isEmpty && typed.allSatisfy(\.isWhitespace)) else { return false }
         let longer = text + typed
-        lastTypeKept = longer.count <= Caption.maximumLength
+        lastTypeKept = longer.count <= Caption.maximumLength && longer.utf8.count <= Caption.maximumBytes
         guard lastTypeKept else { return false }
         text = longer
         return true

@@ -117,11 +117,15 @@ public enum Booth {
             libraryWritten: { failed in storage.checkNow(probing: failed) })
         var settings = configuration.settings
         settings.keys = devices.bindings
+        // Photos are dated by the store's time once the sync has heard it (a Pi has no clock of
+        // its own until NTP syncs).
+        let wallClock = CorrectedClock()
         let runtime = BoothRuntime(
             settings: settings, clock: MonotonicClock(), frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), observer: observer,
-            heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, logger: logger)
+            heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
+            logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
         let cameraService = CameraService(
             camera: devices.camera, frames: frames, logger: logger,
@@ -186,7 +190,8 @@ public enum Booth {
         if configuration.sync.isEnabled {
             let sync = EventSync(
                 settings: configuration.sync, boothName: configuration.web.boothName, library: library, tagger: JPEGTagger(),
-                thumbnailer: thumbnailer, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) })
+                thumbnailer: thumbnailer, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) }, clock: wallClock,
+                guestDeletions: deletionKeys.map(GuestDeletions.init(keys:)))
             monitor.attach(sync.metrics)
             services.append(.init(service: SyncService(sync: sync), serviceName: "sync"))
         } else {

@@ -151,7 +151,8 @@ final class BoothMonitor: Sendable {
                 samples: StoreError.Kind.allCases.map { .init(labels: ["kind": $0.rawValue], value: figures.failures[$0] ?? 0) })
             text.add(
                 "photobooth_sync_clock_correction_seconds", .gauge,
-                help: "Seconds added to the booth's clock to sign requests (from the store's time).", value: figures.clockCorrection.rounded())
+                help: "Seconds added to the booth's clock to date photos and sign requests (from the store's time).",
+                value: figures.clockCorrection.rounded())
         }
         return text
     }
@@ -163,6 +164,6 @@ extension SyncReport {
     init(_ figures: SyncMetrics.Snapshot) {
         self.init(
             pending: figures.pending, oldestPending: figures.oldestPending, lastSuccess: figures.lastSuccess,
-            lastError: figures.notSyncing ?? figures.lastError?.description)
+            lastError: figures.notSyncing ?? figures.lastError?.description, clockOffset: figures.clockKnown ? figures.clockCorrection : nil)
     }
 }

@@ -2,6 +2,7 @@ import BoothCore
 import BoothImaging
 import BoothScreen
 import BoothStore
+import BoothSync
 import BoothSystem
 import Foundation
 import Logging
@@ -58,12 +59,13 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///   - dateFormat: how the gallery writes when a photo was taken.
     ///   - photoLink: the address of a photo's web page, which the saved screen shows as a QR
     ///     code; `nil` (the default for every photo) when the booth has no address to give.
+    ///   - wallClock: what photos are dated by: the event sync corrects it by the store's time.
     init(
         settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
         decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
-        heartbeat: Heartbeat? = nil, logger: Logger
+        heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), logger: Logger
     ) {
         self.settings = settings
         self.clock = clock
@@ -79,7 +81,9 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
         self.inputs = inputs
         self.sink = sink
-        writer = PhotoWriter(library: library, reviews: reviews, decodeShot: decodeShot, observer: observer, logger: logger) { event in
+        writer = PhotoWriter(
+            library: library, reviews: reviews, decodeShot: decodeShot, clock: wallClock, observer: observer, logger: logger
+        ) { event in
             sink.yield(.event(event))
         }
     }

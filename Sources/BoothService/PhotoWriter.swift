@@ -2,6 +2,7 @@ import BoothCore
 import BoothImaging
 import BoothScreen
 import BoothStore
+import BoothSync
 import BoothSystem
 import Foundation
 import Logging
@@ -41,6 +42,9 @@ final class PhotoWriter: Sendable {
 
     private let worker = SerialWorker(name: "photo writer")
     private let library: PhotoLibrary
+    /// The wall clock photos are dated by: the system's, corrected by the event store's time
+    /// once the sync has heard it.
+    private let wallClock: CorrectedClock
     private let decodeShot: ShotDecoding
     /// Where the screens find the shot's picture.
     private let reviews: ReviewPictures
@@ -59,9 +63,11 @@ final class PhotoWriter: Sendable {
 
     init(
         library: PhotoLibrary, reviews: ReviewPictures, decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) },
-        observer: BoothObserver = BoothObserver(), logger: Logger, report: @escaping @Sendable (BoothEvent) -> Void
+        clock: CorrectedClock = CorrectedClock(), observer: BoothObserver = BoothObserver(), logger: Logger,
+        report: @escaping @Sendable (BoothEvent) -> Void
     ) {
         self.library = library
+        self.wallClock = clock
         self.reviews = reviews
         self.decodeShot = decodeShot
         self.observer = observer
@@ -188,7 +194,7 @@ final class PhotoWriter: Sendable {
             do {
                 let (photo, timings) = try library.add(
                     jpeg, thumbnail: decoded.thumbnail, id: shot.photo.id, number: shot.number,
-                    caption: shot.photo.placeholder, createdAt: MonotonicClock().date(of: frame.timestamp), camera: frame.source,
+                    caption: shot.photo.placeholder, createdAt: wallClock.date(of: frame.timestamp), camera: frame.source,
                     perceptualHash: decoded.perceptualHash)
                 let offset = Double(shot.shutterAt.duration(to: frame.timestamp).inNanoseconds) / 1e6
                 logger.info(

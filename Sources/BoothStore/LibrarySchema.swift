@@ -209,6 +209,29 @@ enum LibrarySchema {
                     "the catalog is new, or was made by an earlier version that kept no record of operations in flight",
                 ])
         }
+        // A guest's deletion through another reader of the event's bucket (`photobooth serve`,
+        // whose link the QR code may carry): the record of a photo of another booth publishes
+        // the SHA-256 of the photo's deletion key and its expiry, kept here per imported photo
+        // (and gone with it); a reader that takes a guest's key hides the photo at once and
+        // queues its request for the bucket, where the booth that took the photo finds it and
+        // deletes the photo. When the photo's tombstone comes, the reader removes its request
+        // from the bucket and keeps it here as settled, so that the key, given again, is told
+        // the photo is gone.
+        migrator.registerMigration("v10: guest deletions through other readers") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE imported_deletion_key (
+                        photo_id TEXT PRIMARY KEY REFERENCES photo(id) ON DELETE CASCADE,
+                        key_sha256 TEXT NOT NULL,
+                        until TEXT NOT NULL);
+                    CREATE TABLE deletion_request (
+                        photo_id TEXT PRIMARY KEY,
+                        key TEXT NOT NULL,
+                        requested_at TEXT NOT NULL,
+                        uploaded_at TEXT,
+                        settled_at TEXT);
+                    """)
+        }
         return migrator
     }
 

@@ -95,7 +95,7 @@ extension PhotoLibrary {
         case change
         /// ``recycle(_:)``: the record, the moves to recycle/, then the row deleted.
         case recycle
-        /// ``removeImported(_:)``: the row deleted, then the original and sidecar.
+        /// ``removeImported(_:from:)``: the row deleted, then the original and sidecar.
         case removeImported = "remove imported"
     }
 

@@ -184,7 +184,8 @@ extension PhotoLibrary {
         do {
             try insert(
                 photo, thumbnail: thumbnail.jpeg, booth: record.booth, hidden: record.hidden, perceptualHash: thumbnail.perceptualHash,
-                closing: intent)
+                closing: intent
+            ) { db in try Self.keepDeletionKey(of: record, in: db) }
         } catch {
             try? DurableFile.remove(original)
             try? DurableFile.remove(sidecar)
@@ -193,17 +194,28 @@ extension PhotoLibrary {
         return photo
     }
 
-    /// Applies what the booth that took an imported photo changed: its name or hidden flag.
-    /// Returns whether anything changed.
+    /// Applies what the booth that took an imported photo changed: its name or hidden flag, and
+    /// the digest of its deletion key. Only the booth the photo came from (`origin`, its folder)
+    /// changes it: a record of another booth's folder is ignored. A photo a guest asked to delete
+    /// here stays hidden until its booth deletes it. Returns whether anything changed.
     @discardableResult
-    public func applyImported(_ record: PhotoSidecar) throws(LibraryError) -> Bool {
-        guard let (photo, _, hidden) = try row(of: record.id), photo.origin != nil else { return false }
-        guard photo.caption != record.caption || hidden != record.hidden || photo.favourite != record.favourite else { return false }
+    public func applyImported(_ record: PhotoSidecar, from origin: String) throws(LibraryError) -> Bool {
+        guard let (photo, _, hidden) = try row(of: record.id), photo.origin == origin else { return false }
+        let requested = try deletionRequest(of: record.id).map { !$0.settled } ?? false
+        let keepsHidden = record.hidden || requested
+        let key = try read("read a photo's deletion key") { db in
+            try Row.fetchOne(db, sql: "SELECT key_sha256, until FROM imported_deletion_key WHERE photo_id = ?", arguments: [record.id.lowercased])
+                .map { ($0["key_sha256"] as String, $0["until"] as String) }
+        }
+        if key?.0 != record.deletionKeySHA256 || key?.1 != record.deletableUntil?.utcTimestamp {
+            try write("keep a photo's deletion key") { db in try Self.keepDeletionKey(of: record, in: db) }
+        }
+        guard photo.caption != record.caption || hidden != keepsHidden || photo.favourite != record.favourite else { return false }
         try change(
             record.id, "update an imported photo", imported: true,
             sidecar: { sidecar in
                 sidecar.caption = record.caption
-                sidecar.hidden = record.hidden
+                sidecar.hidden = keepsHidden
                 sidecar.favourite = record.favourite
             }
         ) { db in
@@ -211,7 +223,7 @@ extension PhotoLibrary {
                 sql: "UPDATE photo SET caption = ?, name_key = ?, search_text = ?, hidden = ?, favourite = ? WHERE id = ?",
                 arguments: [
                     record.caption.text, NameKey.of(record.caption, number: photo.number), NameKey.fold(record.caption.text),
-                    record.hidden, record.favourite,
+                    keepsHidden, record.favourite,
                     record.id.lowercased,
                 ])
         }
@@ -219,11 +231,12 @@ extension PhotoLibrary {
     }
 
     /// Removes an imported photo whose booth deleted it: original, sidecar and row, with no copy
-    /// kept (a guest's wish to be forgotten reaches every booth). Returns whether it was here.
+    /// kept (a guest's wish to be forgotten reaches every booth). Only the booth the photo came
+    /// from (`origin`) deletes it. Returns whether it was here and removed.
     @discardableResult
-    public func removeImported(_ id: UUID) throws(LibraryError) -> Bool {
+    public func removeImported(_ id: UUID, from origin: String) throws(LibraryError) -> Bool {
         try changing.withLock { _ throws(LibraryError) -> Bool in
-            guard let photo = try photo(id: id, includingHidden: true), photo.origin != nil else { return false }
+            guard let photo = try photo(id: id, includingHidden: true), photo.origin == origin else { return false }
             // The intent comes with the row's removal: a crash before the files are gone leaves
             // it, and the next start removes them (``reconcileAtStart()``).
             let intent = try write("remove an imported photo") { db in
@@ -238,5 +251,109 @@ extension PhotoLibrary {
             try write("end the removal of an imported photo") { db in try Self.closeOperation(intent, in: db) }
             return true
         }
+    }
+
+    // MARK: A guest's deletion of another booth's photo
+
+    /// Keeps (or forgets) the digest of an imported photo's deletion key, as its record gives it.
+    static func keepDeletionKey(of record: PhotoSidecar, in db: Database) throws {
+        if let digest = record.deletionKeySHA256, let until = record.deletableUntil {
+            try db.execute(
+                sql: """
+                    INSERT INTO imported_deletion_key (photo_id, key_sha256, until) VALUES (?, ?, ?)
+                    ON CONFLICT(photo_id) DO UPDATE SET key_sha256 = excluded.key_sha256, until = excluded.until
+                    """,
+                arguments: [record.id.lowercased, digest, until.utcTimestamp])
+        } else {
+            try db.execute(sql: "DELETE FROM imported_deletion_key WHERE photo_id = ?", arguments: [record.id.lowercased])
+        }
+    }
+
+    /// What the booth that took imported photo `id` published of its deletion key: the key's
+    /// SHA-256 in hex and its expiry; `nil` when guests cannot delete it (or it is not imported).
+    public func deletionKey(of id: UUID) throws(LibraryError) -> (sha256: String, until: Date)? {
+        try read("read a photo's deletion key") { db in
+            try Row.fetchOne(db, sql: "SELECT key_sha256, until FROM imported_deletion_key WHERE photo_id = ?", arguments: [id.lowercased])
+                .flatMap { row in Date(utcTimestamp: row["until"]).map { (row["key_sha256"], $0) } }
+        }
+    }
+
+    /// A guest's deletion of imported photo `id`, with the `key` the guest gave (checked by the
+    /// caller against ``deletionKey(of:)``): the photo is hidden here at once, and the request
+    /// queued for the bucket in the same transaction, where the booth that took the photo finds
+    /// it, checks the key with its own secret and deletes the photo everywhere.
+    public func requestDeletion(of id: UUID, key: String, at time: Date) throws(LibraryError) {
+        try change(id, "hide a photo its guest deleted", imported: true, sidecar: { $0.hidden = true }) { db in
+            try db.execute(sql: "UPDATE photo SET hidden = 1 WHERE id = ?", arguments: [id.lowercased])
+            try db.execute(
+                sql: """
+                    INSERT INTO deletion_request (photo_id, key, requested_at) VALUES (?, ?, ?)
+                    ON CONFLICT(photo_id) DO UPDATE SET key = excluded.key, requested_at = excluded.requested_at, uploaded_at = NULL
+                    """,
+                arguments: [id.lowercased, key, time.utcTimestamp])
+        }
+        noteQueuedForSync()
+    }
+
+    /// A guest's request to delete photo `id` made here, uploaded or not, settled or not.
+    public func deletionRequest(of id: UUID) throws(LibraryError) -> DeletionRequest? {
+        try read("read a deletion request") { db in
+            try Row.fetchOne(
+                db, sql: "SELECT photo_id, key, requested_at, settled_at FROM deletion_request WHERE photo_id = ?",
+                arguments: [id.lowercased]
+            ).flatMap(DeletionRequest.init(row:))
+        }
+    }
+
+    /// The deletion requests made here that the bucket does not have yet, oldest first.
+    public func deletionRequestsToUpload() throws(LibraryError) -> [DeletionRequest] {
+        try read("read the deletion requests") { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT photo_id, key, requested_at, settled_at FROM deletion_request
+                    WHERE uploaded_at IS NULL AND settled_at IS NULL ORDER BY requested_at
+                    """
+            ).compactMap(DeletionRequest.init(row:))
+        }
+    }
+
+    /// The store has `request`.
+    public func deletionRequestUploaded(_ request: DeletionRequest) throws(LibraryError) {
+        try write("note an uploaded deletion request") { db in
+            try db.execute(
+                sql: "UPDATE deletion_request SET uploaded_at = ? WHERE photo_id = ? AND requested_at = ?",
+                arguments: [Date().utcTimestamp, request.id.lowercased, request.requestedAt.utcTimestamp])
+        }
+    }
+
+    /// The request to delete `id` has done its work (the photo's booth deleted it, and the
+    /// request left the bucket); it is kept so that the key, given again, is told so.
+    public func settleDeletionRequest(of id: UUID) throws(LibraryError) {
+        try write("settle a deletion request") { db in
+            try db.execute(sql: "UPDATE deletion_request SET settled_at = ? WHERE photo_id = ?", arguments: [Date().utcTimestamp, id.lowercased])
+        }
+    }
+}
+
+/// A guest's wish to delete a photo of another booth, taken by this reader of the bucket.
+public struct DeletionRequest: Sendable, Hashable {
+    public let id: UUID
+    /// The key the guest gave, which only the photo's own booth can check fully.
+    public let key: String
+    public let requestedAt: Date
+    /// Whether the photo's booth deleted it, and the request left the bucket.
+    public let settled: Bool
+
+    public init(id: UUID, key: String, requestedAt: Date, settled: Bool = false) {
+        self.id = id
+        self.key = key
+        self.requestedAt = requestedAt.roundedToMilliseconds
+        self.settled = settled
+    }
+
+    init?(row: Row) {
+        guard let id = UUID(uuidString: row["photo_id"]), let time = Date(utcTimestamp: row["requested_at"]) else { return nil }
+        self.init(id: id, key: row["key"], requestedAt: time, settled: (row["settled_at"] as String?) != nil)
     }
 }

@@ -582,9 +582,10 @@ public final class PhotoLibrary: Sendable {
 
     /// Records a photo whose original and sidecar are on disk; a photo taken here is queued for
     /// the event's bucket in the same transaction, which also ends the operation's intent
-    /// (`closing`), when it has one.
+    /// (`closing`), when it has one, and does what else the photo needs kept with it (`also`).
     func insert(
-        _ photo: Photo, thumbnail: Data, booth: String, hidden: Bool = false, perceptualHash: UInt64? = nil, closing intent: Int64? = nil
+        _ photo: Photo, thumbnail: Data, booth: String, hidden: Bool = false, perceptualHash: UInt64? = nil, closing intent: Int64? = nil,
+        also: (Database) throws -> Void = { _ in }
     ) throws(LibraryError) {
         try write("record the photo \(photo.id.lowercased)") { db in
             try db.execute(
@@ -600,6 +601,7 @@ public final class PhotoLibrary: Sendable {
                     perceptualHash.map { Int64(bitPattern: $0) },
                 ])
             try Self.queueForSync(photo.id, in: db, thumbnail: true)
+            try also(db)
             try Self.closeOperation(intent, in: db)
         }
         noteQueuedForSync()

@@ -16,8 +16,9 @@ import Foundation
 /// the rest the booth's own namespace.
 ///
 /// The same description is the photo's record in the event's bucket (BoothSync), with what the
-/// other booths need besides: the event, the SHA-256 of the original as uploaded, and whether
-/// the photo was deleted (a tombstone, which keeps no name).
+/// other booths need besides: the event, the SHA-256 of the original as uploaded, whether the
+/// photo was deleted (a tombstone, which keeps no name), and what lets another reader take a
+/// guest's deletion (the SHA-256 of the photo's deletion key, and until when it is valid).
 public struct PhotoSidecar: Sendable, Hashable {
     public var id: UUID
     public var number: Int
@@ -37,6 +38,11 @@ public struct PhotoSidecar: Sendable, Hashable {
     public var event: String?
     public var sha256: String?
     public var deleted = false
+    /// In the bucket's record only: the SHA-256 in hex of the guest's deletion key (its bytes),
+    /// and when the key expires; `nil` when guests cannot delete the photo. A reader can tell
+    /// a guest's key from this without being able to make one.
+    public var deletionKeySHA256: String?
+    public var deletableUntil: Date?
 
     /// The booth's own XMP namespace, for what no standard schema has.
     static let namespace = XMPPacket.boothNamespace
@@ -91,6 +97,9 @@ public struct PhotoSidecar: Sendable, Hashable {
         if let event { properties.append(("photobooth:Event", event)) }
         if let sha256 { properties.append(("photobooth:SHA256", sha256)) }
         if deleted { properties.append(("photobooth:Deleted", "True")) }
+        if let deletionKeySHA256, let deletableUntil {
+            properties += [("photobooth:DeletionKeySHA256", deletionKeySHA256), ("photobooth:DeletableUntil", deletableUntil.utcTimestamp)]
+        }
         let packet = XMPPacket(properties: properties, alternatives: [("dc:title", caption.text), ("dc:description", caption.text)])
         return Data(packet.text.utf8)
     }
@@ -131,9 +140,21 @@ public struct PhotoSidecar: Sendable, Hashable {
         }
         origin = value(Self.namespace, "Origin")
         event = value(Self.namespace, "Event")
-        sha256 = value(Self.namespace, "SHA256").flatMap { $0.wholeMatch(of: /[0-9a-f]{64}/) != nil ? $0 : nil }
+        sha256 = value(Self.namespace, "SHA256").flatMap(Self.hexDigest)
         deleted = value(Self.namespace, "Deleted")?.lowercased() == "true"
         favourite = value(Self.namespace, "Favourite")?.lowercased() == "true"
+        // Both or neither, as they are written.
+        if let digest = value(Self.namespace, "DeletionKeySHA256").flatMap(Self.hexDigest),
+            let until = value(Self.namespace, "DeletableUntil").flatMap(Self.date)
+        {
+            deletionKeySHA256 = digest
+            deletableUntil = until
+        }
+    }
+
+    /// `text` when it is a SHA-256 in lowercase hex.
+    private static func hexDigest(_ text: String) -> String? {
+        text.wholeMatch(of: /[0-9a-f]{64}/) != nil ? text : nil
     }
 
     /// An XMP date: ISO 8601 with milliseconds, as written here, or to the second, with a zone;

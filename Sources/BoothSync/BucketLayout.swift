@@ -7,10 +7,12 @@ import Foundation
 /// <event>/<booth>/photos/<uuid>.jpg       the original, with its name and time inside
 /// <event>/<booth>/thumbnails/<uuid>.jpg   its thumbnail
 /// <event>/<booth>/records/<uuid>.xmp      what the booth knows of it (its sidecar), or that it was deleted
+/// <event>/<reader>/deletions/<uuid>.json  a guest's wish to delete it, taken by another reader
 /// ```
 ///
 /// Event and booth names are made safe for keys (``keyName(_:)``). A booth writes only under its
-/// own `<event>/<booth>/` prefix.
+/// own `<event>/<booth>/` prefix; `photobooth serve`, which has no booth, writes its deletion
+/// requests under `<event>/_gallery/`, a folder no booth's name can make.
 public struct BucketLayout: Sendable, Hashable {
     /// The event's folder and this booth's, as they appear in keys.
     public let event: String
@@ -31,6 +33,35 @@ public struct BucketLayout: Sendable, Hashable {
         case record = "records"
 
         var suffix: String { self == .record ? ".xmp" : ".jpg" }
+    }
+
+    /// The largest record the booth reads, checked against the listing's size before it asks
+    /// for one and while it reads: a record is a few KB of XMP (its caption at most
+    /// ``BoothCore/Caption/maximumBytes``).
+    public static let recordLimit = 64 << 10
+    /// The largest original the booth reads: a camera's JPEG, 16 megapixels at the highest
+    /// quality being about 10 MB. (Thumbnails are never read: a reader makes its own from the
+    /// original, which it decodes anyway to check it.)
+    public static let photoLimit = 50 << 20
+    /// The largest deletion request read: a photo's id, a key and a time.
+    public static let requestLimit = 4 << 10
+
+    /// The folder of the event this reader writes its guests' deletion requests in: its own
+    /// booth's, or `_gallery` for `photobooth serve`.
+    public var requestFolder: String { booth.isEmpty ? "_gallery" : booth }
+
+    /// The key of this reader's request to delete photo `id`.
+    public func requestKey(of id: UUID) -> String {
+        "\(event)/\(requestFolder)/deletions/\(id.lowercased).json"
+    }
+
+    /// Whose request a key is, and for which photo; `nil` for any other key.
+    public func parseRequest(_ key: String) -> (folder: String, id: UUID)? {
+        let parts = key.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == event, parts[2] == "deletions", parts[3].hasSuffix(".json"),
+            let id = UUID(uuidString: String(parts[3].dropLast(".json".count)))
+        else { return nil }
+        return (String(parts[1]), id)
     }
 
     /// Every booth's objects: `<event>/`.

@@ -1,9 +1,11 @@
 import AsyncHTTPClient
 import BoothCore
 import BoothStore
+import BoothSystem
 import Crypto
 import Foundation
 import Logging
+import Synchronization
 
 /// Replicates the library through the event's bucket: uploads what the outbox holds (photos
 /// taken, renamed, hidden or deleted here) and imports what the event's other booths wrote.
@@ -12,10 +14,20 @@ import Logging
 /// runs on ``SyncThread``; the network is AsyncHTTPClient's. A failure leaves the entry in the
 /// outbox and tries it again after a backoff (1 s doubling to 5 minutes, with jitter); nothing
 /// is ever dropped. The loop runs until its task is cancelled.
+///
+/// What another booth wrote is taken only as far as it checks out: a record changes or
+/// deletes only a photo of the folder it sits in, names that folder's booth and this event,
+/// and a new photo's original matches the record's SHA-256, size and time. An object that does
+/// not (too large by the listing's size, unreadable, not matching, forged) is refused once,
+/// logged once, and remembered by key and ETag, so that it is not fetched again until it
+/// changes; it never holds up the other photos.
 public final class EventSync: Sendable {
     public let settings: SyncSettings
     public let layout: BucketLayout
     public let metrics = SyncMetrics()
+    /// The booth's clock, corrected by the store's time: it signs the requests and dates the
+    /// booth's photos (the photo writer shares it).
+    public let clock: CorrectedClock
     private let event: String
     private let library: PhotoLibrary
     private let tagger: any PhotoTagger
@@ -25,19 +37,35 @@ public final class EventSync: Sendable {
     /// original goes up once, with its name, rather than once before and once after.
     private let isBeingNamed: @Sendable (UUID) -> Bool
     private let environment: [String: String]
-    private let clock: @Sendable () -> Date
+    /// The booth's guest deletion keys, when guests may delete their photos.
+    private let guestDeletions: GuestDeletions?
+    /// The clock's correction as last logged.
+    private let loggedCorrection = Mutex<TimeInterval>(0)
 
     /// The longest an upload waits for a guest to finish typing.
     static let namingHold: TimeInterval = 300
     /// The longest wait between two attempts at the same entry.
     static let maximumBackoff: TimeInterval = 300
+    /// How far ahead of the booth's (corrected) clock a new photo of another booth may be dated:
+    /// beyond it, a photo would stay first in every gallery.
+    static let futureTolerance: TimeInterval = 3600
+    /// No booth took a photo before this: an earlier time is a clock that was never set.
+    static let earliestPhoto = Date(timeIntervalSince1970: 1_577_836_800)  // 2020-01-01
+    /// The largest photo taken from another booth: 64 megapixels (the decoder refuses a side
+    /// above 16,384 pixels too).
+    static let maximumPixels = 64 << 20
 
-    /// - Parameter boothName: this booth's name (`booth.name`): its folder in the bucket; `nil`
-    ///   for a gallery without a camera (`photobooth serve`), which only imports.
+    /// - Parameters:
+    ///   - boothName: this booth's name (`booth.name`): its folder in the bucket; `nil` for a
+    ///     gallery without a camera (`photobooth serve`), which only imports.
+    ///   - clock: the booth's wall clock, which the store's time corrects.
+    ///   - guestDeletions: the booth's guest deletion keys, to publish their digests and take
+    ///     the deletions guests ask of other readers; `nil` when guests cannot delete here.
     public init(
         settings: SyncSettings, boothName: String?, library: PhotoLibrary, tagger: any PhotoTagger, thumbnailer: any Thumbnailer,
         logger: Logger, isBeingNamed: @escaping @Sendable (UUID) -> Bool = { _ in false },
-        environment: [String: String] = ProcessInfo.processInfo.environment, clock: @escaping @Sendable () -> Date = { Date() }
+        environment: [String: String] = ProcessInfo.processInfo.environment, clock: CorrectedClock = CorrectedClock(),
+        guestDeletions: GuestDeletions? = nil
     ) {
         self.clock = clock
         self.settings = settings
@@ -49,12 +77,20 @@ public final class EventSync: Sendable {
         self.logger = logger
         self.isBeingNamed = isBeingNamed
         self.environment = environment
+        self.guestDeletions = guestDeletions
     }
 
     /// The store, with the credentials as they are now; `nil` (and the reason in the metrics and
-    /// the log) when there are none.
+    /// the log) when there are none. Every byte it receives is counted in the metrics.
     func connect(through client: HTTPClient) -> ObjectStore? {
-        switch Self.store(settings, environment: environment, client: client, clock: clock) {
+        let metrics = metrics
+        let received: @Sendable (Int, Bool) -> Void = { bytes, object in
+            metrics.update {
+                $0.bytesImported += bytes
+                if object { $0.objectsImported += 1 }
+            }
+        }
+        switch Self.store(settings, environment: environment, client: client, clock: clock, received: received) {
         case .success(let store):
             metrics.update { $0.notSyncing = nil }
             return store
@@ -66,7 +102,8 @@ public final class EventSync: Sendable {
 
     /// The store the settings name, with the credentials as they are now.
     static func store(
-        _ settings: SyncSettings, environment: [String: String], client: HTTPClient, clock: @escaping @Sendable () -> Date
+        _ settings: SyncSettings, environment: [String: String], client: HTTPClient, clock: CorrectedClock,
+        received: @escaping @Sendable (_ bytes: Int, _ object: Bool) -> Void = { _, _ in }
     ) -> Result<ObjectStore, CredentialSource.Missing> {
         guard let endpoint = settings.endpoint, let bucket = settings.bucket else {
             return .failure(CredentialSource.Missing(description: "no sync.endpoint or sync.bucket in the configuration"))
@@ -74,7 +111,7 @@ public final class EventSync: Sendable {
         return CredentialSource.load(file: settings.credentialsFile, environment: environment).map { credentials in
             ObjectStore(
                 endpoint: endpoint, bucket: bucket, region: settings.region, pathStyle: settings.pathStyle, credentials: credentials,
-                bytesPerSecond: settings.maxBytesPerSecond, client: client, clock: clock)
+                bytesPerSecond: settings.maxBytesPerSecond, client: client, clock: clock, received: received)
         }
     }
 
@@ -97,6 +134,12 @@ public final class EventSync: Sendable {
         await thread.shutDown()
     }
 
+    /// What was being done when the store failed: a listing's success clears a listing's
+    /// failure, an upload's only some of an upload's (``listingSucceeded(on:)``).
+    enum Operation: String {
+        case listing, upload
+    }
+
     private func loop(thread: SyncThread, client: HTTPClient) async {
         // The event is remembered with the library, for the copies `photobooth export` makes.
         try? await thread.run { [library, event] in
@@ -109,7 +152,7 @@ public final class EventSync: Sendable {
             try? await thread.run { [library] in
                 try library.setSyncState([
                     "last_error": "The booth does not sync: \(reason).", "last_error_kind": StoreError.Kind.credentials.rawValue,
-                    "last_error_at": Date().utcTimestamp,
+                    "last_error_at": Date().utcTimestamp, "last_error_during": nil,
                 ])
             }
         } else {
@@ -125,17 +168,20 @@ public final class EventSync: Sendable {
                 if store != nil { logger.notice("Credentials for the event's bucket found; syncing.") }
                 continue
             }
+            var operation = Operation.listing
             do {
                 if Date() >= nextListing {
                     try await importOthers(from: current, on: thread)
                     nextListing = Date() + settings.listInterval.timeInterval
                 }
+                operation = .upload
+                if try await uploadNextRequest(to: current, on: thread) { continue }
                 if try await uploadNext(to: current, on: thread) { continue }
             } catch let error as StoreError {
                 // A request cut short because the booth is stopping is not the store's failure:
                 // it would be logged, and kept as the last error `sync status` shows.
                 guard !Task.isCancelled else { break }
-                record(error, store: current)
+                await record(error, during: operation, on: thread)
                 if error.kind == .credentials || error.kind == .noBucket {
                     // The operator may fix the file while the booth runs.
                     if case .success(let credentials) = CredentialSource.load(file: settings.credentialsFile, environment: environment) {
@@ -165,12 +211,15 @@ public final class EventSync: Sendable {
             guard let store = connect(through: client) else {
                 throw StoreError(.credentials, metrics.snapshot.notSyncing ?? "no credentials")
             }
+            var operation = Operation.listing
             do {
                 try await importOthers(from: store, on: thread)
+                operation = .upload
+                while try await uploadNextRequest(to: store, on: thread) {}
                 while try await uploadNext(to: store, on: thread) {}
                 await notePending(on: thread)
             } catch let error as StoreError {
-                record(error, store: store)
+                await record(error, during: operation, on: thread)
                 throw error
             }
         } catch {
@@ -195,15 +244,17 @@ public final class EventSync: Sendable {
     /// `photobooth doctor`'s check: with the credentials as the booth finds them, writes a small
     /// object under this booth's own folder, lists the folder and deletes the object again: the
     /// endpoint answers, the credentials are accepted, the bucket exists and the key may write,
-    /// list and delete there. Returns what was found, or the failure with its fix. Needs no
-    /// library: doctor runs before the booth's first start too.
+    /// list and delete there. Returns what was found (the booth's clock against the store's
+    /// among it), or the failure with its fix. Needs no library: doctor runs before the booth's
+    /// first start too.
     public static func probe(
-        _ settings: SyncSettings, boothName: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ settings: SyncSettings, boothName: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
+        clock: CorrectedClock = CorrectedClock()
     ) async -> Result<String, StoreError> {
         let client = Self.makeClient()
         defer { _ = client.shutdown() }
         let store: ObjectStore
-        switch Self.store(settings, environment: environment, client: client, clock: { Date() }) {
+        switch Self.store(settings, environment: environment, client: client, clock: clock) {
         case .success(let found): store = found
         case .failure(let missing): return .failure(StoreError(.credentials, "The booth cannot sign its requests: \(missing)."))
         }
@@ -222,12 +273,22 @@ public final class EventSync: Sendable {
             guard listed.objects.contains(where: { $0.key == key }) else {
                 return .failure(StoreError(.protocolError, "The store took \(key) but did not list it."))
             }
-            let skew = store.clockCorrection
-            let clock = abs(skew) < 60 ? "" : "; the booth's clock is \(Int(abs(skew)) / 60) minutes off the store's (check NTP)"
-            return .success("\(store.endpoint.absoluteString) bucket \(store.bucket): wrote, listed and deleted under \(layout.ownPrefix)\(clock).")
+            return .success(
+                "\(store.endpoint.absoluteString) bucket \(store.bucket): wrote, listed and deleted under \(layout.ownPrefix); \(Self.clockLine(clock.correction))."
+            )
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The booth's clock against the store's, in words for the operator.
+    static func clockLine(_ correction: TimeInterval?) -> String {
+        guard let correction else { return "the store did not say its time" }
+        guard correction != 0 else { return "the booth's clock agrees with the store's (within \(Int(CorrectedClock.tolerance)) s)" }
+        return """
+            the booth's clock is \(CorrectedClock.describe(correction)): photos are dated by the store's time while it syncs; \
+            check NTP (timedatectl)
+            """
     }
 
     /// Waits for `duration`, or until a change is queued.
@@ -247,12 +308,70 @@ public final class EventSync: Sendable {
         if let woken { seen = woken }
     }
 
-    private func record(_ error: StoreError, store: ObjectStore) {
+    /// Notes a failure of the store: in the metrics, the log and the state `sync status` reads.
+    private func record(_ error: StoreError, during operation: Operation, on thread: SyncThread) async {
         metrics.failed(error)
-        metrics.update { $0.clockCorrection = store.clockCorrection }
+        noteClock()
         logger.warning("Event sync: \(error) Photos wait in the outbox; the booth tries again.")
         let text = error.description
-        try? library.setSyncState(["last_error": text, "last_error_kind": error.kind.rawValue, "last_error_at": Date().utcTimestamp])
+        try? await thread.run { [library] in
+            try library.setSyncState([
+                "last_error": text, "last_error_kind": error.kind.rawValue, "last_error_at": Date().utcTimestamp,
+                "last_error_during": operation.rawValue,
+            ])
+        }
+    }
+
+    /// A listing went through: the store is reachable, the credentials read and the clock is
+    /// right, so the last failure is cleared, unless an upload's refusal that a listing cannot
+    /// disprove (a key that may read but not write, an upload refused or damaged) waits for
+    /// an upload that goes through. `photobooth serve`, which never uploads, is never left
+    /// "failing" by a listing's failure that has passed.
+    private func listingSucceeded(on thread: SyncThread) async {
+        let cleared = try? await thread.run { [library] () throws -> Bool in
+            let keptByUpload: Set<String> = [
+                StoreError.Kind.credentials.rawValue, StoreError.Kind.refused.rawValue, StoreError.Kind.corrupted.rawValue,
+            ]
+            if try library.syncState("last_error_during") == Operation.upload.rawValue,
+                try keptByUpload.contains(library.syncState("last_error_kind") ?? ""), try library.outboxSummary().pending > 0
+            {
+                try library.setSyncState(["last_listing_at": Date().utcTimestamp])
+                return false
+            }
+            try library.setSyncState([
+                "last_listing_at": Date().utcTimestamp, "last_error": nil, "last_error_kind": nil, "last_error_at": nil,
+                "last_error_during": nil,
+            ])
+            return true
+        }
+        metrics.listed(clearingError: cleared ?? false)
+        noteClock()
+    }
+
+    /// Shows the clock's correction in the metrics, and logs it when it changed: once the store's
+    /// time is known to differ from the booth's, and whenever the difference changes by more
+    /// than the clock's tolerance.
+    private func noteClock() {
+        guard let correction = clock.correction else { return }
+        metrics.update {
+            $0.clockCorrection = correction
+            $0.clockKnown = true
+        }
+        let changed = loggedCorrection.withLock { logged in
+            defer { logged = correction }
+            return logged != correction
+        }
+        guard changed else { return }
+        if correction == 0 {
+            logger.notice("The booth's clock agrees with the store's again; photos are dated by it.")
+        } else {
+            logger.log(
+                level: abs(correction) >= 60 ? .warning : .notice,
+                """
+                The booth's clock is \(CorrectedClock.describe(correction)) (its Date header): photos are dated and requests \
+                signed by the store's time from now on. Check NTP (timedatectl).
+                """)
+        }
     }
 
     // MARK: Uploading
@@ -269,7 +388,7 @@ public final class EventSync: Sendable {
     /// Uploads the oldest entry due; `false` when none is.
     private func uploadNext(to store: ObjectStore, on thread: SyncThread) async throws -> Bool {
         let now = Date()
-        let prepared = try await thread.run { [library, tagger, event, isBeingNamed] () throws -> Upload? in
+        let prepared = try await thread.run { [library, tagger, event, isBeingNamed, guestDeletions] () throws -> Upload? in
             var held: Set<UUID> = []
             while let entry = try library.nextUpload(at: now, skipping: held) {
                 if isBeingNamed(entry.id) && now.timeIntervalSince(entry.queuedAt) < Self.namingHold {
@@ -282,6 +401,10 @@ public final class EventSync: Sendable {
                 let original = try library.outgoingCopy(of: photo, event: event, tagger: tagger)
                 var described = record
                 described.sha256 = SHA256.hash(data: original).hex
+                if let (digest, until) = guestDeletions?.published(photo) {
+                    described.deletionKeySHA256 = digest
+                    described.deletableUntil = until
+                }
                 let thumbnail = entry.thumbnail ? try library.thumbnail(of: photo.id, includingHidden: true) : nil
                 return Upload(entry: entry, record: described, original: original, thumbnail: thumbnail)
             }
@@ -312,10 +435,15 @@ public final class EventSync: Sendable {
             objects += 1
             try await thread.run { [library] in try library.uploaded(upload.entry) }
             metrics.succeeded(uploadedObjects: objects, uploadedBytes: bytes)
-            metrics.update { $0.clockCorrection = store.clockCorrection }
-            try? await thread.run { [library] in try library.setSyncState(["last_success_at": Date().utcTimestamp, "last_error": nil]) }
+            noteClock()
+            try? await thread.run { [library] in
+                try library.setSyncState([
+                    "last_success_at": Date().utcTimestamp, "last_error": nil, "last_error_kind": nil, "last_error_at": nil,
+                    "last_error_during": nil,
+                ])
+            }
             logger.info(
-                "uploaded \(id.lowercased) \(upload.original == nil ? "(deleted: tombstone)" : "\"\(upload.record.caption)\"") to \(layout.ownPrefix)"
+                "uploaded \(id.lowercased) \(upload.original == nil ? "(deleted: tombstone)" : upload.record.caption.quoted) to \(layout.ownPrefix)"
             )
             return true
         } catch {
@@ -329,88 +457,268 @@ public final class EventSync: Sendable {
         }
     }
 
+    /// Uploads the oldest guest's deletion request taken here that the bucket does not have;
+    /// `false` when none waits. The booth that took the photo finds it at its next listing.
+    private func uploadNextRequest(to store: ObjectStore, on thread: SyncThread) async throws -> Bool {
+        guard let request = try await thread.run({ [library] in try library.deletionRequestsToUpload().first }) else { return false }
+        let object = DeletionRequestObject(photo: request.id.lowercased, key: request.key, requestedAt: request.requestedAt.utcTimestamp)
+        let data = try JSONEncoder().encode(object)
+        try await store.put(layout.requestKey(of: request.id), data, contentType: "application/json")
+        try await thread.run { [library] in try library.deletionRequestUploaded(request) }
+        metrics.succeeded(uploadedObjects: 1, uploadedBytes: data.count)
+        logger.info("uploaded a guest's request to delete \(request.id.lowercased) to \(layout.requestKey(of: request.id))")
+        return true
+    }
+
     // MARK: Importing
 
-    /// Lists the event's prefix and brings in what the other booths wrote or changed since.
+    /// Why an object of the bucket is not taken: said once in the log, and remembered with the
+    /// object's ETag so that it is not fetched again until it changes.
+    private struct Refusal: Error {
+        let reason: String
+    }
+
+    /// The version of a record remembered once it was dealt with: its ETag, and for a photo not
+    /// imported (its original was missing or refused) its original's too, so that the record is
+    /// looked at again when either changes and never otherwise.
+    static func version(of record: ListPage.Object, original: ListPage.Object?) -> String {
+        "\(record.etag) \(original?.etag ?? "-")"
+    }
+
+    /// Lists the event's prefix and brings in what the other booths wrote or changed since, and
+    /// the deletions guests asked of other readers for this booth's photos.
     private func importOthers(from store: ObjectStore, on thread: SyncThread) async throws {
         let objects = try await store.listAll(prefix: layout.eventPrefix)
         let seen = try await thread.run { [library] in try library.seenRecords() }
         var byKey: [String: ListPage.Object] = [:]
         for object in objects { byKey[object.key] = object }
+        let firstPublished = firstPublishers(of: objects, byKey: byKey)
         for object in objects {
-            guard let (booth, kind, id) = layout.parse(object.key), kind == .record, booth != layout.booth,
-                seen[object.key] != object.etag
-            else { continue }
             try Task.checkCancellation()
-            guard let data = try await store.get(object.key), let record = PhotoSidecar(xmp: data), record.id == id else {
-                logger.warning("Event sync: the record \(object.key) does not read as a photo's record; it is skipped.")
-                try await thread.run { [library] in try library.markSeen(object.key, etag: object.etag) }
+            if let (folder, id) = layout.parseRequest(object.key) {
+                if folder != layout.requestFolder, seen[object.key] != object.etag {
+                    try await takeRequest(object, from: folder, for: id, store: store, thread: thread)
+                }
                 continue
             }
-            metrics.update {
-                $0.objectsImported += 1
-                $0.bytesImported += data.count
-            }
-            do {
-                if try await apply(record, from: booth, store: store, thread: thread, objects: byKey) {
-                    try await thread.run { [library] in try library.markSeen(object.key, etag: object.etag) }
-                }
-            } catch let error as StoreError {
-                throw error
-            } catch {
-                // One photo that cannot be brought in (a damaged original, a full disk) does not
-                // hold up the others; it is tried again at the next listing.
-                logger.warning("Event sync: photo \(id.lowercased) of \(booth) could not be imported: \(error)")
-            }
+            guard let (booth, kind, id) = layout.parse(object.key), kind == .record, booth != layout.booth else { continue }
+            let original = byKey[layout.key(.photo, of: id, booth: booth)]
+            if let done = seen[object.key], done == object.etag || done == Self.version(of: object, original: original) { continue }
+            try await importRecord(
+                object, of: booth, id: id, original: original, publishedFirstBy: firstPublished[id], store: store, thread: thread)
         }
-        metrics.succeeded()
-        try? await thread.run { [library] in try library.setSyncState(["last_listing_at": Date().utcTimestamp]) }
+        await listingSucceeded(on: thread)
     }
 
-    /// Brings one record of another booth into the library; `false` when it must be tried again
-    /// at the next listing (its original is not all there yet).
-    private func apply(
-        _ record: PhotoSidecar, from booth: String, store: ObjectStore, thread: SyncThread, objects: [String: ListPage.Object]
-    ) async throws -> Bool {
+    /// For each photo whose records sit in more than one booth's folder, the folder that
+    /// published it first, as the store dates it: the one whose thumbnail is oldest (a booth
+    /// uploads a photo's thumbnail once, with the photo, while a rename uploads the original
+    /// and record again), else whose original is. A booth that copies another's photo into its
+    /// own folder does so later, and the store's dates cannot be written by a booth: it cannot
+    /// take the photo over on a reader that has neither copy yet.
+    private func firstPublishers(of objects: [ListPage.Object], byKey: [String: ListPage.Object]) -> [UUID: String] {
+        var folders: [UUID: [String]] = [:]
+        for object in objects {
+            guard let (booth, kind, id) = layout.parse(object.key), kind == .record else { continue }
+            folders[id, default: []].append(booth)
+        }
+        var first: [UUID: String] = [:]
+        for (id, claimants) in folders where claimants.count > 1 {
+            let published = { (booth: String, kind: BucketLayout.Kind) in
+                byKey[self.layout.key(kind, of: id, booth: booth)]?.lastModified ?? .distantFuture
+            }
+            first[id] = claimants.min {
+                (published($0, .thumbnail), published($0, .photo), $0) < (published($1, .thumbnail), published($1, .photo), $1)
+            }
+        }
+        return first
+    }
+
+    /// Notes that the object at `key` was dealt with at `version` (``version(of:original:)``).
+    private func remember(_ key: String, as version: String, on thread: SyncThread) async throws {
+        try await thread.run { [library] in try library.markSeen(key, etag: version) }
+    }
+
+    /// Looks at one record of another booth that changed since it was last dealt with: applies
+    /// it to the photo already here, or imports a new photo; refuses it (once) when it does not
+    /// check out. A store that fails is thrown (the listing stops, and is tried again); a library
+    /// that cannot take a photo now (a full disk) leaves it for the next listing.
+    private func importRecord(
+        _ object: ListPage.Object, of booth: String, id: UUID, original: ListPage.Object?, publishedFirstBy first: String?,
+        store: ObjectStore, thread: SyncThread
+    ) async throws {
+        var version = object.etag
+        let key = object.key
+        do {
+            guard object.size <= BucketLayout.recordLimit else {
+                throw Refusal(reason: "it is \(object.size) bytes, more than a record's \(BucketLayout.recordLimit)")
+            }
+            if let present = try await thread.run({ [library] in try library.photo(id: id, includingHidden: true) }) {
+                // Only the booth that took a photo changes it, on every reader.
+                guard present.origin == booth else {
+                    throw Refusal(
+                        reason: present.origin.map { "it claims photo \(id.lowercased), which is \(LogText.quoted($0))'s" }
+                            ?? "it claims photo \(id.lowercased), which is this booth's own")
+                }
+                guard let record = try await fetchRecord(key, of: booth, id: id, store: store) else { return }
+                try await apply(record, to: present, from: booth, store: store, thread: thread)
+            } else {
+                version = Self.version(of: object, original: original)
+                if let first, first != booth {
+                    throw Refusal(reason: "photo \(id.lowercased) was published first by \(LogText.quoted(first)), whose it is")
+                }
+                // A record without its original (a photo deleted before it was ever imported here,
+                // or one whose original has not come): nothing to import until the original comes.
+                guard let original else {
+                    try await remember(key, as: version, on: thread)
+                    return
+                }
+                guard original.size <= BucketLayout.photoLimit else {
+                    throw Refusal(reason: "its original is \(original.size) bytes, more than the \(BucketLayout.photoLimit) a photo may be")
+                }
+                guard let record = try await fetchRecord(key, of: booth, id: id, store: store) else { return }
+                if !record.deleted {
+                    guard try await importNew(record, from: booth, original: original.key, store: store, thread: thread) else { return }
+                    version = object.etag
+                }
+            }
+            try await remember(key, as: version, on: thread)
+        } catch let refusal as Refusal {
+            logger.warning("Event sync: \(LogText.quoted(key)) is refused: \(refusal.reason). It is not fetched again until it changes.")
+            try await remember(key, as: version, on: thread)
+        } catch let error as StoreError where error.kind == .tooLarge {
+            logger.warning("Event sync: \(error) It is not fetched again until it changes.")
+            try await remember(key, as: version, on: thread)
+        } catch let error as StoreError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // One photo that cannot be brought in now (a full disk) does not hold up the others;
+            // it is tried again at the next listing.
+            logger.warning("Event sync: photo \(id.lowercased) of \(LogText.quoted(booth)) could not be imported: \(error)")
+        }
+    }
+
+    /// The record at `key`, checked: it reads as a photo's record, of photo `id`, of the
+    /// folder's booth and of this event. `nil` when it went meanwhile.
+    private func fetchRecord(_ key: String, of booth: String, id: UUID, store: ObjectStore) async throws -> PhotoSidecar? {
+        guard let data = try await store.get(key, limit: BucketLayout.recordLimit) else { return nil }
+        guard let record = PhotoSidecar(xmp: data) else { throw Refusal(reason: "it does not read as a photo's record") }
+        guard record.id == id else { throw Refusal(reason: "it describes photo \(record.id.lowercased), not \(id.lowercased)") }
+        // A record written by the booth says that booth's name; an empty name claims no other.
+        guard record.booth.isEmpty || BucketLayout.keyName(record.booth) == booth else {
+            throw Refusal(reason: "it says it is of booth \(LogText.quoted(record.booth)), not of its folder's")
+        }
+        guard BucketLayout.keyName(record.event ?? "") == layout.event, record.event != nil else {
+            throw Refusal(reason: "it is of event \(LogText.quoted(record.event ?? "")), not of this one")
+        }
+        return record
+    }
+
+    /// Brings what the booth of a photo imported from it changed: a deletion, a new name, the
+    /// hidden flag.
+    private func apply(_ record: PhotoSidecar, to present: Photo, from booth: String, store: ObjectStore, thread: SyncThread) async throws {
         let id = record.id
-        if record.deleted {
-            if try await thread.run({ [library] in try library.removeImported(id) }) {
-                logger.info("removed \(id.lowercased): deleted at \(booth)")
+        guard record.deleted else {
+            if try await thread.run({ [library] in try library.applyImported(record, from: booth) }) {
+                logger.info("updated \(id.lowercased) \(record.caption.quoted)\(record.hidden ? " (hidden)" : "") from \(LogText.quoted(booth))")
             }
-            return true
+            return
         }
-        let present = try await thread.run { [library] in try library.photo(id: id, includingHidden: true) }
-        if let present {
-            guard present.origin != nil else { return true }
-            if try await thread.run({ [library] in try library.applyImported(record) }) {
-                logger.info("updated \(id.lowercased) \"\(record.caption)\"\(record.hidden ? " (hidden)" : "") from \(booth)")
-            }
-            return true
+        if try await thread.run({ [library] in try library.removeImported(id, from: booth) }) {
+            logger.info("removed \(id.lowercased): deleted at \(LogText.quoted(booth))")
         }
-        // A new photo: its original, checked against the record's SHA-256 (the booth may be
-        // halfway through uploading a newer copy; the next listing sees both settled).
-        let photoKey = layout.key(.photo, of: id, booth: booth)
-        guard let original = try await store.get(photoKey) else { return false }
-        guard let expected = record.sha256, SHA256.hash(data: original).hex == expected else {
-            logger.notice("Event sync: \(photoKey) does not match its record yet; trying again at the next listing.")
-            return false
+        // A guest asked for it here: the request has done its work, and goes from the bucket too.
+        if let request = try await thread.run({ [library] in try library.deletionRequest(of: id) }), !request.settled {
+            try await store.delete(layout.requestKey(of: id))
+            try await thread.run { [library] in try library.settleDeletionRequest(of: id) }
         }
-        let thumbnailData = try await store.get(layout.key(.thumbnail, of: id, booth: booth))
-        metrics.update {
-            $0.objectsImported += thumbnailData == nil ? 1 : 2
-            $0.bytesImported += original.count + (thumbnailData?.count ?? 0)
+    }
+
+    /// Imports a new photo of another booth: its original, checked against the record (SHA-256,
+    /// pixel size) and decoded here for its thumbnail (the bucket's is never read). `false`
+    /// when it must be tried again at the next listing (the original went meanwhile).
+    private func importNew(_ record: PhotoSidecar, from booth: String, original key: String, store: ObjectStore, thread: SyncThread)
+        async throws -> Bool
+    {
+        let now = clock.now
+        guard record.createdAt <= now + Self.futureTolerance else {
+            throw Refusal(reason: "it is dated \(record.createdAt.utcTimestamp), in the future (the store's time is \(now.utcTimestamp))")
         }
-        let imported = try await thread.run { [library, thumbnailer] () throws -> Photo in
-            // The thumbnail is made here when the bucket's is missing or does not match the photo.
-            var thumbnail = try thumbnailer.thumbnail(forJPEG: original)
-            if let thumbnailData, thumbnailData.starts(with: [0xFF, 0xD8]), thumbnailData.count < 1 << 20 {
-                thumbnail.jpeg = thumbnailData
-            }
-            return try library.importPhoto(original, thumbnail: thumbnail, record: record, origin: booth)
+        guard record.createdAt >= Self.earliestPhoto else {
+            throw Refusal(reason: "it is dated \(record.createdAt.utcTimestamp), before any booth's photo (a clock that was never set)")
+        }
+        guard let expected = record.sha256 else { throw Refusal(reason: "it gives no SHA-256 of its original") }
+        guard let original = try await store.get(key, limit: BucketLayout.photoLimit) else { return false }
+        guard SHA256.hash(data: original).hex == expected else {
+            throw Refusal(reason: "its original (\(original.count) bytes) does not match the record's SHA-256")
+        }
+        let thumbnail: Thumbnail
+        do {
+            thumbnail = try await thread.run { [thumbnailer] in try thumbnailer.thumbnail(forJPEG: original) }
+        } catch {
+            throw Refusal(reason: "its original is not a photo the booth can read (\(error))")
+        }
+        guard thumbnail.sourceWidth * thumbnail.sourceHeight <= Self.maximumPixels else {
+            throw Refusal(reason: "its original is \(thumbnail.sourceWidth)x\(thumbnail.sourceHeight) pixels, more than a photo may be")
+        }
+        if let width = record.width, let height = record.height, (width, height) != (thumbnail.sourceWidth, thumbnail.sourceHeight) {
+            throw Refusal(
+                reason: "it says \(width)x\(height) pixels, its original is \(thumbnail.sourceWidth)x\(thumbnail.sourceHeight)")
+        }
+        let imported = try await thread.run { [library] in
+            try library.importPhoto(original, thumbnail: thumbnail, record: record, origin: booth)
         }
         metrics.update { $0.photosImported += 1 }
-        logger.info("imported \(imported.id.lowercased) \"\(imported.caption)\" from \(booth)")
+        logger.info("imported \(imported.id.lowercased) \(imported.caption.quoted) from \(LogText.quoted(booth))")
         return true
+    }
+
+    /// A guest's request, written by another reader (`photobooth serve`), to delete a photo:
+    /// taken when the photo is this booth's and its own secret accepts the key; the photo is
+    /// then deleted as a guest's deletion here is, and its tombstone reaches every reader.
+    /// Looked at once per version of the request.
+    private func takeRequest(_ object: ListPage.Object, from folder: String, for id: UUID, store: ObjectStore, thread: SyncThread)
+        async throws
+    {
+        let key = object.key
+        let markSeen = { try await self.remember(key, as: object.etag, on: thread) }
+        guard let guestDeletions,
+            let photo = try await thread.run({ [library] in try library.photo(id: id, includingHidden: true) }), photo.origin == nil
+        else {
+            // Not a photo of this booth (or guests cannot delete here): another booth's business.
+            try await markSeen()
+            return
+        }
+        do {
+            guard object.size <= BucketLayout.requestLimit else {
+                throw Refusal(reason: "it is \(object.size) bytes, more than a request's \(BucketLayout.requestLimit)")
+            }
+            guard let data = try await store.get(key, limit: BucketLayout.requestLimit) else { return }
+            guard let request = try? JSONDecoder().decode(DeletionRequestObject.self, from: data), request.photo == id.lowercased,
+                let time = Date(utcTimestamp: request.requestedAt)
+            else { throw Refusal(reason: "it does not read as a request to delete photo \(id.lowercased)") }
+            guard time <= clock.now + CorrectedClock.tolerance + 600 else {
+                throw Refusal(reason: "it is dated \(request.requestedAt), in the future")
+            }
+            guard guestDeletions.accepts(request.key, photo, time) else {
+                throw Refusal(reason: "its key is not the deletion key of photo \(id.lowercased), or had expired when it was given")
+            }
+            do {
+                try await thread.run { [library] in _ = try library.recycle(id) }
+                logger.notice("Deleted photo \(id.lowercased): its guest asked through \(LogText.quoted(folder)) with the photo's key.")
+            } catch let error as LibraryError where error.code == .unknownPhoto {
+                // Deleted here meanwhile: nothing left to do.
+            }
+            try await markSeen()
+        } catch let refusal as Refusal {
+            logger.warning("Event sync: \(LogText.quoted(key)) is refused: \(refusal.reason). It is not fetched again until it changes.")
+            try await markSeen()
+        } catch let error as StoreError where error.kind == .tooLarge {
+            logger.warning("Event sync: \(error) It is not fetched again until it changes.")
+            try await markSeen()
+        }
     }
 }
 

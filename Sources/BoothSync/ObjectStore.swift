@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import BoothCore
+import BoothSystem
 import Crypto
 import Foundation
 import Logging
@@ -15,9 +16,15 @@ import Synchronization
 /// refused, never stored.
 ///
 /// The Pi has no real-time clock and may run with a stale time until NTP syncs; S3 refuses
-/// signatures more than 15 minutes off. When the store says so, the booth takes the store's
-/// time (its `Date` header, or the error's `ServerTime`) as the signing clock's correction and
-/// signs again.
+/// signatures more than 15 minutes off. Every answer's `Date` header tells the booth's
+/// ``CorrectedClock`` the store's time, which signs the requests (and dates the booth's
+/// photos); a refusal for a skewed clock sets it from the error's `ServerTime` and the request
+/// is signed again.
+///
+/// What comes back is read with a limit per request: an answer longer than the caller takes is
+/// refused before it is read (its `Content-Length`) or as soon as it passes the limit, so that
+/// memory never holds more than the limit. Every byte of every answer is counted
+/// (``received``).
 public final class ObjectStore: Sendable {
     public let endpoint: URL
     public let bucket: String
@@ -25,21 +32,23 @@ public final class ObjectStore: Sendable {
     public let pathStyle: Bool
     private let credentials: Mutex<StoreCredentials>
     private let client: HTTPClient
-    /// Seconds to add to the system clock to get the store's: zero until the store says
-    /// otherwise.
-    private let skew = Mutex<TimeInterval>(0)
     /// The payload a request with a body sends at most a second; `nil` for no limit.
     private let bytesPerSecond: Int?
     private let timeout: TimeAmount
-    /// The booth's clock (tests give it a wrong one).
-    private let clock: @Sendable () -> Date
+    /// The booth's clock, which the store's answers correct (tests give a wrong one).
+    public let clock: CorrectedClock
+    /// Told, once per answer, how many bytes of its body were read, and whether it answered a
+    /// GET of an object (rather than a listing or an upload): the sync's count of what it
+    /// downloads.
+    private let received: @Sendable (_ bytes: Int, _ object: Bool) -> Void
 
     public init(
         endpoint: URL, bucket: String, region: String, pathStyle: Bool, credentials: StoreCredentials,
         bytesPerSecond: Int? = nil, timeout: Duration = .seconds(60), client: HTTPClient = .shared,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: CorrectedClock = CorrectedClock(), received: @escaping @Sendable (_ bytes: Int, _ object: Bool) -> Void = { _, _ in }
     ) {
         self.clock = clock
+        self.received = received
         self.endpoint = endpoint
         self.bucket = bucket
         self.region = region
@@ -55,8 +64,9 @@ public final class ObjectStore: Sendable {
         credentials.withLock { $0 = new }
     }
 
-    /// The correction applied to the booth's clock when signing, in seconds.
-    public var clockCorrection: TimeInterval { skew.withLock { $0 } }
+    /// The correction applied to the booth's clock when signing, in seconds (zero until the
+    /// store's time is known).
+    public var clockCorrection: TimeInterval { clock.correction ?? 0 }
 
     /// Stores `data` at `key`, replacing what was there.
     public func put(_ key: String, _ data: Data, contentType: String) async throws(StoreError) {
@@ -72,8 +82,10 @@ public final class ObjectStore: Sendable {
             expecting: [200])
     }
 
-    /// The object at `key`; `nil` when there is none.
-    public func get(_ key: String, limit: Int = 64 << 20) async throws(StoreError) -> Data? {
+    /// The object at `key`; `nil` when there is none. An object of more than `limit` bytes is
+    /// not read beyond the limit: ``StoreError/Kind/tooLarge``. The sync gives each kind of
+    /// object its own limit (``BucketLayout/recordLimit``, ``BucketLayout/photoLimit``).
+    public func get(_ key: String, limit: Int = BucketLayout.photoLimit) async throws(StoreError) -> Data? {
         let answer = try await send("GET", key: key, expecting: [200, 404], limit: limit)
         return answer.status == 404 ? nil : answer.body
     }
@@ -88,7 +100,7 @@ public final class ObjectStore: Sendable {
     public func list(prefix: String, after token: String? = nil, pageSize: Int = 1000) async throws(StoreError) -> ListPage {
         var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", "\(pageSize)")]
         if let token { query.append(("continuation-token", token)) }
-        let answer = try await send("GET", key: nil, query: query, expecting: [200], limit: 16 << 20)
+        let answer = try await send("GET", key: nil, query: query, expecting: [200], limit: Self.listingLimit)
         guard let page = StoreAnswer.listing(answer.body) else {
             throw StoreError(
                 .protocolError,
@@ -122,6 +134,12 @@ public final class ObjectStore: Sendable {
 
     // MARK: Requests
 
+    /// The longest listing page read: a page of 1,000 keys with their sizes and ETags is about
+    /// 350 KB; 16 MiB leaves room for long keys and whatever a store adds.
+    static let listingLimit = 16 << 20
+    /// The longest answer to anything else (an upload's, a deletion's, an error document).
+    static let answerLimit = 1 << 20
+
     private struct Answer {
         let status: Int
         let body: Data
@@ -131,7 +149,7 @@ public final class ObjectStore: Sendable {
     /// once more.
     private func send(
         _ method: String, key: String?, query: [(String, String)] = [], body: Data? = nil, headers: [(String, String)] = [],
-        expecting: Set<Int>, limit: Int = 1 << 20
+        expecting: Set<Int>, limit: Int = ObjectStore.answerLimit
     ) async throws(StoreError) -> Answer {
         do {
             return try await sendOnce(method, key: key, query: query, body: body, headers: headers, expecting: expecting, limit: limit)
@@ -149,7 +167,7 @@ public final class ObjectStore: Sendable {
         let signer = SignatureV4(credentials: credentials.withLock { $0 }, region: region)
         let signed = signer.sign(
             SignatureV4.Request(method: method, path: path, query: query, headers: [("Host", host)] + headers, payloadHash: payloadHash),
-            at: clock() + skew.withLock { $0 }, signingPayloadHeader: true)
+            at: clock.now, signingPayloadHeader: true)
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
         for (name, value) in headers + signed.headers where name != "Content-Length" {
@@ -159,16 +177,50 @@ public final class ObjectStore: Sendable {
             request.body = Self.paced(body, bytesPerSecond: bytesPerSecond)
         }
         let response: HTTPClientResponse
-        let data: Data
         do {
             response = try await client.execute(request, timeout: timeout)
-            data = Data(try await response.body.collect(upTo: limit).readableBytesView)
         } catch {
             throw transportError(error, method: method, key: key)
         }
+        if let date = response.headers.first(name: "Date").flatMap(HTTPDateParser.date(from:)) {
+            clock.observe(storeTime: date, at: clock.system())
+        }
         let status = Int(response.status.code)
+        // Only an object's own body may be long; an error document is read with the usual limit.
+        let object = method == "GET" && key != nil && status == 200
+        let data = try await read(response, limit: object ? limit : min(limit, Self.answerLimit), object: object, method: method, key: key)
         if expecting.contains(status) { return Answer(status: status, body: data) }
         throw refusal(status: status, body: data, headers: response.headers, method: method, key: key)
+    }
+
+    /// The answer's body, refused as soon as it is known to pass `limit`: from its
+    /// `Content-Length` before anything is read, else once the bytes read pass it. Memory holds
+    /// at most `limit` bytes and one piece of the network's; what was read is counted either way.
+    private func read(_ response: HTTPClientResponse, limit: Int, object: Bool, method: String, key: String?) async throws(StoreError) -> Data {
+        var body = Data()
+        var count = 0
+        defer { received(count, object) }
+        let tooLarge = { (size: String) in
+            StoreError(
+                .tooLarge,
+                "\(method) \(key.map(LogText.quoted) ?? "of the bucket") answered \(size), more than the \(limit) the booth reads; it is not read.")
+        }
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > limit {
+            throw tooLarge("\(length) bytes")
+        }
+        do {
+            for try await piece in response.body {
+                count += piece.readableBytes
+                // Leaving the loop drops the rest of the answer: the client closes the connection.
+                guard count <= limit else { throw tooLarge("more than \(count) bytes") }
+                body.append(contentsOf: piece.readableBytesView)
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw transportError(error, method: method, key: key)
+        }
+        return body
     }
 
     /// The URL of `key` (the bucket itself when `nil`), the Host header, and the decoded path
@@ -224,14 +276,17 @@ public final class ObjectStore: Sendable {
     // MARK: Failures
 
     private func location(of key: String?) -> String {
-        "\(endpoint.absoluteString), bucket \(bucket)\(key.map { ", key \($0)" } ?? "")"
+        "\(endpoint.absoluteString), bucket \(bucket)\(key.map { ", key \(LogText.quoted($0))" } ?? "")"
     }
 
     /// What a refusal means, from its status and S3 error code.
     private func refusal(status: Int, body: Data, headers: HTTPHeaders, method: String, key: String?) -> StoreError {
         let parsed = StoreAnswer.error(body)
         let code = parsed?.code
-        let message = parsed.map { $0.message.isEmpty ? $0.code : "\($0.code): \($0.message)" } ?? "HTTP \(status)"
+        // The store's words go into log lines: escaped, as anything that comes from outside.
+        let message =
+            parsed.map { $0.message.isEmpty ? LogText.escaped($0.code) : "\(LogText.escaped($0.code)): \(LogText.escaped($0.message))" }
+            ?? "HTTP \(status)"
         let place = location(of: key)
         switch code {
         case "RequestTimeTooSkewed"?:
@@ -239,12 +294,12 @@ public final class ObjectStore: Sendable {
                 parsed?.serverTime.flatMap { try? Date($0, strategy: .iso8601) }
                 ?? headers.first(name: "Date").flatMap(HTTPDateParser.date(from:))
             if let storeTime {
-                let correction = storeTime.timeIntervalSince(clock())
-                skew.withLock { $0 = correction }
+                let local = clock.system()
+                clock.correct(to: storeTime, at: local)
                 return StoreError(
                     .clockSkew, code: code,
                     """
-                    The booth's clock is \(Int(abs(correction)) / 60) minutes \(correction > 0 ? "behind" : "ahead of") the store's \
+                    The booth's clock is \(CorrectedClock.describe(storeTime.timeIntervalSince(local))) \
                     (\(place)); signing with the store's time from now on. Check NTP (timedatectl).
                     """)
             }
@@ -306,7 +361,8 @@ public final class ObjectStore: Sendable {
         if text.contains("remoteConnectionClosed") || text.contains("readTimeout") || text.contains("EOF") {
             // Connected, then cut off: a transfer half done, which the store does not keep.
             return StoreError(
-                .unavailable, "The connection to \(endpoint.absoluteString) broke off during \(method) \(key ?? "of the bucket") (\(text)).")
+                .unavailable,
+                "The connection to \(endpoint.absoluteString) broke off during \(method) \(key.map(LogText.quoted) ?? "of the bucket") (\(text)).")
         }
         return StoreError(.unavailable, "The store at \(endpoint.absoluteString) cannot be reached (\(text)).")
     }

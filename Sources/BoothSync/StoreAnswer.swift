@@ -12,6 +12,9 @@ public struct ListPage: Sendable, Hashable {
         public let size: Int
         /// The store's ETag, quotes removed: it changes whenever the object is written again.
         public let etag: String
+        /// When the store last took it (its own clock, which a writer cannot set); `nil` when
+        /// the listing did not say.
+        public var lastModified: Date? = nil
     }
 
     public let objects: [Object]
@@ -25,13 +28,15 @@ public struct ListPage: Sendable, Hashable {
 enum StoreAnswer {
     /// A ListObjectsV2 result; `nil` when `data` is not one.
     static func listing(_ data: Data) -> ListPage? {
-        let reader = ElementReader(record: "Contents", fields: ["Key", "Size", "ETag"], topFields: ["IsTruncated", "NextContinuationToken"])
+        let reader = ElementReader(
+            record: "Contents", fields: ["Key", "Size", "ETag", "LastModified"], topFields: ["IsTruncated", "NextContinuationToken"])
         guard reader.read(data), reader.root == "ListBucketResult" else { return nil }
         var objects: [ListPage.Object] = []
         for record in reader.records {
             guard let key = record["Key"], !key.isEmpty else { return nil }
             let etag = (record["ETag"] ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            objects.append(ListPage.Object(key: key, size: Int(record["Size"] ?? "") ?? 0, etag: etag))
+            let modified = record["LastModified"].flatMap { Date(utcTimestamp: $0) ?? (try? Date($0, strategy: .iso8601)) }
+            objects.append(ListPage.Object(key: key, size: Int(record["Size"] ?? "") ?? 0, etag: etag, lastModified: modified))
         }
         let truncated = reader.top["IsTruncated"] == "true"
         let token = reader.top["NextContinuationToken"].flatMap { $0.isEmpty ? nil : $0 }

@@ -23,6 +23,9 @@ public struct StoreError: Error, Hashable, CustomStringConvertible, Sendable {
         case corrupted
         /// The store's answer made no sense (not S3, or a proxy in between).
         case protocolError = "protocol"
+        /// An answer longer than the booth reads for what it asked (an object above its kind's
+        /// limit): never read past the limit.
+        case tooLarge = "too_large"
         /// Anything else the store refused.
         case refused
     }
@@ -43,7 +46,7 @@ public struct StoreError: Error, Hashable, CustomStringConvertible, Sendable {
     /// now and then, and reads the credentials again each time).
     public var clearsByItself: Bool {
         switch kind {
-        case .credentials, .noBucket, .refused: false
+        case .credentials, .noBucket, .refused, .tooLarge: false
         default: true
         }
     }

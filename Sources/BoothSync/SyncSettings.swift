@@ -28,12 +28,30 @@ public struct SyncSettings: Sendable, Hashable {
     /// Whether the booth syncs at all: an endpoint, a bucket and an event are set.
     public var isEnabled: Bool { endpoint != nil && bucket != nil && event != nil }
 
-    /// `value` as a store's address: `http` or `https`, a host, nothing after the path.
+    /// `value` as a store's address: `http` or `https`, a host, nothing after the path, and no
+    /// user or password (the credentials come from the environment or their own file, never
+    /// from an address that logs and messages repeat).
     public static func endpoint(_ value: String) -> URL? {
         guard let url = URL(string: value), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil, url.user == nil, url.password == nil,
+            !Self.hasUserInfo(value)
         else { return nil }
         return url
+    }
+
+    /// `value` as a message may repeat it: what stands between `//` and `@` (a user and a
+    /// password) replaced by `…`. "https://KEY:SECRET@s3.example.com" is "https://…@s3.example.com".
+    public static func redacted(_ value: String) -> String {
+        guard let scheme = value.range(of: "://"), let at = value[scheme.upperBound...].firstIndex(of: "@") else { return value }
+        let authorityEnd = value[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? value.endIndex
+        guard at < authorityEnd else { return value }
+        return String(value[..<scheme.upperBound]) + "…" + String(value[at...])
+    }
+
+    /// Whether `value`'s authority (after `//`, before the path) holds an `@`: a user, a
+    /// password, or both.
+    private static func hasUserInfo(_ value: String) -> Bool {
+        redacted(value) != value
     }
 
     /// Whether `value` is a bucket name that S3's rules allow: 3 to 63 lowercase letters, digits,

@@ -6,28 +6,40 @@ import Foundation
 /// screen's QR code links to the photo's page with one (`?key=`), and that page then offers to
 /// delete the photo.
 ///
-/// A key is stateless: its expiry and an HMAC-SHA256 of the photo's id and that expiry under
-/// the library's secret (``BoothStore/PhotoLibrary/guestLinkSecret()``), truncated to 128 bits,
-/// in base64url (27 characters). Nothing is stored per photo, a key works after a restart, and
-/// one photo's key says nothing about another's.
+/// A photo's key is an HMAC-SHA256 of its id under the library's secret
+/// (``BoothStore/PhotoLibrary/guestLinkSecret()``), truncated to 128 bits, in base64url (22
+/// characters); it is valid for ``validity`` from the moment the photo was taken. Nothing is
+/// stored per photo, a key works after a restart, and one photo's key says nothing about
+/// another's.
+///
+/// Being the same whenever it is made, a photo's key can be vouched for without being given
+/// away: the photo's record in the event's bucket carries its SHA-256 and expiry
+/// (``published(for:)``), against which another reader of the bucket (`photobooth serve`, where
+/// the QR code may point) checks a guest's key (``check(_:digest:until:now:)``); the booth that
+/// took the photo deletes it only for a key its own secret makes.
 public struct DeletionKeys: Sendable {
     private let secret: SymmetricKey
-    /// How long a key stays valid after it is given.
+    /// How long a photo's key stays valid after the photo was taken.
     public let validity: Duration
 
     /// The default time a guest has to delete their photo: a day, the length of an event.
     public static let defaultValidity = Duration.seconds(24 * 3600)
 
-    /// Keys signed with `secret` (32 random bytes), each valid for `validity` after it is given.
+    /// Keys signed with `secret` (32 random bytes), each valid for `validity` after its photo
+    /// was taken.
     public init(secret: Data, validity: Duration = Self.defaultValidity) {
         self.secret = SymmetricKey(data: secret)
         self.validity = validity
     }
 
-    /// A key for photo `id`, valid for ``validity`` from `now`.
-    public func key(for id: UUID, now: Date = Date()) -> String {
-        let expiry = UInt32(clamping: Int64((now.timeIntervalSince1970 + validity.inSeconds).rounded(.up)))
-        return Self.base64url(Self.bytes(of: expiry) + mac(id, expiry))
+    /// The key of photo `id`.
+    public func key(for id: UUID) -> String {
+        Self.base64url(mac(id))
+    }
+
+    /// When the key of `photo` stops deleting it.
+    public func expiry(of photo: Photo) -> Date {
+        photo.createdAt.addingTimeInterval(validity.inSeconds)
     }
 
     /// What a key allows.
@@ -40,31 +52,62 @@ public struct DeletionKeys: Sendable {
         case wrong
     }
 
-    /// Whether `key` allows deleting photo `id` at `now`. The signature is compared in a time that
+    /// Whether `key` is photo `id`'s, expired or not. The signature is compared in a time that
     /// does not depend on where it differs.
-    public func check(_ key: String, for id: UUID, now: Date = Date()) -> Verdict {
-        guard let bytes = Self.bytes(base64url: key), bytes.count == 4 + Self.macSize else { return .wrong }
-        let expiry = bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        let expected = mac(id, expiry)
-        var difference: UInt8 = 0
-        for (given, wanted) in zip(bytes.dropFirst(4), expected) { difference |= given ^ wanted }
-        guard difference == 0 else { return .wrong }
-        let until = Date(timeIntervalSince1970: TimeInterval(expiry))
+    public func isKey(_ key: String, of id: UUID) -> Bool {
+        guard let bytes = Self.bytes(base64url: key), bytes.count == Self.macSize else { return false }
+        return Self.same(bytes, mac(id))
+    }
+
+    /// Whether `key` allows deleting `photo` at `now`.
+    public func check(_ key: String, for photo: Photo, now: Date = Date()) -> Verdict {
+        guard isKey(key, of: photo.id) else { return .wrong }
+        let until = expiry(of: photo)
         return now < until ? .valid(until: until) : .expired(at: until)
+    }
+
+    /// What the record of `photo` publishes of its key: the key's SHA-256 (``digest(of:)``) and
+    /// its expiry.
+    public func published(for photo: Photo) -> (keySHA256: String, until: Date) {
+        (Self.digest(of: mac(photo.id)), expiry(of: photo))
+    }
+
+    /// Whether `key` allows deleting a photo whose booth published `digest` (the SHA-256 in hex
+    /// of its key) and `until`, at `now`: how a reader of the bucket that does not have the
+    /// booth's secret checks a guest's key.
+    public static func check(_ key: String, digest: String, until: Date, now: Date = Date()) -> Verdict {
+        guard let bytes = Self.bytes(base64url: key), bytes.count == macSize,
+            same(Array(Self.digest(of: bytes).utf8), Array(digest.utf8))
+        else { return .wrong }
+        return now < until ? .valid(until: until) : .expired(at: until)
+    }
+
+    /// Whether two keys given as text are the same key, compared in constant time.
+    public static func same(_ key: String, _ other: String) -> Bool {
+        guard let bytes = Self.bytes(base64url: key), let others = Self.bytes(base64url: other) else { return false }
+        return same(bytes, others)
     }
 
     /// The signature's bytes kept in a key: 128 bits are far beyond guessing over HTTP.
     static let macSize = 16
 
-    private func mac(_ id: UUID, _ expiry: UInt32) -> [UInt8] {
+    private func mac(_ id: UUID) -> [UInt8] {
         var message = Array("photobooth delete ".utf8)
         withUnsafeBytes(of: id.uuid) { message += $0 }
-        message += Self.bytes(of: expiry)
         return Array(HMAC<SHA256>.authenticationCode(for: message, using: secret).prefix(Self.macSize))
     }
 
-    private static func bytes(of expiry: UInt32) -> [UInt8] {
-        [UInt8(expiry >> 24), UInt8(expiry >> 16 & 0xFF), UInt8(expiry >> 8 & 0xFF), UInt8(expiry & 0xFF)]
+    /// The SHA-256 in lowercase hex of a key's bytes.
+    static func digest(of bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Equal lengths and bytes, in a time that depends on the length alone.
+    private static func same(_ given: [UInt8], _ wanted: [UInt8]) -> Bool {
+        guard given.count == wanted.count else { return false }
+        var difference: UInt8 = 0
+        for (one, other) in zip(given, wanted) { difference |= one ^ other }
+        return difference == 0
     }
 
     static func base64url(_ bytes: [UInt8]) -> String {

@@ -77,7 +77,8 @@ extension Gallery {
                 sync: booth.sync.map {
                     SyncResource(
                         pending: $0.pending, oldestPendingSeconds: $0.oldestPending.map { max(0, Int(Date().timeIntervalSince($0))) },
-                        lastSuccess: $0.lastSuccess?.utcTimestamp, lastError: $0.lastError)
+                        lastSuccess: $0.lastSuccess?.utcTimestamp, lastError: $0.lastError,
+                        clockOffsetSeconds: $0.clockOffset.map { Int($0.rounded()) })
                 }))
     }
 
@@ -165,12 +166,15 @@ struct SyncResource: Encodable, Sendable {
     var oldestPendingSeconds: Int?
     var lastSuccess: String?
     var lastError: String?
+    /// The store's clock minus the booth's, once known.
+    var clockOffsetSeconds: Int?
 
     enum CodingKeys: String, CodingKey {
         case pending
         case oldestPendingSeconds = "oldest_pending_seconds"
         case lastSuccess = "last_success"
         case lastError = "last_error"
+        case clockOffsetSeconds = "clock_offset_seconds"
     }
 
     /// Absent values are left out rather than written as null.
@@ -180,5 +184,6 @@ struct SyncResource: Encodable, Sendable {
         try container.encodeIfPresent(oldestPendingSeconds, forKey: .oldestPendingSeconds)
         try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
         try container.encodeIfPresent(lastError, forKey: .lastError)
+        try container.encodeIfPresent(clockOffsetSeconds, forKey: .clockOffsetSeconds)
     }
 }

@@ -139,13 +139,8 @@ extension Gallery {
         let texts = language.texts
         var deletePath: String?
         var keyNotice: String?
-        if let key = FormValues(query: request.uri.query)["key"], let keys = settings.deletionKeys {
-            switch (keys.check(key, for: id), photo.origin) {
-            case (.valid, nil): deletePath = GalleryPaths.deletion(of: id, key: key)
-            case (.valid, _?): keyNotice = texts(.webDeleteImported)
-            case (.expired(let time), _): keyNotice = texts(.webDeleteExpired, ["time": language.dayAndTime(time)])
-            case (.wrong, _): keyNotice = texts(.webDeleteWrongKey)
-            }
+        if let key = FormValues(query: request.uri.query)["key"] {
+            (deletePath, keyNotice) = try await deletionOffer(for: photo, key: key, in: language)
         }
         let back = listing.path(page: neighbours.position / Self.pageSize + 1) + "#p-\(id.lowercased)"
         let view = PhotoView(

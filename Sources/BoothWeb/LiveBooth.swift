@@ -65,11 +65,15 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var lastSuccess: Date?
     /// The last failure, or why the booth does not sync at all; `nil` when all is well.
     public var lastError: String?
+    /// The store's clock minus the booth's, in seconds (what dates the booth's photos); `nil`
+    /// until the store has said its time.
+    public var clockOffset: TimeInterval?
 
-    public init(pending: Int, oldestPending: Date?, lastSuccess: Date?, lastError: String?) {
+    public init(pending: Int, oldestPending: Date?, lastSuccess: Date?, lastError: String?, clockOffset: TimeInterval? = nil) {
         self.pending = pending
         self.oldestPending = oldestPending
         self.lastSuccess = lastSuccess
         self.lastError = lastError
+        self.clockOffset = clockOffset
     }
 }

@@ -68,8 +68,12 @@ struct HardwareOptions: ParsableArguments {
     var boothName: String?
     @Option(.language, help: "The booth's language: en, fr or de", valueName: "code")
     var language: BoothLanguage?
-    @Option(.syncEndpoint, help: "The event's S3-compatible store (https://s3.eu-central-1.amazonaws.com)", valueName: "url")
-    var syncEndpoint: StoreEndpoint?
+    // Read as text and checked in validate(): ArgumentParser repeats a value it cannot read in
+    // its message, and an address may carry a secret.
+    @Option(
+        help: ArgumentHelp(
+            "The event's S3-compatible store (https://s3.eu-central-1.amazonaws.com) (\(Setting.syncEndpoint.name)).", valueName: "url"))
+    var syncEndpoint: String?
     @Option(.syncBucket, help: "The event's bucket", valueName: "name")
     var syncBucket: String?
     @Option(.syncRegion, help: "The bucket's region (default us-east-1)", valueName: "region")
@@ -80,6 +84,18 @@ struct HardwareOptions: ParsableArguments {
     var syncPathStyle: Bool
     @Option(.syncCredentialsFile, help: "The store's credentials, in the AWS credentials format", valueName: "file")
     var syncCredentials: String?
+
+    /// Refuses what no option type could: a store's address that ``Setting/parse(_:)`` refuses,
+    /// with the message that does not repeat a user or password.
+    func validate() throws {
+        if let syncEndpoint {
+            do {
+                _ = try Setting.syncEndpoint.parse(syncEndpoint)
+            } catch {
+                throw ValidationError("--sync-endpoint: \(error)")
+            }
+        }
+    }
 
     /// Sets the keys the options give, over the file's.
     private func override(_ configuration: inout BoothConfiguration) {
@@ -110,7 +126,7 @@ struct HardwareOptions: ParsableArguments {
         configuration.override(.httpPublicURL, with: publicURL)
         configuration.override(.boothName, with: boothName)
         configuration.override(.language, with: language)
-        configuration.override(.syncEndpoint, with: syncEndpoint)
+        configuration.override(.syncEndpoint, with: syncEndpoint.flatMap { try? Setting.syncEndpoint.parse($0) })
         configuration.override(.syncBucket, with: syncBucket)
         configuration.override(.syncRegion, with: syncRegion)
         configuration.override(.syncEvent, with: syncEvent)

@@ -15,8 +15,11 @@ struct ServeCommand: AsyncParsableCommand {
             http.public_url on every booth to its address: the QR code on "Saved as" then opens \
             the photo there. A photo still on its way shows a page that says so and fills in once \
             the photo has arrived. The admin actions are off: photos are changed at the booth that \
-            took them. The credentials come as for `run` (AWS_ACCESS_KEY_ID and \
-            AWS_SECRET_ACCESS_KEY, sync.credentials_file, or the systemd credential sync-credentials).
+            took them. A guest who deletes their photo here with the QR code's key hides it at once, \
+            and the booth that took it deletes it everywhere at its next listing. The credentials come \
+            as for `run` (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, sync.credentials_file, or the \
+            systemd credential sync-credentials); they need to read the event's folder and to write \
+            under <event>/_gallery/, where the guests' deletions go.
 
             EXIT STATUS
               0  Stopped by SIGTERM or SIGINT.

@@ -90,10 +90,6 @@ extension PublicURL: ExpressibleByArgument {
     public init?(argument: String) { self.init(settingText: argument) }
 }
 
-extension StoreEndpoint: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
-}
-
 extension BoothLanguage: ExpressibleByArgument {
     public init?(argument: String) { self.init(settingText: argument) }
 }

@@ -47,11 +47,36 @@ struct CaptionTests {
     func lengthLimit() throws {
         let long = try #require(Caption(sanitizing: String(repeating: "a", count: 200)))
         #expect(long.text.count == 64)
-        let emoji = try #require(Caption(sanitizing: String(repeating: "👩‍👩‍👧", count: 70)))
-        #expect(emoji.text.count == 64)
-        #expect(emoji.text == String(repeating: "👩‍👩‍👧", count: 64))
+        let chinese = try #require(Caption(sanitizing: String(repeating: "李", count: 70)))
+        #expect(chinese.text == String(repeating: "李", count: 64))
+        let emoji = try #require(Caption(sanitizing: String(repeating: "👩🏽", count: 70)))
+        #expect(emoji.text == String(repeating: "👩🏽", count: 64))
         let accents = try #require(Caption(sanitizing: String(repeating: "e\u{301}", count: 80)))
         #expect(accents.text.count == 64)
+    }
+
+    @Test("At most 512 bytes, cut between characters: 64 of any character a key types fit, 64 family emoji do not")
+    func byteLimit() throws {
+        // Four bytes a character, the most a key types: 256 bytes, whole.
+        let widest = try #require(Caption(sanitizing: String(repeating: "😀", count: 64)))
+        #expect(widest.text.count == 64)
+        // 18 bytes each: 28 fit in 512.
+        let families = try #require(Caption(sanitizing: String(repeating: "👩‍👩‍👧", count: 70)))
+        #expect(families.text == String(repeating: "👩‍👩‍👧", count: 28))
+        #expect(families.text.utf8.count <= Caption.maximumBytes)
+    }
+
+    @Test("A character keeps at most 16 scalars: 64 letters with 20,000 marks each make a caption of 512 bytes, not 2.5 MB")
+    func stackedMarks() throws {
+        let raw = String(repeating: "a" + String(repeating: "\u{301}", count: 20_000), count: 64)
+        #expect(raw.utf8.count > 2_500_000)
+        let caption = try #require(Caption(sanitizing: raw))
+        #expect(caption.text.utf8.count <= Caption.maximumBytes)
+        #expect(caption.text.allSatisfy { $0.unicodeScalars.count == Caption.maximumScalarsPerCharacter })
+        #expect(caption.text.count == Caption.maximumBytes / (1 + 2 * (Caption.maximumScalarsPerCharacter - 1)))
+        // The longest emoji sequence (10 scalars) is whole.
+        let kiss = "👩🏻\u{200D}❤️\u{200D}💋\u{200D}👨🏼"
+        #expect(kiss.unicodeScalars.count == 10 && Caption(sanitizing: kiss)?.text == kiss)
     }
 
     @Test("A cut does not leave trailing spaces")
@@ -108,6 +133,16 @@ struct CaptionDraftTests {
         let accepted = [draft.type("\u{301}"), draft.type("f")]
         #expect(accepted == [true, false])
         #expect(draft.text.count == 64)
+    }
+
+    @Test("A draft stops at 512 bytes and keeps 16 scalars of a character, as the caption does")
+    func byteBound() {
+        var draft = CaptionDraft()
+        for _ in 0..<64 { draft.type("👩‍👩‍👧") }
+        #expect(draft.text.count == 28 && draft.caption?.text == draft.text)
+        var marked = CaptionDraft()
+        let typed = marked.type(Character("a" + String(repeating: "\u{301}", count: 100)))
+        #expect(typed && marked.text.unicodeScalars.count == Caption.maximumScalarsPerCharacter)
     }
 
     @Test("Leading spaces are not typed, so they never take room from the name")

@@ -79,6 +79,11 @@ struct ConfigurationTests {
             let refused = try error(text)
             #expect(refused.code == .notAllowed && refused.key == key, "\(refused)")
         }
+        // An address with a user and password is refused without repeating them.
+        let secret = try failure(#"sync: {endpoint: "https://AKIAEXAMPLE:wJalrXUtnFEMI@s3.example.com/base"}"#)
+        #expect(!secret.contains("AKIAEXAMPLE") && !secret.contains("wJalrXUtnFEMI"), "\(secret)")
+        #expect(secret.contains("\"https://…@s3.example.com/base\" is not allowed") && secret.contains("AWS_SECRET_ACCESS_KEY"), "\(secret)")
+        #expect(try failure(#"sync: {endpoint: "http://:only-a-password@store:8333"}"#).contains("\"http://…@store:8333\""))
     }
 
     @Test("Every key sets what it names")

@@ -213,7 +213,7 @@ struct StartupTests {
         let crashes = CrashCopies(of: fixture)
         let imported = try fixture.library.importPhoto(
             jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other-booth")
-        #expect(try fixture.library.removeImported(imported.id))
+        #expect(try fixture.library.removeImported(imported.id, from: "other-booth"))
         #expect(
             crashes.taken.map(\.step) == [
                 "import: intent committed", "import: files in place", "remove imported: row deleted", "remove imported: files removed",

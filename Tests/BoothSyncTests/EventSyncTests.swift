@@ -15,11 +15,15 @@ final class TestBooth: Sendable {
     let library: PhotoLibrary
     let sync: EventSync
 
-    /// - Parameter endpoint: where the booth sends its requests: the store's own address, or a
-    ///   ``FaultyLink`` in front of it.
+    /// - Parameters:
+    ///   - endpoint: where the booth sends its requests: the store's own address, or a
+    ///     ``FaultyLink`` in front of it.
+    ///   - serving: a gallery without a booth of its own (`photobooth serve`), which only imports.
+    ///   - logger: where the sync's lines go (a ``LogLines`` to read them back).
     init(
         _ name: String, event: String, server: any StoreServer, credentials: StoreCredentials? = nil, directory: URL? = nil,
-        endpoint: URL? = nil
+        endpoint: URL? = nil, serving: Bool = false, logger: Logger = Logger(label: "test"), clock: CorrectedClock = CorrectedClock(),
+        guestDeletions: GuestDeletions? = nil
     ) throws {
         self.name = name
         self.directory = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-sync-\(UUID().lowercased)")
@@ -32,9 +36,9 @@ final class TestBooth: Sendable {
         settings.pathStyle = true
         let credentials = credentials ?? server.credentials
         sync = EventSync(
-            settings: settings, boothName: name, library: library, tagger: JPEGTagger(), thumbnailer: JPEGThumbnailer(),
-            logger: Logger(label: "test"),
-            environment: ["AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey])
+            settings: settings, boothName: serving ? nil : name, library: library, tagger: JPEGTagger(), thumbnailer: JPEGThumbnailer(),
+            logger: logger, environment: ["AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey],
+            clock: clock, guestDeletions: guestDeletions)
     }
 
     deinit {
@@ -193,7 +197,7 @@ struct EventSyncTests {
         try booth.library.retryNow()
         await #expect(throws: StoreError.self) { try await booth.sync.catchUp() }
         let cut = try #require(booth.sync.metrics.snapshot.lastError)
-        #expect(cut.kind == .unavailable && cut.description.contains("broke off during PUT \(layout.key(.photo, of: photo.id))"), "\(cut)")
+        #expect(cut.kind == .unavailable && cut.description.contains("broke off during PUT \"\(layout.key(.photo, of: photo.id))\""), "\(cut)")
         #expect(link.faultsApplied == ["PUT slowDown", "PUT cutHalfway"])
         // The store kept nothing of the cut upload, and the photo still waits.
         #expect(try await server.store().listAll(prefix: layout.ownPrefix).isEmpty)
@@ -221,7 +225,7 @@ struct EventSyncTests {
             settings: booth.sync.settings, boothName: "East", library: booth.library, tagger: JPEGTagger(), thumbnailer: JPEGThumbnailer(),
             logger: Logger(label: "test"),
             environment: ["AWS_ACCESS_KEY_ID": SeaweedFS.accessKey, "AWS_SECRET_ACCESS_KEY": SeaweedFS.secretKey],
-            clock: { Date() - 3600 })
+            clock: CorrectedClock(system: { Date() - 3600 }))
         try booth.take("Late")
         try await late.catchUp()
         #expect(try booth.library.outboxSummary().pending == 0)
@@ -253,8 +257,10 @@ extension TestBooth {
     }
 
     /// The booth of `other`'s folder, opened again with the right credentials.
-    convenience init(reopening other: TestBooth, event: String, server: any StoreServer) throws {
-        try self.init(other.name, event: event, server: server, directory: other.directory)
+    convenience init(
+        reopening other: TestBooth, event: String, server: any StoreServer, serving: Bool = false, logger: Logger = Logger(label: "test")
+    ) throws {
+        try self.init(other.name, event: event, server: server, directory: other.directory, serving: serving, logger: logger)
     }
 }
 

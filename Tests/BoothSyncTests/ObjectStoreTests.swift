@@ -1,5 +1,6 @@
 import Foundation
 import StoreFixture
+import Synchronization
 import Testing
 
 @testable import BoothSync
@@ -92,7 +93,7 @@ struct ObjectStoreTests {
     @Test("A booth clock an hour behind is corrected from the store's time, and the upload goes through")
     func clockSkew() async throws {
         let server = try await SeaweedFS()
-        let store = server.store(clock: { Date() - 3600 })
+        let store = server.store(clock: CorrectedClock(system: { Date() - 3600 }))
         try await store.put("gala/booth-1/records/skewed.xmp", Data("late".utf8), contentType: "application/rdf+xml")
         #expect(abs(store.clockCorrection - 3600) < 120, "correction \(store.clockCorrection) s")
         #expect(try await server.store().get("gala/booth-1/records/skewed.xmp") == Data("late".utf8))
@@ -112,5 +113,31 @@ struct ObjectStoreTests {
         // machine may be slower, which is not what this checks.)
         #expect(took >= .milliseconds(850), "took \(took)")
         #expect(try await server.store().get("gala/booth-1/photos/paced.jpg") == payload)
+    }
+
+    @Test("An object larger than the limit asked is refused from its length, before its bytes are read; every byte read is counted")
+    func limit() async throws {
+        let server = try await SeaweedFS()
+        let counted = Mutex<(bytes: Int, objects: Int)>((0, 0))
+        let store = server.store(received: { bytes, object in
+            counted.withLock {
+                $0.bytes += bytes
+                if object { $0.objects += 1 }
+            }
+        })
+        let big = Data(repeating: 0x42, count: 1 << 20)
+        try await store.put("gala/booth-1/records/big.xmp", big, contentType: "application/rdf+xml")
+        let before = counted.withLock { $0 }
+        do {
+            _ = try await store.get("gala/booth-1/records/big.xmp", limit: 64 << 10)
+            Issue.record("a 1 MiB object was read under a 64 KiB limit")
+        } catch {
+            #expect(error.kind == .tooLarge && error.description.contains("1048576 bytes"), "\(error)")
+        }
+        let refused = counted.withLock { $0 }
+        #expect(refused.bytes - before.bytes <= 64 << 10 && refused.objects - before.objects == 1)
+        #expect(try await store.get("gala/booth-1/records/big.xmp", limit: 1 << 20) == big)
+        let read = counted.withLock { $0 }
+        #expect(read.bytes - refused.bytes == big.count && read.objects - refused.objects == 1)
     }
 }

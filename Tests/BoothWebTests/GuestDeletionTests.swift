@@ -23,25 +23,35 @@ struct GuestDeletionTests {
             body: ByteBuffer(string: "key=\(PhotoListing.encoded(key))"))
     }
 
-    @Test("A key is the photo's for its time only, and says nothing of another photo's")
+    @Test(
+        "A key is the photo's, valid for a day from when it was taken, says nothing of another photo's, and can be checked against its published digest without the secret"
+    )
     func keys() throws {
-        let id = UUID()
-        let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let key = Self.keys.key(for: id, now: now)
-        #expect(key.count == 27 && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-        #expect(Self.keys.check(key, for: id, now: now) == .valid(until: now.addingTimeInterval(24 * 3600)))
-        #expect(Self.keys.check(key, for: id, now: now.addingTimeInterval(24 * 3600 - 1)) == .valid(until: now.addingTimeInterval(24 * 3600)))
-        #expect(Self.keys.check(key, for: id, now: now.addingTimeInterval(24 * 3600)) == .expired(at: now.addingTimeInterval(24 * 3600)))
-        #expect(Self.keys.check(key, for: UUID(), now: now) == .wrong)
+        let taken = Date(timeIntervalSince1970: 1_800_000_000)
+        let photo = Photo(
+            id: UUID(), number: 1, caption: .placeholder(number: 1), createdAt: taken, width: 320, height: 240, byteCount: 1, file: "x.jpg")
+        let until = taken.addingTimeInterval(24 * 3600)
+        let key = Self.keys.key(for: photo.id)
+        #expect(key.count == 22 && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        #expect(Self.keys.key(for: photo.id) == key, "the same whenever it is made")
+        #expect(Self.keys.check(key, for: photo, now: taken) == .valid(until: until))
+        #expect(Self.keys.check(key, for: photo, now: until.addingTimeInterval(-1)) == .valid(until: until))
+        #expect(Self.keys.check(key, for: photo, now: until) == .expired(at: until))
+        var other = photo
+        other.id = UUID()
+        #expect(Self.keys.check(key, for: other, now: taken) == .wrong)
         let otherSecret = DeletionKeys(secret: Data(repeating: 1, count: 32))
-        #expect(otherSecret.check(key, for: id, now: now) == .wrong, "a new secret voids the keys given")
-        // Changing the expiry (to lengthen the key's life) breaks the signature.
-        var bytes = try #require(DeletionKeys.bytes(base64url: key))
-        bytes[3] &+= 1
-        #expect(Self.keys.check(DeletionKeys.base64url(bytes), for: id, now: now) == .wrong)
+        #expect(otherSecret.check(key, for: photo, now: taken) == .wrong, "a new secret voids the keys given")
         for bad in ["", "x", String(key.dropLast()), key + "A", "!!!!", String(repeating: "A", count: 200)] {
-            #expect(Self.keys.check(bad, for: id, now: now) == .wrong, "\(bad)")
+            #expect(Self.keys.check(bad, for: photo, now: taken) == .wrong, "\(bad)")
         }
+        // What a record publishes tells the key from any other, and does not make it.
+        let published = Self.keys.published(for: photo)
+        #expect(published.until == until && published.keySHA256.count == 64 && !published.keySHA256.contains(key))
+        #expect(DeletionKeys.check(key, digest: published.keySHA256, until: until, now: taken) == .valid(until: until))
+        #expect(DeletionKeys.check(key, digest: published.keySHA256, until: until, now: until) == .expired(at: until))
+        #expect(DeletionKeys.check(Self.keys.key(for: other.id), digest: published.keySHA256, until: until, now: taken) == .wrong)
+        #expect(DeletionKeys.check(published.keySHA256, digest: published.keySHA256, until: until, now: taken) == .wrong)
     }
 
     @Test("The library's secret is made once, 32 bytes readable by its owner only, and kept")
@@ -105,29 +115,30 @@ struct GuestDeletionTests {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Mine")
         let other = try fixture.add(caption: "Theirs")
-        let expired = Self.keys.key(for: photo.id, now: Date(timeIntervalSinceNow: -25 * 3600))
-        let cases: [(String, String)] = [
-            (expired, "that time has passed"), (Self.keys.key(for: other.id), "cannot delete this photo"),
-            ("", "cannot delete this photo"), ("AAAAAAAAAAAAAAAAAAAAAAAAAAA", "cannot delete this photo"),
+        let old = try fixture.add(caption: "Yesterday's", secondsAgo: 25 * 3600)
+        let cases: [(UUID, String, String)] = [
+            (old.id, Self.keys.key(for: old.id), "that time has passed"), (photo.id, Self.keys.key(for: other.id), "cannot delete this photo"),
+            (photo.id, "", "cannot delete this photo"), (photo.id, "AAAAAAAAAAAAAAAAAAAAAA", "cannot delete this photo"),
         ]
         try await fixture.application(Self.settings).test(.router) { client in
-            for (key, reason) in cases {
-                let posted = try await Self.delete(photo.id, key: key, with: client)
+            for (id, key, reason) in cases {
+                let posted = try await Self.delete(id, key: key, with: client)
                 #expect(posted.status == .forbidden, "\(key)")
                 #expect(String(buffer: posted.body).contains(reason), "\(key)")
-                let asked = try await client.execute(uri: "/photos/\(photo.id.lowercased)/delete?key=\(key)", method: .get)
+                let asked = try await client.execute(uri: "/photos/\(id.lowercased)/delete?key=\(key)", method: .get)
                 #expect(asked.status == .forbidden, "\(key)")
             }
-            let page = String(buffer: try await client.execute(uri: "/photos/\(photo.id.lowercased)?key=\(expired)", method: .get).body)
+            let page = String(
+                buffer: try await client.execute(uri: "/photos/\(old.id.lowercased)?key=\(Self.keys.key(for: old.id))", method: .get).body)
             #expect(page.contains("that time has passed") && !page.contains("class=\"delete\""), "the photo page says why it offers nothing")
         }
-        #expect(try fixture.library.count() == 2)
+        #expect(try fixture.library.count() == 3)
         // A booth whose links do not delete refuses every key.
         try await fixture.application(WebSettings(boothName: "Test Booth")).test(.router) { client in
             let response = try await Self.delete(photo.id, key: Self.keys.key(for: photo.id), with: client)
             #expect(response.status == .forbidden)
         }
-        #expect(try fixture.library.count() == 2)
+        #expect(try fixture.library.count() == 3)
     }
 
     @Test("A deletion form longer than a key is 413, with the photo kept, even with the right key after the noise")
@@ -163,5 +174,67 @@ struct GuestDeletionTests {
             #expect(String(buffer: posted.body).contains("only that booth can delete it"))
         }
         #expect(try fixture.library.photo(id: photo.id) != nil)
+    }
+
+    @Test("A photo the operator hid is refused like one deleted: its key gets 410 and deletes nothing, another key 403")
+    func hidden() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Hidden")
+        try fixture.library.setHidden(true, of: photo.id)
+        try await fixture.application(Self.settings).test(.router) { client in
+            let posted = try await Self.delete(photo.id, key: Self.keys.key(for: photo.id), with: client)
+            #expect(posted.status == .gone)
+            #expect(String(buffer: posted.body).contains("This photo has already been deleted."))
+            #expect(
+                try await client.execute(uri: "/photos/\(photo.id.lowercased)/delete?key=\(Self.keys.key(for: photo.id))", method: .get).status
+                    == .gone)
+            #expect(try await Self.delete(photo.id, key: "AAAAAAAAAAAAAAAAAAAAAA", with: client).status == .forbidden)
+        }
+        #expect(try fixture.library.photo(id: photo.id, includingHidden: true) != nil, "nothing deleted")
+    }
+
+    @Test(
+        "On a gallery without a booth (serve), another booth's photo is deleted with its key, checked against the digest its booth published: hidden at once, asked of its booth, 410 after"
+    )
+    func throughGallery() async throws {
+        let fixture = try WebFixture()
+        let boothKeys = DeletionKeys(secret: Data(repeating: 9, count: 32))
+        func imported(_ caption: String, takenAgo: TimeInterval) throws -> (Photo, key: String) {
+            let jpeg = try WebFixture.jpeg()
+            var record = PhotoSidecar(
+                id: UUID(), number: 3, caption: Caption(sanitizing: caption)!, createdAt: Date(timeIntervalSinceNow: -takenAgo),
+                booth: "Booth East", hidden: false)
+            record.width = 320
+            record.height = 240
+            let taken = Photo(
+                id: record.id, number: 3, caption: record.caption, createdAt: record.createdAt, width: 320, height: 240, byteCount: 1,
+                file: "")
+            let published = boothKeys.published(for: taken)
+            record.deletionKeySHA256 = published.keySHA256
+            record.deletableUntil = published.until
+            let photo = try fixture.library.importPhoto(
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "booth-east")
+            return (photo, boothKeys.key(for: photo.id))
+        }
+        let (photo, key) = try imported("From the booth", takenAgo: 60)
+        let (old, oldKey) = try imported("Yesterday's", takenAgo: 25 * 3600)
+        let serve = WebSettings(boothName: "Anna & Ben")
+        try await fixture.application(serve).test(.router) { client in
+            let id = photo.id.lowercased
+            let page = String(buffer: try await client.execute(uri: "/photos/\(id)?key=\(key)", method: .get).body)
+            #expect(page.contains("<a class=\"delete\" href=\"/photos/\(id)/delete?key=\(key)\">"))
+            #expect(try await Self.delete(photo.id, key: boothKeys.key(for: old.id), with: client).status == .forbidden)
+            #expect(try await Self.delete(old.id, key: oldKey, with: client).status == .forbidden, "expired")
+            let deleted = try await Self.delete(photo.id, key: key, with: client)
+            #expect(deleted.status == .ok)
+            #expect(String(buffer: deleted.body).contains("Your photo has been deleted."))
+            #expect(try await client.execute(uri: "/photos/\(id)", method: .get).status == .notFound, "hidden at once")
+            #expect(try await Self.delete(photo.id, key: key, with: client).status == .gone)
+        }
+        let request = try #require(try fixture.library.deletionRequest(of: photo.id))
+        #expect(request.key == key && !request.settled)
+        #expect(try fixture.library.deletionRequestsToUpload().map(\.id) == [photo.id])
+        #expect(try fixture.library.photo(id: photo.id, includingHidden: true) != nil, "its booth deletes it, not the gallery")
+        #expect(try fixture.library.photo(id: old.id) != nil)
     }
 }

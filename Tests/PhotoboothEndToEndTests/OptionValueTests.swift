@@ -28,4 +28,21 @@ struct OptionValueTests {
         // The option's: ArgumentParser names the option, then the same sentence.
         #expect(byOption.stderr.contains("'\(option) <") && byOption.stderr.contains(">': \(sentence)\n"), "\(byOption.stderr)")
     }
+
+    @Test("A store's address with a user and password in it is refused by option and by file, and neither message repeats the secret")
+    func endpointSecret() async throws {
+        let directory = DataDirectory()
+        let address = "https://AKIAEXAMPLE:wJalrXUtnFEMI@s3.eu-central-1.amazonaws.com"
+        let byOption = try await BoothProcess.run(["serve", "--sync-endpoint", address, "--data-dir", directory.path])
+        let config = directory.url.appendingPathExtension("yaml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try "sync:\n  endpoint: \"\(address)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let byFile = try await BoothProcess.run(["run", "--simulate", "--no-http", "--config", config.path, "--data-dir", directory.path])
+        #expect(byOption.status == 2 && byFile.status == 1, "\(byOption.stderr)\n\(byFile.stderr)")
+        for output in [byOption.stdout + byOption.stderr, byFile.stdout + byFile.stderr] {
+            #expect(!output.contains("wJalrXUtnFEMI") && !output.contains("AKIAEXAMPLE"), "\(output)")
+            #expect(
+                output.contains("\"https://…@s3.eu-central-1.amazonaws.com\" is not allowed") && output.contains("without a user or"), "\(output)")
+        }
+    }
 }

@@ -32,6 +32,16 @@ struct SyncingBooth {
             ["run", "--simulate", "--no-http", "--config", config.path, "--data-dir", directory.path], environment: Self.environment)
     }
 
+    /// The booth with its web gallery on `port` (on the loopback), its QR codes linking to
+    /// `publicURL`.
+    func start(httpPort port: Int, publicURL: String) throws -> BoothProcess {
+        try BoothProcess(
+            [
+                "run", "--simulate", "--config", config.path, "--data-dir", directory.path, "--http-address", "127.0.0.1", "--http-port",
+                "\(port)", "--public-url", publicURL,
+            ], environment: Self.environment)
+    }
+
     /// The library's photos; none while the booth has not made its library yet.
     func listed() async throws -> [ListedPhoto] {
         guard FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("photobooth.sqlite").path) else { return [] }
@@ -179,10 +189,14 @@ struct SyncEndToEndTests {
     "photobooth serve publishes the event from its bucket", .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)),
     .timeLimit(.minutes(3)))
 struct ServeTests {
-    /// GET `path` on the gallery at `port`: status, body and `Refresh` header; `nil` while nothing listens.
-    static func get(_ path: String, port: Int) async -> (status: Int, body: String, refresh: String?)? {
+    /// GET `path` on the gallery at `port` (a POST of `form`, when given): status, body and
+    /// `Refresh` header; `nil` while nothing listens.
+    static func get(_ path: String, port: Int, form: String? = nil) async -> (status: Int, body: String, refresh: String?)? {
         guard SeaweedFS.isListening(port) else { return nil }
-        guard let curl = try? BoothProcess(["-s", "-D", "-", "http://127.0.0.1:\(port)\(path)"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
+        let post = form.map { ["--data", $0] } ?? []
+        guard
+            let curl = try? BoothProcess(
+                ["-s", "-D", "-"] + post + ["http://127.0.0.1:\(port)\(path)"], executable: URL(fileURLWithPath: "/usr/bin/curl"))
         else { return nil }
         let text = await curl.finished().stdout
         guard let head = text.components(separatedBy: "\r\n\r\n").first else { return nil }
@@ -238,5 +252,56 @@ struct ServeTests {
         try westProcess.endInput()
         _ = await eastProcess.finished()
         _ = await westProcess.finished()
+    }
+
+    @Test(
+        "A guest deletes their photo through serve with the key of the booth's QR code: hidden there at once, deleted at the booth, gone from serve; a made-up key deletes nothing"
+    )
+    func guestDeletes() async throws {
+        let server = try await SeaweedFS()
+        let event = "Delete \(UUID().uuidString.prefix(6))"
+        let east = try SyncingBooth("Booth East", event: event, server: server)
+        let ports = try SeaweedFS.freePorts(2)
+        let gallery = DataDirectory()
+        let serve = try BoothProcess(
+            ["serve", "--config", east.config.path, "--http-address", "127.0.0.1", "--http-port", "\(ports[1])", "--data-dir", gallery.path],
+            environment: SyncingBooth.environment)
+        let booth = try east.start(httpPort: ports[0], publicURL: "http://127.0.0.1:\(ports[1])")
+        try booth.type("\nAnna\n")
+        try booth.type("\nBen\n")
+        #expect(await booth.stdout.wait { $0.contains("Saved as Anna") && $0.contains("Saved as Ben") })
+        // The booth's screen (here, its terminal) shows the link with the photo's key.
+        let link = try #require(booth.stdout.text.firstMatch(of: /photos\/([0-9a-f-]{36})\?key=([A-Za-z0-9_-]+)/))
+        let (id, key) = (String(link.output.1), String(link.output.2))
+        let ben = try #require(try await east.listed().first { $0.caption == "Ben" })
+        let arrived = try await eventually {
+            let anna = await Self.get("/photos/\(id)", port: ports[1])?.status
+            let other = await Self.get("/photos/\(ben.id)", port: ports[1])?.status
+            return anna == 200 && other == 200
+        }
+        #expect(arrived)
+
+        let page = await Self.get("/photos/\(id)?key=\(key)", port: ports[1])
+        #expect(page?.body.contains("/photos/\(id)/delete?key=\(key)") == true, "serve offers the deletion")
+        #expect(await Self.get("/photos/\(ben.id)/delete", port: ports[1], form: "key=\(key)")?.status == 403, "another photo's key")
+        let deleted = await Self.get("/photos/\(id)/delete", port: ports[1], form: "key=\(key)")
+        #expect(deleted?.status == 200, "\(deleted?.body ?? "")")
+        #expect(await Self.get("/photos/\(id)", port: ports[1])?.status == 404, "hidden on serve at once")
+        #expect(await Self.get("/photos/\(id)/delete", port: ports[1], form: "key=\(key)")?.status == 410)
+
+        let atBooth = try await eventually { try await !east.listed().contains { $0.id == id } }
+        #expect(atBooth, "the booth that took it deleted it")
+        let keys = try await eventually {
+            let listed = try await server.store().listAll(prefix: BucketLayout.keyName(event) + "/").map(\.key)
+            return !listed.contains { $0.hasSuffix("photos/\(id).jpg") || $0.contains("deletions/") }
+        }
+        #expect(keys, "the original left the bucket, and serve took its request back")
+        #expect(try await east.listed().map(\.caption) == ["Ben"])
+        #expect(await Self.get("/photos/\(ben.id)", port: ports[1])?.status == 200)
+
+        serve.terminate()
+        #expect(await serve.finished().status == 0)
+        try booth.endInput()
+        _ = await booth.finished()
     }
 }

@@ -26,11 +26,12 @@ func testTool(_ name: String, override: String) -> String? {
 extension StoreServer {
     /// A client of the bucket.
     public func store(
-        credentials: StoreCredentials? = nil, timeout: Duration = .seconds(10), clock: @escaping @Sendable () -> Date = { Date() }
+        credentials: StoreCredentials? = nil, timeout: Duration = .seconds(10), clock: CorrectedClock = CorrectedClock(),
+        received: @escaping @Sendable (_ bytes: Int, _ object: Bool) -> Void = { _, _ in }
     ) -> ObjectStore {
         ObjectStore(
             endpoint: endpoint, bucket: SeaweedFS.bucket, region: "us-east-1", pathStyle: true,
-            credentials: credentials ?? self.credentials, timeout: timeout, clock: clock)
+            credentials: credentials ?? self.credentials, timeout: timeout, clock: clock, received: received)
     }
 }
 

@@ -298,7 +298,11 @@ extension Setting<StoreEndpoint> {
     /// `sync.endpoint`: the event's S3-compatible store.
     public static var syncEndpoint: Self {
         Setting(
-            "sync.endpoint", allowed: "the store's address, such as https://s3.eu-central-1.amazonaws.com or http://127.0.0.1:8333"
+            "sync.endpoint",
+            allowed: """
+                the store's address, such as https://s3.eu-central-1.amazonaws.com or http://127.0.0.1:8333, without a user or \
+                password (the key and secret go in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or sync.credentials_file)
+                """
         ) { $0.sync.endpoint = $1.url }
     }
 }

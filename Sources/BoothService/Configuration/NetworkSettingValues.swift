@@ -79,7 +79,7 @@ public struct AdminToken: SettingValue, Hashable {
 }
 
 /// The address of the event's S3-compatible store: `http` or `https`, a host, nothing after the
-/// path (``SyncSettings/endpoint(_:)``).
+/// path, no user or password (``SyncSettings/endpoint(_:)``).
 public struct StoreEndpoint: SettingValue, Hashable {
     public let url: URL
 
@@ -89,4 +89,7 @@ public struct StoreEndpoint: SettingValue, Hashable {
     }
 
     public var settingText: String { url.absoluteString }
+
+    /// An address refused for the user and password in it is never repeated with them.
+    public static func shown(_ text: String) -> String { SyncSettings.redacted(text) }
 }

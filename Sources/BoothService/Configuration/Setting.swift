@@ -8,6 +8,13 @@ public protocol SettingValue: Sendable {
 
     /// The value as the file and the command line spell it; reading it back gives this value.
     var settingText: String { get }
+
+    /// `text` as a message may repeat it: itself, unless it may hold a secret.
+    static func shown(_ text: String) -> String
+}
+
+extension SettingValue {
+    public static func shown(_ text: String) -> String { text }
 }
 
 /// A value of a setting that is a number: a setting allows those in a range.
@@ -55,7 +62,7 @@ public struct Setting<Value: SettingValue>: Sendable {
     /// The value `text` spells, if the setting allows it.
     public func parse(_ text: String) throws(SettingValueError) -> Value {
         guard let value = Value(settingText: text), allows(value) else {
-            throw SettingValueError(value: text, allowed: allowed)
+            throw SettingValueError(value: Value.shown(text), allowed: allowed)
         }
         return value
     }
