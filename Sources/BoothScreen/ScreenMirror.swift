@@ -6,7 +6,9 @@ import Logging
 import Synchronization
 
 /// The booth's screen as JPEG pictures for the web (`/screen.mjpg`): on hardware the operator
-/// sees what the guests see; with `--simulate` it is the booth's screen.
+/// sees what the guests see, but for the guest's deletion key (anyone on the network may
+/// watch: the saved screen's code links to the photo's page alone); with `--simulate` it is
+/// the booth's screen.
 ///
 /// The mirror draws with the same painter as the framebuffer, off-screen, at 1280x720 by
 /// default whatever the display's size, on a thread of its own at ``BackgroundPriority``: at
@@ -46,7 +48,7 @@ public final class ScreenMirror: Screen {
         thread = try DedicatedThread(name: "screen mirror", priority: .background, wakeup: requests.wakeup) {
             (_, started) throws(ScreenError) in
             var renderer = try ScreenRenderer(
-                width: width, height: height, fonts: fonts, keys: keys, texts: texts, reviews: reviews, logger: logger)
+                width: width, height: height, fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: .anyone, logger: logger)
             let encoder = try Self.makeEncoder()
             reviews?.register(screen: PixelSize(width: width, height: height)) { requests.redraw(showingPhoto: $0) }
             started()
@@ -61,6 +63,9 @@ public final class ScreenMirror: Screen {
             throw ScreenError("The screen mirror cannot encode pictures: \(error)")
         }
     }
+
+    /// Anyone on the web's network may watch: the mirror never shows the guest's deletion key.
+    public var audience: ScreenAudience { .anyone }
 
     public func show(_ content: ScreenContent) {
         requests.show(content)

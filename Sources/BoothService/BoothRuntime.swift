@@ -53,11 +53,14 @@ final class BoothRuntime: Service {
     ///   - dateFormat: how the gallery writes when a photo was taken.
     ///   - photoLink: the address of a photo's web page, which the saved screen shows as a QR
     ///     code; `nil` (the default for every photo) when the booth has no address to give.
+    ///   - deletionKey: the key that lets the guest delete the photo from that page, which only
+    ///     the guest's own screens show (``ScreenAudience``); `nil` (the default) for none.
     init(
         settings: BoothSettings, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
         decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
-        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
+        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
+        deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, logger: Logger
     ) {
         self.settings = settings
@@ -65,7 +68,7 @@ final class BoothRuntime: Service {
         self.button = button
         self.keypad = keypad
         self.screen = ScreenFiller(
-            screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, logger: logger)
+            screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, deletionKey: deletionKey, logger: logger)
         self.library = library
         self.logger = logger
         self.observer = observer

@@ -63,4 +63,21 @@ struct ScreenMirrorTests {
         late.end()
         await mirror.stop()
     }
+
+    @Test(
+        "The mirror's saved screen scans to the photo's page without the guest's deletion key",
+        .enabled(if: QRScanner.zbarimg != nil, QRScanner.missing))
+    func savedScreenWithoutKey() async throws {
+        let mirror = try ScreenMirror(logger: logger)
+        let link = PhotoLink(page: "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e", deletionKey: "Z0wIAHXlYlY7mR3K9QTLsPq8cQE")
+        #expect(mirror.audience == .anyone)
+        mirror.show(.saved(Caption(sanitizing: "Anna")!, photo: UUID(), link: link))
+        let watch = mirror.pictures.watch()
+        let saved = try #require(await picture(after: 0, of: mirror), "the saved screen is drawn")
+        let scanned = try #require(try await QRScanner.scan(saved.value, suffix: "jpg"), "zbarimg found no code in the mirror's picture")
+        #expect(scanned == link.page)
+        #expect(!scanned.contains("key="))
+        watch.end()
+        await mirror.stop()
+    }
 }
