@@ -15,6 +15,10 @@ import Synchronization
 /// once when the content changes, the live preview at most `picturesPerSecond` times per
 /// second, and nothing at all while nobody watches ``pictures``. The framebuffer's own drawing
 /// is never delayed by a viewer.
+///
+/// A viewer who arrives gets the last picture at once while it still shows the screen (a
+/// screen that stays still, a page reloaded); otherwise their arrival wakes the thread, which
+/// draws the screen for them.
 public final class ScreenMirror: Screen {
     /// The rendered screen, latest picture only.
     public let pictures: LatestValue<Data>
@@ -40,7 +44,8 @@ public final class ScreenMirror: Screen {
         self.requests = requests
         let looks = Looks()
         self.looks = looks
-        let pictures = LatestValue<Data>()
+        // A picture stays until the screen changes: the thread withdraws it then, or draws anew.
+        let pictures = LatestValue<Data>(staleness: .whenWithdrawn) { requests.wakeup.signal() }
         self.pictures = pictures
         // The renderer and the encoder belong to the thread that uses them: it makes them, and
         // the mirror exists once it has. Only a web viewer needs the mirror: the booth's own
@@ -96,18 +101,19 @@ public final class ScreenMirror: Screen {
         let clock = MonotonicClock()
         let wakeup = requests.wakeup
         var failures = 0
-        var wasWatched = false
         while !wakeup.isStopping {
-            let watched = pictures.isWatched
-            // Nobody watching: look again twice a second, which costs nothing measurable.
-            guard watched else {
+            guard pictures.isWatched else {
+                // Nobody watches: nothing is drawn. The last picture stays for the next viewer
+                // while it shows the screen as it is, and is withdrawn once something changed,
+                // so that nobody sees a stale screen first. A change or a viewer wakes the thread.
                 looks.unwatched.add(1, ordering: .relaxed)
-                wasWatched = false
-                wakeup.wait(until: clock.now + .milliseconds(500))
+                if !requests.isUpToDate { pictures.withdraw() }
+                wakeup.wait(until: nil)
                 continue
             }
-            // A new viewer gets the screen as it is now, drawn for them.
-            switch requests.next(at: clock.now, redraw: watched && !wasWatched) {
+            // A viewer with no picture to get (the first, or one after a change nobody watched)
+            // gets the screen drawn for them.
+            switch requests.next(at: clock.now, redraw: pictures.latest == nil) {
             case .render(let content, let frame):
                 renderer.render(content, newFrame: frame)
                 do {
@@ -115,14 +121,14 @@ public final class ScreenMirror: Screen {
                 } catch {
                     failures += 1
                     if failures % 100 == 1 { logger.error("The screen mirror cannot encode a picture: \(error) (\(failures) times so far).") }
+                    // Without a picture the next turn would draw again at once: not in a loop.
+                    wakeup.wait(until: clock.now + .seconds(1))
                 }
             case .wait(let deadline):
                 wakeup.wait(until: deadline)
             case .sleep:
-                // Wake up now and then to notice that the last viewer left.
-                wakeup.wait(until: clock.now + .milliseconds(500))
+                wakeup.wait(until: nil)
             }
-            wasWatched = watched
         }
     }
 }
