@@ -18,7 +18,8 @@ import Synchronization
 ///
 /// A viewer who arrives gets the last picture at once while it still shows the screen (a
 /// screen that stays still, a page reloaded); otherwise their arrival wakes the thread, which
-/// draws the screen for them.
+/// draws the screen for them. A picture of a screen without the camera is published twice, so
+/// that browsers show it without waiting for the next change.
 public final class ScreenMirror: Screen {
     /// The rendered screen, latest picture only.
     public let pictures: LatestValue<Data>
@@ -101,13 +102,18 @@ public final class ScreenMirror: Screen {
         let clock = MonotonicClock()
         let wakeup = requests.wakeup
         var failures = 0
+        // The picture of a screen without the camera, until it is published a second time.
+        var unrepeated: Data?
         while !wakeup.isStopping {
             guard pictures.isWatched else {
                 // Nobody watches: nothing is drawn. The last picture stays for the next viewer
                 // while it shows the screen as it is, and is withdrawn once something changed,
                 // so that nobody sees a stale screen first. A change or a viewer wakes the thread.
                 looks.unwatched.add(1, ordering: .relaxed)
-                if !requests.isUpToDate { pictures.withdraw() }
+                if !requests.isUpToDate {
+                    pictures.withdraw()
+                    unrepeated = nil
+                }
                 wakeup.wait(until: nil)
                 continue
             }
@@ -117,7 +123,9 @@ public final class ScreenMirror: Screen {
             case .render(let content, let frame):
                 renderer.render(content, newFrame: frame)
                 do {
-                    pictures.publish(try encoder.encode(renderer.canvas.bitmap, quality: 80))
+                    let picture = try encoder.encode(renderer.canvas.bitmap, quality: 80)
+                    pictures.publish(picture)
+                    unrepeated = content.showsLivePreview ? nil : picture
                 } catch {
                     failures += 1
                     if failures % 100 == 1 { logger.error("The screen mirror cannot encode a picture: \(error) (\(failures) times so far).") }
@@ -127,7 +135,15 @@ public final class ScreenMirror: Screen {
             case .wait(let deadline):
                 wakeup.wait(until: deadline)
             case .sleep:
-                wakeup.wait(until: nil)
+                // The screen stays still: its picture goes once more, since a browser shows a
+                // Motion JPEG part only once the next one begins. The camera's next frame does
+                // that for a screen that shows it.
+                if let picture = unrepeated {
+                    pictures.publish(picture)
+                    unrepeated = nil
+                } else {
+                    wakeup.wait(until: nil)
+                }
             }
         }
     }

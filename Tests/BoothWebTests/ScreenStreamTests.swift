@@ -42,4 +42,23 @@ struct ScreenStreamTests {
         }
     }
 
+    @Test("The screen's first picture comes twice at once, which tells a browser it is whole; the pictures after it once each")
+    func firstPictureTwice() async throws {
+        let fixture = try WebFixture()
+        let still = try WebFixture.jpeg(frame: 1, width: 640, height: 360)
+        let next = try WebFixture.jpeg(frame: 2, width: 640, height: 360)
+        let screen = LatestValue<Data>(staleness: .whenWithdrawn)
+        screen.publish(still)
+        try await application(fixture, screen: screen).test(.live) { client in
+            try await RawConnection.with(port: try #require(client.port)) { session in
+                try await session.send("GET /screen.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                // A browser shows a part once the next one's headers arrive.
+                try await session.read { LiveStreamTests.parts($0.response?.body ?? []).count >= 2 }
+                #expect(LiveStreamTests.parts(session.response?.body ?? []).map(\.jpeg) == [Array(still), Array(still)])
+                screen.publish(next)
+                try await session.read { LiveStreamTests.parts($0.response?.body ?? []).count == 3 }
+                #expect(LiveStreamTests.parts(session.response?.body ?? []).last?.jpeg == Array(next))
+            }
+        }
+    }
 }
