@@ -35,7 +35,8 @@ public enum ScreenContent: Sendable, Hashable {
 /// The booth's screen.
 public protocol Screen: Sendable {
     /// Who sees what this screen shows, which decides whether it shows what is the guest's
-    /// alone (the key that deletes their photo). Anyone, unless the screen says otherwise.
+    /// alone (the key that deletes their photo). Anyone, unless the screen says otherwise; a
+    /// screen that passes content on (a group of screens) leaves it to the screens it feeds.
     var audience: ScreenAudience { get }
 
     /// Shows `content`. Returns at once; drawing happens on the screen's own thread.
