@@ -270,6 +270,8 @@ let package = Package(
             // A real serial keypad on a pseudo-terminal drives the real binary.
             dependencies: [
                 "photobooth", "BoothCore", "BoothImaging", "BoothSync", "CPseudoTerminal", "CSpawn", "StoreFixture",
+                // The key a guest's QR code carries, made from the library's secret.
+                "BoothWeb",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSettings

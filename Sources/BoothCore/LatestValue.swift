@@ -6,9 +6,20 @@ import Synchronization
 ///
 /// The producer ``publish(_:)``es without waiting; a reader asks for the value after the
 /// version it last saw and gets the newest one, skipping any it was too slow for. Producers
-/// that must work to make a value (encode a JPEG) check ``isWatched`` first.
+/// that must work to make a value (encode a JPEG) check ``isWatched`` first, and learn that a
+/// watcher arrived from the `watcherArrived` they give.
 public final class LatestValue<Value: Sendable>: Sendable {
     private typealias Reader = CheckedContinuation<(version: UInt64, value: Value)?, Never>
+
+    /// When the latest value stops being handed to new readers.
+    public enum Staleness: Sendable {
+        /// When the last watcher leaves: nobody keeps it fresh after that (a camera's frames),
+        /// so the next watcher waits for a new one instead of seeing an old one first.
+        case whenUnwatched
+        /// When the producer says so (``withdraw()``): a value can stay true with nobody
+        /// watching (a screen that stays still), and the next watcher gets it at once.
+        case whenWithdrawn
+    }
 
     private struct State {
         var version: UInt64 = 0
@@ -21,8 +32,17 @@ public final class LatestValue<Value: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    private let staleness: Staleness
+    private let watcherArrived: @Sendable () -> Void
 
-    public init() {}
+    /// - Parameters:
+    ///   - staleness: when the latest value is no longer handed to new readers.
+    ///   - watcherArrived: called, outside any lock and at once, each time a reader starts to
+    ///     ``watch()``: a producer that rests while nobody watches wakes for it.
+    public init(staleness: Staleness = .whenUnwatched, watcherArrived: @escaping @Sendable () -> Void = {}) {
+        self.staleness = staleness
+        self.watcherArrived = watcherArrived
+    }
 
     /// Makes `value` the latest and hands it to every reader waiting for one.
     public func publish(_ value: Value) {
@@ -67,16 +87,24 @@ public final class LatestValue<Value: Sendable>: Sendable {
     /// Counts the caller as a watcher until the returned token is ended, so that producers
     /// know someone wants values.
     ///
-    /// When the last watcher goes, the latest value is forgotten: nobody kept it fresh since,
-    /// so the next watcher waits for a new one instead of seeing a stale picture first.
+    /// When the last watcher goes, a feed whose values go stale ``Staleness/whenUnwatched``
+    /// forgets the latest one: nobody kept it fresh since, so the next watcher waits for a new
+    /// one instead of seeing a stale picture first.
     public func watch() -> Watch {
         state.withLock { $0.watchers += 1 }
+        watcherArrived()
         return Watch { [self] in
             state.withLock { state in
                 state.watchers -= 1
-                if state.watchers == 0 { state.value = nil }
+                if state.watchers == 0 && staleness == .whenUnwatched { state.value = nil }
             }
         }
+    }
+
+    /// Forgets the latest value, which no longer shows what is: readers from now on wait for
+    /// the next one. The version stays, so a reader never gets a value twice.
+    public func withdraw() {
+        state.withLock { $0.value = nil }
     }
 
     /// How many readers wait in ``next(after:)`` right now (for tests that must publish only

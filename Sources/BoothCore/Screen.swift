@@ -17,11 +17,11 @@ public enum ScreenContent: Sendable, Hashable {
     /// The photo is being made safe on disk.
     case saving
     /// Photo `photo` is on disk and in the catalog under this caption; the screen shows it.
-    /// `link` is the address of the photo's web page, for a QR code; `nil` when the booth has
-    /// no address to give (the state machine leaves it to the booth to fill in). `pendingName`
-    /// is the name the guest typed when it could not be written yet: the screen says it will
-    /// follow.
-    case saved(Caption, photo: UUID, link: String? = nil, pendingName: Caption? = nil)
+    /// `link` is the photo's web page, for a QR code, with the guest's deletion key apart (each
+    /// screen shows what its ``Screen/audience`` may see); `nil` when the booth has no address
+    /// to give (the state machine leaves it to the booth to fill in). `pendingName` is the name
+    /// the guest typed when it could not be written yet: the screen says it will follow.
+    case saved(Caption, photo: UUID, link: PhotoLink? = nil, pendingName: Caption? = nil)
     /// The gallery's list of photos, newest first.
     case gallery(GalleryList)
     /// One photo of the gallery on the whole screen.
@@ -34,6 +34,27 @@ public enum ScreenContent: Sendable, Hashable {
 
 /// The booth's screen.
 public protocol Screen: Sendable {
+    /// Who sees what this screen shows, which decides whether it shows what is the guest's
+    /// alone (the key that deletes their photo). Anyone, unless the screen says otherwise; a
+    /// screen that passes content on (a group of screens) leaves it to the screens it feeds.
+    var audience: ScreenAudience { get }
+
     /// Shows `content`. Returns at once; drawing happens on the screen's own thread.
     func show(_ content: ScreenContent)
+}
+
+extension Screen {
+    /// A screen that does not say who sees it shows nothing that is the guest's alone.
+    public var audience: ScreenAudience { .anyone }
+}
+
+/// Who sees a screen. The guest at the booth gets the link that deletes the photo they just
+/// took; a screen others see (the web's mirror, which anyone on the network may watch) shows
+/// the photo's page without it.
+public enum ScreenAudience: Sendable, Hashable {
+    /// Only the guest at the booth: the booth's display, the keypad's, the terminal of
+    /// `--simulate`.
+    case guest
+    /// Anyone: a mirror of the screen, a terminal whose lines go to a file or the journal.
+    case anyone
 }

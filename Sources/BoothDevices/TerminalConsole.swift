@@ -76,6 +76,8 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     private let roles: Roles
     /// Whether a photo page's link is also drawn as a QR code.
     private let drawsQRCodes: Bool
+    /// Who reads the lines: the saved screen's link carries the guest's key only for the guest.
+    public let audience: ScreenAudience
     /// Whether a screen shows the photo just taken.
     private let photoOnScreen: Bool
     private let logger: Logger
@@ -117,13 +119,16 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
     ///     terminal.
     ///   - drawsQRCodes: whether the saved screen draws its link as a QR code in half-block
     ///     characters; by default, when `output` is a terminal.
+    ///   - audience: who reads what it prints, which decides whether the saved screen's link
+    ///     carries the guest's deletion key; by default the guest when `output` is a terminal (the
+    ///     simulated booth's screen), and anyone otherwise (a file, the journal).
     ///   - roles: what the lines stand for; both the button and the keypad by default.
     ///   - texts: the words it prints, in the booth's language.
     ///   - photoOnScreen: whether a screen shows the photo just taken (the framebuffer, the
     ///     web's mirror of the screen), which the naming prompt then says.
     public init(
         input: FileDescriptor = .standardInput, output: FileDescriptor = .standardOutput, patient: Bool? = nil,
-        drawsQRCodes: Bool? = nil,
+        drawsQRCodes: Bool? = nil, audience: ScreenAudience? = nil,
         roles: Roles = [.button, .keypad], texts: BoothTexts = .english, photoOnScreen: Bool = false, logger: Logger
     ) throws(DeviceError) {
         self.input = try Self.duplicate(input, name: "standard input")
@@ -135,6 +140,7 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         }
         self.patient = patient ?? (isatty(input.rawValue) == 0)
         self.drawsQRCodes = drawsQRCodes ?? (isatty(output.rawValue) != 0)
+        self.audience = audience ?? (isatty(output.rawValue) != 0 ? .guest : .anyone)
         self.roles = roles
         self.texts = texts
         self.keyLabels = Self.keyLabels(in: texts)
@@ -394,10 +400,10 @@ public final class TerminalConsole: ShutterButton, Keypad, Screen {
         return lines.joined(separator: "\n")
     }
 
-    private func savedLines(_ caption: Caption, link: String?, pendingName: Caption?) -> String {
+    private func savedLines(_ caption: Caption, link: PhotoLink?, pendingName: Caption?) -> String {
         var lines = [texts(.savedAs, ["name": caption.text])]
         if let pendingName { lines.append(texts(.savedPendingName, ["name": pendingName.text])) }
-        if let link {
+        if let link = link?.address(for: audience) {
             lines.append(texts(.scanLink, ["link": link]))
             if drawsQRCodes, let code = try? QRCode(encoding: link) { lines += Self.halfBlocks(code) }
         }

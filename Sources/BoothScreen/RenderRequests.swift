@@ -31,8 +31,13 @@ public final class RenderRequests: Sendable {
         if schedule.withLock({ $0.redraw(showingPhoto: id) }) { wakeup.signal() }
     }
 
+    /// Whether the last drawing shows the screen as it is (``RenderSchedule/isUpToDate``).
+    public var isUpToDate: Bool {
+        schedule.withLock { $0.isUpToDate }
+    }
+
     /// The render thread's next step at `now`; `redraw` first asks for the current content
-    /// again (a new viewer).
+    /// again (a new viewer without a picture).
     public func next(at now: MonotonicInstant, redraw: Bool = false) -> RenderSchedule.Step {
         schedule.withLock { schedule in
             if redraw { schedule.redraw() }

@@ -66,6 +66,13 @@ public struct RenderSchedule {
         return true
     }
 
+    /// Whether the last drawing shows the screen as it is: the content did not change since,
+    /// and no preview frame waits on a screen that shows the camera. A picture made before
+    /// nobody watched stays worth showing while this holds.
+    public var isUpToDate: Bool {
+        !contentChanged && !(content.showsLivePreview && pendingFrame != nil)
+    }
+
     /// What to do at `now`.
     public mutating func next(at now: MonotonicInstant) -> Step {
         if contentChanged {

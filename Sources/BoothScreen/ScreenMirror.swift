@@ -6,13 +6,20 @@ import Logging
 import Synchronization
 
 /// The booth's screen as JPEG pictures for the web (`/screen.mjpg`): on hardware the operator
-/// sees what the guests see; with `--simulate` it is the booth's screen.
+/// sees what the guests see, but for the guest's deletion key (anyone on the network may
+/// watch: the saved screen's code links to the photo's page alone); with `--simulate` it is
+/// the booth's screen.
 ///
 /// The mirror draws with the same painter as the framebuffer, off-screen, at 1280x720 by
 /// default whatever the display's size, on a thread of its own at ``BackgroundPriority``: at
 /// once when the content changes, the live preview at most `picturesPerSecond` times per
 /// second, and nothing at all while nobody watches ``pictures``. The framebuffer's own drawing
 /// is never delayed by a viewer.
+///
+/// A viewer who arrives gets the last picture at once while it still shows the screen (a
+/// screen that stays still, a page reloaded); otherwise their arrival wakes the thread, which
+/// draws the screen for them. A picture of a screen without the camera is published twice, so
+/// that browsers show it without waiting for the next change.
 public final class ScreenMirror: Screen {
     /// The rendered screen, latest picture only.
     public let pictures: LatestValue<Data>
@@ -38,7 +45,8 @@ public final class ScreenMirror: Screen {
         self.requests = requests
         let looks = Looks()
         self.looks = looks
-        let pictures = LatestValue<Data>()
+        // A picture stays until the screen changes: the thread withdraws it then, or draws anew.
+        let pictures = LatestValue<Data>(staleness: .whenWithdrawn) { requests.wakeup.signal() }
         self.pictures = pictures
         // The renderer and the encoder belong to the thread that uses them: it makes them, and
         // the mirror exists once it has. Only a web viewer needs the mirror: the booth's own
@@ -46,7 +54,7 @@ public final class ScreenMirror: Screen {
         thread = try DedicatedThread(name: "screen mirror", priority: .background, wakeup: requests.wakeup) {
             (_, started) throws(ScreenError) in
             var renderer = try ScreenRenderer(
-                width: width, height: height, fonts: fonts, keys: keys, texts: texts, reviews: reviews, logger: logger)
+                width: width, height: height, fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: .anyone, logger: logger)
             let encoder = try Self.makeEncoder()
             reviews?.register(screen: PixelSize(width: width, height: height)) { requests.redraw(showingPhoto: $0) }
             started()
@@ -61,6 +69,9 @@ public final class ScreenMirror: Screen {
             throw ScreenError("The screen mirror cannot encode pictures: \(error)")
         }
     }
+
+    /// Anyone on the web's network may watch: the mirror never shows the guest's deletion key.
+    public var audience: ScreenAudience { .anyone }
 
     public func show(_ content: ScreenContent) {
         requests.show(content)
@@ -91,33 +102,49 @@ public final class ScreenMirror: Screen {
         let clock = MonotonicClock()
         let wakeup = requests.wakeup
         var failures = 0
-        var wasWatched = false
+        // The picture of a screen without the camera, until it is published a second time.
+        var unrepeated: Data?
         while !wakeup.isStopping {
-            let watched = pictures.isWatched
-            // Nobody watching: look again twice a second, which costs nothing measurable.
-            guard watched else {
+            guard pictures.isWatched else {
+                // Nobody watches: nothing is drawn. The last picture stays for the next viewer
+                // while it shows the screen as it is, and is withdrawn once something changed,
+                // so that nobody sees a stale screen first. A change or a viewer wakes the thread.
                 looks.unwatched.add(1, ordering: .relaxed)
-                wasWatched = false
-                wakeup.wait(until: clock.now + .milliseconds(500))
+                if !requests.isUpToDate {
+                    pictures.withdraw()
+                    unrepeated = nil
+                }
+                wakeup.wait(until: nil)
                 continue
             }
-            // A new viewer gets the screen as it is now, drawn for them.
-            switch requests.next(at: clock.now, redraw: watched && !wasWatched) {
+            // A viewer with no picture to get (the first, or one after a change nobody watched)
+            // gets the screen drawn for them.
+            switch requests.next(at: clock.now, redraw: pictures.latest == nil) {
             case .render(let content, let frame):
                 renderer.render(content, newFrame: frame)
                 do {
-                    pictures.publish(try encoder.encode(renderer.canvas.bitmap, quality: 80))
+                    let picture = try encoder.encode(renderer.canvas.bitmap, quality: 80)
+                    pictures.publish(picture)
+                    unrepeated = content.showsLivePreview ? nil : picture
                 } catch {
                     failures += 1
                     if failures % 100 == 1 { logger.error("The screen mirror cannot encode a picture: \(error) (\(failures) times so far).") }
+                    // Without a picture the next turn would draw again at once: not in a loop.
+                    wakeup.wait(until: clock.now + .seconds(1))
                 }
             case .wait(let deadline):
                 wakeup.wait(until: deadline)
             case .sleep:
-                // Wake up now and then to notice that the last viewer left.
-                wakeup.wait(until: clock.now + .milliseconds(500))
+                // The screen stays still: its picture goes once more, since a browser shows a
+                // Motion JPEG part only once the next one begins. The camera's next frame does
+                // that for a screen that shows it.
+                if let picture = unrepeated {
+                    pictures.publish(picture)
+                    unrepeated = nil
+                } else {
+                    wakeup.wait(until: nil)
+                }
             }
-            wasWatched = watched
         }
     }
 }

@@ -24,6 +24,9 @@ public struct ScreenPainter {
     let texts: BoothTexts
     /// Where the naming and saved screens find the shot's picture; `nil`: they show none.
     let reviews: ReviewPictures?
+    /// Who sees the canvas: the saved screen's code carries the guest's deletion key only for
+    /// the guest.
+    let audience: ScreenAudience
 
     /// Loads the fonts.
     ///
@@ -31,8 +34,10 @@ public struct ScreenPainter {
     ///   - keys: what the keypad's keys are called, for the screens' hints.
     ///   - texts: the words the screens say.
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
+    ///   - audience: who sees what is painted; anyone unless the screen is the guest's own.
     public init(
-        fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil
+        fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil,
+        audience: ScreenAudience = .anyone
     ) throws(ScreenError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
@@ -40,6 +45,7 @@ public struct ScreenPainter {
         self.keys = keys
         self.texts = texts
         self.reviews = reviews
+        self.audience = audience
     }
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
@@ -207,17 +213,19 @@ public struct ScreenPainter {
 
     /// The photo, "Saved as" and its caption under it, on two lines if it needs them; with a
     /// link, they move left and the link's QR code stands on the right, "Scan to download" under
-    /// it. A name that could not be written yet is promised under the caption.
+    /// it. A name that could not be written yet is promised under the caption. The code carries
+    /// the guest's deletion key only on the guest's own screen; anyone else (the web's mirror)
+    /// scans the page alone, which still shows an operator where the guest is sent.
     ///
     /// The code is about 40% of the screen's height, each module a whole number of pixels (a
     /// scanner reads sharp squares best), black on white with its quiet zone: a phone reads it
     /// from arm's length. Nothing else on this screen is pure white, so the code is easy to
     /// find in a screenshot too.
     private func paintSaved(
-        _ caption: Caption, photo: UUID, link: String?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas
+        _ caption: Caption, photo: UUID, link: PhotoLink?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas
     ) throws(ScreenError) {
         var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
-        if let link, let code = pictures.qrCode(for: link) {
+        if let link, let code = pictures.qrCode(for: link.address(for: audience)) {
             let modules = code.size + 2 * QRCode.quietZone
             let moduleSize = max(1, layout.height * 40 / 100 / modules)
             let side = moduleSize * modules

@@ -25,12 +25,14 @@ public struct ScreenRenderer: ~Copyable {
     ///   - keys: what the keypad's keys are called, for the screens' hints.
     ///   - texts: the words the screens say, in the booth's language.
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
+    ///   - audience: who sees the screen (``Screen/audience``); anyone unless it is the guest's
+    ///     own.
     public init(
         width: Int, height: Int, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
-        reviews: ReviewPictures? = nil, logger: Logger
+        reviews: ReviewPictures? = nil, audience: ScreenAudience = .anyone, logger: Logger
     ) throws(ScreenError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
-        let painter = try ScreenPainter(fonts: fonts, keys: keys, texts: texts, reviews: reviews)
+        let painter = try ScreenPainter(fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: audience)
         decoder = try Self.makeDecoder()
         self.painter = painter
         canvas = Canvas(width: width, height: height)

@@ -123,7 +123,7 @@ public enum Booth {
         let runtime = BoothRuntime(
             settings: settings, clock: MonotonicClock(), frames: frames, button: devices.button, keypad: devices.keypad,
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
-            photoLink: links.link(to:), observer: observer,
+            photoLink: links.link(to:), deletionKey: links.deletionKey(for:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
             logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)

@@ -59,12 +59,15 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///   - dateFormat: how the gallery writes when a photo was taken.
     ///   - photoLink: the address of a photo's web page, which the saved screen shows as a QR
     ///     code; `nil` (the default for every photo) when the booth has no address to give.
+    ///   - deletionKey: the key that lets the guest delete the photo from that page, which only
+    ///     the guest's own screens show (``ScreenAudience``); `nil` (the default) for none.
     ///   - wallClock: what photos are dated by: the event sync corrects it by the store's time.
     init(
         settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
         decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
-        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
+        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
+        deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), logger: Logger
     ) {
         self.settings = settings
@@ -73,7 +76,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.button = button
         self.keypad = keypad
         self.screen = ScreenFiller(
-            screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, logger: logger)
+            screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, deletionKey: deletionKey, logger: logger)
         self.library = library
         self.logger = logger
         self.observer = observer

@@ -16,16 +16,21 @@ struct PhotoLinks: Sendable {
     let port: Int
     /// Whether the booth serves the gallery; without it there is nothing to link to.
     let enabled: Bool
-    /// What signs the key that lets the guest delete the photo for a while; `nil`: links
-    /// without a key.
+    /// What signs the key that lets the guest delete the photo for a while; `nil`: no key.
     var deletionKeys: DeletionKeys?
 
     /// The photo page's address, or `nil` when the booth has none to give (no gallery, no
-    /// network). With ``deletionKeys``, it carries the photo's key (`?key=`), valid from now.
+    /// network). It never carries a key: anyone may see it (``deletionKey(for:)``).
     func link(to id: UUID) -> String? {
         guard enabled, let base = publicURL ?? listeningHost().map({ "http://\($0):\(port)" }) else { return nil }
-        let key = deletionKeys.map { "?key=" + $0.key(for: id) } ?? ""
-        return base + GalleryServer.pagePath(of: id) + key
+        return base + GalleryServer.pagePath(of: id)
+    }
+
+    /// The key that lets the guest delete photo `id` from its page, valid for a while from when
+    /// the photo was taken, for the guest's own screens only (``BoothCore/PhotoLink``); `nil`
+    /// without ``deletionKeys``.
+    func deletionKey(for id: UUID) -> String? {
+        deletionKeys?.key(for: id)
     }
 
     /// The host guests can reach the gallery at, without a public address configured.

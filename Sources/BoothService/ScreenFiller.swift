@@ -20,6 +20,7 @@ final class ScreenFiller: Screen {
     private let library: PhotoLibrary
     private let dateFormat: PhotoDateFormat
     private let photoLink: @Sendable (UUID) -> String?
+    private let deletionKey: @Sendable (UUID) -> String?
     private let logger: Logger
     /// Where the screens read the originals: the library.
     private let originals: LibraryOriginals
@@ -47,15 +48,20 @@ final class ScreenFiller: Screen {
     ///   - dateFormat: how the gallery writes when a photo was taken.
     ///   - photoLink: the address of a photo's web page, for the saved screen's QR code; `nil`
     ///     when the booth has none to give. It must return at once (it writes an address).
+    ///   - deletionKey: the key that lets the guest delete the photo from that page, which the
+    ///     link carries apart (``PhotoLink``); `nil` when guests cannot delete. It must return at
+    ///     once too.
     init(
         screen: any Screen, library: PhotoLibrary, dateFormat: PhotoDateFormat,
-        photoLink: @escaping @Sendable (UUID) -> String?, logger: Logger
+        photoLink: @escaping @Sendable (UUID) -> String?, deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil },
+        logger: Logger
     ) {
         self.screen = screen
         self.library = library
         originals = LibraryOriginals(library: library)
         self.dateFormat = dateFormat
         self.photoLink = photoLink
+        self.deletionKey = deletionKey
         self.logger = logger
     }
 
@@ -134,8 +140,9 @@ final class ScreenFiller: Screen {
             page.withLock { $0 = nil }
             slideshow.withLock { $0 = nil }
             guard case .saved(let caption, let id, _, let pendingName) = content else { return content }
-            let link = photoLink(id)
-            logger.debug("Saved screen of \(id.lowercased): photo page \(link ?? "none")")
+            let link = photoLink(id).map { PhotoLink(page: $0, deletionKey: deletionKey(id)) }
+            // The page alone: a log line is no place for the guest's key.
+            logger.debug("Saved screen of \(id.lowercased): photo page \(link?.page ?? "none")")
             return .saved(caption, photo: id, link: link, pendingName: pendingName)
         }
     }

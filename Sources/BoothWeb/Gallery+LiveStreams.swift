@@ -19,8 +19,13 @@ extension Gallery {
     /// The boundary between the JPEGs of a Motion JPEG stream.
     static let frameBoundary = "photobooth-frame"
 
-    /// A Motion JPEG stream of `feed`. While it is open the feed counts a watcher, so the booth
-    /// encodes frames only while someone looks.
+    /// A Motion JPEG stream of `feed`, starting with its latest picture. While it is open the
+    /// feed counts a watcher, so the booth encodes frames only while someone looks.
+    ///
+    /// Each part ends with the boundary, so that a reader who waits for it knows at once that
+    /// the picture is whole. A browser shows a part only once the next one's headers arrive:
+    /// the screen, which can stay still for minutes, sends its first picture twice (the booth
+    /// publishes each still picture twice as well); the camera's next frame is never far.
     func motionJPEG(
         _ feed: LatestValue<Data>, _ stream: WebMetrics.Stream, _ request: Request, _ context: GalleryRequestContext
     ) -> Response {
@@ -37,10 +42,20 @@ extension Gallery {
                     watch.end()
                     closeStream()
                 }
+                var sendsTwice = stream == .screen
                 do {
                     try await relay.run(for: request, on: context.channel) { item in
-                        guard case .value(let jpeg) = item else { return }
-                        try await writer.write(Self.part(jpeg))
+                        switch item {
+                        case .opened:
+                            try await writer.write(ByteBuffer(string: "--\(Self.frameBoundary)\r\n"))
+                        case .value(let jpeg):
+                            let part = Self.part(jpeg)
+                            try await writer.write(part)
+                            if sendsTwice { try await writer.write(part) }
+                            sendsTwice = false
+                        case .keepAlive:
+                            break
+                        }
                     }
                     try await writer.finish(nil)
                 } catch {
@@ -49,13 +64,14 @@ extension Gallery {
             })
     }
 
-    /// One JPEG of a Motion JPEG stream, with its own headers.
+    /// One JPEG of a Motion JPEG stream, with its own headers, and the boundary that ends it
+    /// (the stream's opening boundary comes before the first).
     static func part(_ jpeg: Data) -> ByteBuffer {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(jpeg.count + 128)
-        buffer.writeString("--\(frameBoundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
+        buffer.writeString("Content-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
         buffer.writeBytes(jpeg)
-        buffer.writeString("\r\n")
+        buffer.writeString("\r\n--\(frameBoundary)\r\n")
         return buffer
     }
 

@@ -1,4 +1,5 @@
 import BoothCore
+import Synchronization
 import Testing
 
 @Suite("Latest value")
@@ -56,5 +57,27 @@ struct LatestValueTests {
         #expect(feed.latest == nil, "a value nobody watches any more is stale and forgotten")
         _ = feed.watch()
         #expect(!feed.isWatched, "a token released without end() ends itself")
+    }
+
+    @Test("A value that stays true with nobody watching is handed to the next watcher at once, until the producer withdraws it")
+    func keptUntilWithdrawn() async {
+        let arrivals = Atomic(0)
+        let feed = LatestValue<Int>(staleness: .whenWithdrawn) { arrivals.add(1, ordering: .relaxed) }
+        feed.publish(1)
+        let first = feed.watch()
+        #expect(arrivals.load(ordering: .relaxed) == 1, "the producer hears of each watcher as it arrives")
+        first.end()
+        #expect(feed.latest?.value == 1, "the last watcher leaving does not make it stale")
+        let second = feed.watch()
+        #expect(arrivals.load(ordering: .relaxed) == 2)
+        #expect(await feed.next(after: 0)?.value == 1, "the next watcher gets it without waiting")
+        second.end()
+
+        feed.withdraw()
+        #expect(feed.latest == nil)
+        let reader = Task { await feed.next(after: 0) }
+        while feed.waitingReaders == 0 { await Task.yield() }
+        feed.publish(2)
+        #expect(await reader.value?.value == 2 && feed.latest?.version == 2, "a withdrawn value is never handed out again")
     }
 }

@@ -15,14 +15,17 @@ private final class ConsoleHarness {
     private let inputPipe = Pipe()
     private let outputPipe = Pipe()
 
-    init(patient: Bool, drawsQRCodes: Bool = false, texts: BoothTexts = .english, photoOnScreen: Bool = false) throws {
+    init(
+        patient: Bool, drawsQRCodes: Bool = false, audience: ScreenAudience? = nil, texts: BoothTexts = .english, photoOnScreen: Bool = false
+    ) throws {
         // The console may still print after a test has closed its end of the screen pipe; as in
         // the photobooth command, that must be an error on write, not a fatal SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         console = try TerminalConsole(
             input: FileDescriptor(rawValue: inputPipe.fileHandleForReading.fileDescriptor),
             output: FileDescriptor(rawValue: outputPipe.fileHandleForWriting.fileDescriptor),
-            patient: patient, drawsQRCodes: drawsQRCodes, texts: texts, photoOnScreen: photoOnScreen, logger: Logger(label: "test"))
+            patient: patient, drawsQRCodes: drawsQRCodes, audience: audience, texts: texts, photoOnScreen: photoOnScreen,
+            logger: Logger(label: "test"))
         // The console keeps its own copies; the test's ends can go at any time.
         try inputPipe.fileHandleForReading.close()
         try outputPipe.fileHandleForWriting.close()
@@ -354,7 +357,7 @@ struct TerminalConsoleTests {
     func savedLink() async throws {
         let link = "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e"
         let harness = try ConsoleHarness(patient: true, drawsQRCodes: true)
-        harness.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
+        harness.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: PhotoLink(page: link)))
         let printed = await harness.printed()
         #expect(Array(printed.prefix(2)) == ["Saved as Alice", "Scan to download: \(link)"])
         let code = try QRCode(encoding: link)
@@ -375,8 +378,21 @@ struct TerminalConsoleTests {
             }
         }
         let plain = try ConsoleHarness(patient: true)
-        plain.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
+        plain.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: PhotoLink(page: link)))
         #expect(await plain.printed() == ["Saved as Alice", "Scan to download: \(link)"], "no QR code when the output is not a terminal")
+    }
+
+    @Test("The terminal of the guest at the booth prints the deletion key with the link; one whose lines go to a file does not")
+    func deletionKey() async throws {
+        let link = PhotoLink(page: "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e", deletionKey: "AAAAAKeyOfTheGuest")
+        let guest = try ConsoleHarness(patient: true, drawsQRCodes: true, audience: .guest)
+        guest.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
+        #expect(Array(await guest.printed().prefix(2)) == ["Saved as Alice", "Scan to download: \(link.page)?key=AAAAAKeyOfTheGuest"])
+        // Pipes, as the journal or a file: the console does not know who reads them.
+        let logged = try ConsoleHarness(patient: true)
+        #expect(logged.console.audience == .anyone)
+        logged.console.show(.saved(Caption(sanitizing: "Alice")!, photo: UUID(), link: link))
+        #expect(await logged.printed() == ["Saved as Alice", "Scan to download: \(link.page)"])
     }
 }
 

@@ -106,4 +106,29 @@ struct ScreenScheduleTests {
             return
         }
     }
+
+    @Test("The last drawing is up to date until the content changes, a frame waits on a preview screen, or the shown photo's picture arrives")
+    func upToDate() {
+        var schedule = RenderSchedule(previewInterval: interval)
+        #expect(!schedule.isUpToDate, "nothing drawn yet")
+        _ = schedule.next(at: start)
+        #expect(schedule.isUpToDate)
+        schedule.receive(frame(1))
+        #expect(schedule.isUpToDate, "a frame changes nothing on a screen without the camera")
+        schedule.show(.ready)
+        #expect(!schedule.isUpToDate)
+        _ = schedule.next(at: start)
+        #expect(schedule.isUpToDate)
+        schedule.receive(frame(2))
+        #expect(!schedule.isUpToDate, "the preview moved on")
+        _ = schedule.next(at: start + interval)
+        #expect(schedule.isUpToDate)
+        let photo = UUID()
+        schedule.show(.saved(.placeholder(number: 1), photo: photo))
+        _ = schedule.next(at: start + interval)
+        schedule.redraw(showingPhoto: UUID())
+        #expect(schedule.isUpToDate, "another photo's picture is not on this screen")
+        schedule.redraw(showingPhoto: photo)
+        #expect(!schedule.isUpToDate)
+    }
 }

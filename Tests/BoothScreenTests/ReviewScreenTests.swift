@@ -94,7 +94,7 @@ struct ReviewScreenTests {
         reviews.add(shot(), of: id)
         let link = "http://booth.local:8080/photos/\(id.lowercased)"
         let canvas = try ScreenFixtures.paint(
-            .saved(Caption(sanitizing: "Anna")!, photo: id, link: link), width: width, height: height, reviews: reviews)
+            .saved(Caption(sanitizing: "Anna")!, photo: id, link: PhotoLink(page: link)), width: width, height: height, reviews: reviews)
         let left = try #require(canvas.bounds(of: magenta))
         let right = try #require(canvas.bounds(of: teal))
         let code = try QRCode(encoding: link)

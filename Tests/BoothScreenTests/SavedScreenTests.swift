@@ -6,12 +6,28 @@ import Testing
 
 @testable import BoothScreen
 
-/// A photo page's address as the booth links it.
-private let link = "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e"
+/// A photo page's address as the booth links it, and the guest's deletion key for it.
+private let link = PhotoLink(
+    page: "http://booth.local:8080/photos/6f1c2a7e-3b9d-4c55-8e2a-0d4b7f9a1c3e", deletionKey: "Z0wIAHXlYlY7mR3K9QTLsPq8cQE")
 private let caption = Caption(sanitizing: "Anna and Zoë")!
 
-/// Where zbarimg (Debian's zbar-tools) is, if installed.
-private let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+/// Reads QR codes in pictures with zbarimg (Debian's zbar-tools), when it is installed.
+enum QRScanner {
+    static let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let missing: Comment = "zbarimg is not installed (apt-get install zbar-tools): the QR code was not scanned"
+
+    /// The text of the one code in the picture `data` (a PPM or a JPEG, as `suffix` says);
+    /// `nil` when zbarimg finds none.
+    static func scan(_ data: Data, suffix: String) async throws -> String? {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("scan-\(UUID().lowercased).\(suffix)")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // zbarimg complains on standard error when there is no D-Bus, which a test need not show.
+        let scan = try await ProcessLaunch.output(of: try #require(zbarimg), ["--quiet", "--raw", file.path])
+        guard scan.status == 0 else { return nil }
+        return String(decoding: scan.output, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+}
 
 extension Canvas {
     /// The smallest rectangle holding every pixel that matches; `nil` when none does.
@@ -27,7 +43,7 @@ extension Canvas {
     }
 
     /// The picture as a binary PPM (P6), which zbarimg reads.
-    fileprivate var ppm: Data {
+    var ppm: Data {
         var data = Data("P6\n\(width) \(height)\n255\n".utf8)
         data.reserveCapacity(data.count + width * height * 3)
         for pixel in pixels {
@@ -45,7 +61,7 @@ struct SavedScreenTests {
         arguments: ScreenPainterTests.sizes)
     func qrCodeModules(width: Int, height: Int) throws {
         let canvas = try ScreenFixtures.paint(.saved(caption, photo: UUID(), link: link), width: width, height: height)
-        let code = try QRCode(encoding: link)
+        let code = try QRCode(encoding: link.page)
         // Nothing else on the screen is pure white: the white pixels' bounds are the quiet zone's.
         let square = try #require(canvas.bounds { $0 == .white })
         let modules = code.size + 2 * QRCode.quietZone
@@ -97,17 +113,17 @@ struct SavedScreenTests {
     }
 
     @Test(
-        "zbarimg reads the saved screen's QR code back as the link",
-        .enabled(if: zbarimg != nil, "zbarimg is not installed (apt-get install zbar-tools): the QR code was not scanned"),
+        "zbarimg reads the saved screen's QR code back as the link: with the guest's deletion key on the guest's own screen, without it on any other",
+        .enabled(if: QRScanner.zbarimg != nil, QRScanner.missing),
         arguments: [(1280, 800), (640, 480)])
     func scanned(width: Int, height: Int) async throws {
-        let canvas = try ScreenFixtures.paint(.saved(caption, photo: UUID(), link: link), width: width, height: height)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("saved-\(UUID().lowercased).ppm")
-        try canvas.ppm.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        // zbarimg complains on standard error when there is no D-Bus, which a test need not show.
-        let scan = try await ProcessLaunch.output(of: try #require(zbarimg), ["--quiet", "--raw", file.path])
-        #expect(scan.status == 0, "zbarimg found no code in the \(width)x\(height) screen")
-        #expect(String(decoding: scan.output, as: UTF8.self).trimmingCharacters(in: .newlines) == link)
+        let content = ScreenContent.saved(caption, photo: UUID(), link: link)
+        let guest = try ScreenFixtures.paint(content, width: width, height: height, audience: .guest)
+        let scanned = try #require(try await QRScanner.scan(guest.ppm, suffix: "ppm"), "no code in the guest's \(width)x\(height) screen")
+        #expect(scanned == link.page + "?key=" + (link.deletionKey ?? ""))
+        let anyone = try ScreenFixtures.paint(content, width: width, height: height, audience: .anyone)
+        let seen = try #require(try await QRScanner.scan(anyone.ppm, suffix: "ppm"), "no code in the \(width)x\(height) screen for anyone")
+        #expect(seen == link.page)
+        #expect(!seen.contains("key="))
     }
 }

@@ -170,10 +170,11 @@ struct ScreenTextTests {
 /// Screens painted the way the booth paints them.
 enum ScreenFixtures {
     static func paint(
-        _ content: ScreenContent, width: Int = 1280, height: Int = 800, preview: Bitmap? = nil, reviews: ReviewPictures? = nil
+        _ content: ScreenContent, width: Int = 1280, height: Int = 800, preview: Bitmap? = nil, reviews: ReviewPictures? = nil,
+        audience: ScreenAudience = .anyone
     ) throws -> Canvas {
         var canvas = Canvas(width: width, height: height)
-        try ScreenPainter(keys: KeyLabels(view: "View"), reviews: reviews).paint(content, preview: preview, into: &canvas)
+        try ScreenPainter(keys: KeyLabels(view: "View"), reviews: reviews, audience: audience).paint(content, preview: preview, into: &canvas)
         return canvas
     }
 

@@ -3,6 +3,7 @@ import BoothImaging
 import BoothStore
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 @testable import BoothService
@@ -14,13 +15,16 @@ private final class FillerRig: Sendable {
     let library: PhotoLibrary
     let filler: ScreenFiller
 
-    init() throws {
+    init(logger: Logger = Logger(label: "test")) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-filler-\(UUID().lowercased)")
         library = try PhotoLibrary(directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         filler = ScreenFiller(
             screen: screen, library: library, dateFormat: .standard, photoLink: { "http://booth.test/photos/\($0.lowercased)" },
-            logger: Logger(label: "test"))
+            deletionKey: { FillerRig.key(for: $0) }, logger: logger)
     }
+
+    /// The deletion key the rig gives photo `id`.
+    static func key(for id: UUID) -> String { "k3y-of-\(id.lowercased)" }
 
     deinit {
         try? FileManager.default.removeItem(at: directory)
@@ -29,7 +33,7 @@ private final class FillerRig: Sendable {
 
 @Suite("Screen filler", .timeLimit(.minutes(1)))
 struct ScreenFillerTests {
-    @Test("The saved screen gets its photo's link; a screen that reads nothing is shown as it is")
+    @Test("The saved screen gets its photo's link, with the deletion key apart; a screen that reads nothing is shown as it is")
     func savedGetsItsLink() async throws {
         let rig = try FillerRig()
         let naming = ScreenContent.naming(typed: "", placeholder: .placeholder(number: 1), photo: UUID())
@@ -37,10 +41,25 @@ struct ScreenFillerTests {
         let id = UUID()
         rig.filler.show(.saved(.placeholder(number: 1), photo: id))
         await rig.filler.drain()
+        let link = PhotoLink(page: "http://booth.test/photos/\(id.lowercased)", deletionKey: FillerRig.key(for: id))
+        #expect(rig.screen.contents == [naming, .saved(.placeholder(number: 1), photo: id, link: link)])
+    }
+
+    @Test("No log line carries the deletion key, at any level: the saved screen's line names the page alone")
+    func keyNeverLogged() async throws {
+        let lines = Mutex<[String]>([])
+        var logger = Logger(label: "test") { _ in JournalLogHandler { line in lines.withLock { $0.append(line) } } }
+        logger.logLevel = .trace
+        let rig = try FillerRig(logger: logger)
+        let id = UUID()
+        rig.filler.show(.saved(.placeholder(number: 1), photo: id))
+        await rig.filler.drain()
+        let logged = lines.withLock { $0 }
+        #expect(logged.contains { $0.contains("photo page http://booth.test/photos/\(id.lowercased)") }, "\(logged)")
+        #expect(!logged.contains { $0.contains(FillerRig.key(for: id)) || $0.contains("key=") }, "\(logged)")
+        // The screen got the key: it is the screens' to show or not.
         #expect(
-            rig.screen.contents == [
-                naming, .saved(.placeholder(number: 1), photo: id, link: "http://booth.test/photos/\(id.lowercased)"),
-            ])
+            rig.screen.contents.contains { if case .saved(_, _, let link?, _) = $0 { link.deletionKey == FillerRig.key(for: id) } else { false } })
     }
 
     @Test("Screens after a gallery screen wait for its read, so they are shown in the order they were asked for")

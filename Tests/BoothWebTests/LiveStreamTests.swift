@@ -46,8 +46,15 @@ struct LiveStreamTests {
         try await fixture.application().test(.live) { client in
             try await RawConnection.with(port: try #require(client.port)) { session in
                 try await session.send("GET /screen.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                try await session.read { Self.parts($0.response?.body ?? []).count == 1 }
-                #expect(Self.parts(session.response?.body ?? []).first?.jpeg == Array(picture))
+                // Twice: a browser shows a part once the next one begins, and a screen may stay still.
+                try await session.read { Self.parts($0.response?.body ?? []).count == 2 }
+                #expect(Self.parts(session.response?.body ?? []).map(\.jpeg) == [Array(picture), Array(picture)])
+                // The stream opens with the boundary, and each part ends with it, at once: a
+                // reader need not wait for the next picture to know this one is whole.
+                let body = try #require(session.response?.body)
+                #expect(body.starts(with: Array("--photobooth-frame\r\n".utf8)))
+                let closing = Array("\r\n--photobooth-frame\r\n".utf8)
+                #expect(Array(body.suffix(closing.count)) == closing)
             }
             try await waitUntil { !fixture.live.screen.isWatched }
         }

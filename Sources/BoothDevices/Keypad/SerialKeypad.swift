@@ -64,6 +64,9 @@ public final class SerialKeypad: Keypad, Screen {
 
     deinit { thread.requestStop() }
 
+    /// The keypad's own display, at the booth.
+    public var audience: ScreenAudience { .guest }
+
     public func show(_ content: ScreenContent) {
         let text = echo.withLock { $0.text(for: content) }
         guard !text.isEmpty else { return }

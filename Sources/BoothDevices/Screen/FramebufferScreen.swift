@@ -55,6 +55,9 @@ public final class FramebufferScreen: Screen {
         try Framebuffer(device: device, logger: Logger(label: "photobooth.doctor")).summary
     }
 
+    /// The booth's display: only the guest at the booth sees it.
+    public var audience: ScreenAudience { .guest }
+
     public func show(_ content: ScreenContent) {
         requests.show(content)
     }
@@ -131,7 +134,7 @@ private struct Drawer: Sendable {
         var renderer = try Self.drawing { () throws(ScreenError) in
             try ScreenRenderer(
                 width: layout.width, height: layout.height, fonts: fonts, keys: keys, texts: texts, reviews: reviews,
-                logger: logger)
+                audience: .guest, logger: logger)
         }
         reviews?.register(screen: PixelSize(width: layout.width, height: layout.height)) { [requests] in
             requests.redraw(showingPhoto: $0)
