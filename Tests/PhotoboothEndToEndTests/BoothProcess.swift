@@ -114,6 +114,10 @@ final class BoothProcess: Sendable {
     private let pid: pid_t
     private let input: Mutex<Int32?>
     private let exitStatus: AsyncStream<(Int32, Bool)>
+    /// Whether the child has ended and been reaped: one still running when the test lets go of
+    /// it (a test that failed before stopping it, a `serve` that no end of input stops) is
+    /// killed, not left running after the tests.
+    private let reaped = ReapedFlag()
 
     /// The executable next to the test bundle (SwiftPM builds both into the same folder).
     static var executable: URL {
@@ -163,9 +167,10 @@ final class BoothProcess: Sendable {
         }
         let (statusStream, statusSink) = AsyncStream.makeStream(of: (Int32, Bool).self)
         exitStatus = statusStream
-        Thread {
+        Thread { [reaped] in
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            reaped.flag.store(true, ordering: .releasing)
             // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import.
             let signal = status & 0x7F
             statusSink.yield(signal == 0 ? ((status >> 8) & 0xFF, false) : (signal, true))
@@ -211,6 +216,7 @@ final class BoothProcess: Sendable {
         input.withLock { descriptor in
             if let descriptor { close(descriptor) }
         }
+        if !reaped.flag.load(ordering: .acquiring) { _ = Glibc.kill(pid, SIGKILL) }
     }
 
     private static func makePipe() throws -> (read: Int32, write: Int32) {
@@ -312,4 +318,9 @@ final class DataDirectory: Sendable {
     deinit {
         try? FileManager.default.removeItem(at: url)
     }
+}
+
+/// Set once a child has been reaped.
+private final class ReapedFlag: Sendable {
+    let flag = Atomic(false)
 }
