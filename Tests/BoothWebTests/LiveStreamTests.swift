@@ -148,21 +148,27 @@ struct LiveStreamTests {
         let messages = LogMessages()
         var settings = WebSettings(idleTimeout: .seconds(600))
         settings.eventBacklog = 8
+        let batch = settings.eventBacklog / 2
         try await fixture.application(settings, logger: Logger(label: "test") { _ in messages }).test(.live) { client in
             let port = try #require(client.port)
-            try await RawConnection.with(port: port, timeout: .seconds(120)) { stalled in
+            // The socket buffers to the client that reads nothing take thousands of events: a
+            // loaded machine needs minutes for them, which the connections' guards allow.
+            try await RawConnection.with(port: port, timeout: .seconds(600), receiveBuffer: 4096) { stalled in
                 try await stalled.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 try await waitUntil { feed.subscriberCount == 1 }
-                try await RawConnection.with(port: port, timeout: .seconds(120)) { reader in
+                try await RawConnection.with(port: port, timeout: .seconds(600)) { reader in
                     try await reader.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
                     try await waitUntil { feed.subscriberCount == 2 }
-                    // One photo at a time, each once the reader has it, until the socket buffers
-                    // to the client that reads nothing are full and its backlog overflows.
+                    // Half a backlog of photos at a time, each batch once the reader has the one
+                    // before, until the socket buffers to the client that reads nothing are full
+                    // and its backlog overflows: the reader's backlog never does.
                     var published = 0
                     var counter = EventCounter()
                     while feed.subscriberCount == 2 && published < 200_000 {
-                        feed.publish(photos[published % photos.count].id)
-                        published += 1
+                        for _ in 0..<batch {
+                            feed.publish(photos[published % photos.count].id)
+                            published += 1
+                        }
                         try await reader.read { counter.count(in: $0) == published }
                     }
                     #expect(feed.subscriberCount == 1, "the client that reads nothing was dropped after \(published) events")

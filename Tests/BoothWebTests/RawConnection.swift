@@ -11,11 +11,21 @@ enum RawConnection {
     /// goes away). Should `body` still run after `timeout`, the connection is closed under it
     /// and its reads throw ``RawConnectionError/timedOut``: no test waits forever.
     /// With `halfClosing`, ``RawSession/closeOutput()`` ends what the client sends and keeps
-    /// the connection open for the answer.
+    /// the connection open for the answer. With `receiveBuffer`, the client's socket takes
+    /// about that many bytes before the server's writes wait (the kernel's default grows to
+    /// megabytes on the loopback): a client that stops reading holds the server back after a
+    /// few answers, however fast the machine.
     static func with<Result>(
-        port: Int, timeout: Duration = .seconds(60), halfClosing: Bool = false, _ body: (inout RawSession) async throws -> Result
+        port: Int, timeout: Duration = .seconds(60), halfClosing: Bool = false, receiveBuffer: Int? = nil,
+        _ body: (inout RawSession) async throws -> Result
     ) async throws -> Result {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let receiveBuffer {
+            // Before the connection is made: the window it offers is set by then.
+            bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBuffer))
+        }
+        let channel =
+            try await bootstrap
             .connect(host: "localhost", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
