@@ -144,7 +144,7 @@ final class BoothRuntime: Service {
     }
 
     private func loop(in group: inout DiscardingTaskGroup) async {
-        var machine = BoothMachine(settings: settings, newPhotoID: UUID.init)
+        var machine = BoothMachine(settings: settings, newPhotoID: { UUID.random() })
         var stateEnteredAt = clock.now
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }
