@@ -14,6 +14,8 @@ struct Gallery: Sendable {
     let metrics: WebMetrics
     /// Answers made from the catalog, kept until its photos change.
     let kept: KeptAnswers
+    /// The connections open now, within the settings' limits.
+    let connections: ConnectionTable
     let logger: Logger
     /// How often the event stream sends a keep-alive comment when no photo comes.
     let eventKeepAlive: Duration
@@ -30,6 +32,7 @@ struct Gallery: Sendable {
         self.pages = PageRenderer(boothName: settings.boothName)
         self.metrics = WebMetrics()
         self.kept = KeptAnswers(library: library)
+        self.connections = ConnectionTable(limits: settings.connectionLimits ?? .forThisProcess(), metrics: metrics, logger: logger)
         self.logger = logger
         self.eventKeepAlive = eventKeepAlive
     }

@@ -35,6 +35,9 @@ public struct WebSettings: Sendable {
     /// What signs the links that let a guest delete the photo they just took; `nil` turns
     /// those links off.
     public var deletionKeys: DeletionKeys?
+    /// How many connections the gallery holds at once; `nil` derives them from the process's
+    /// limit on open files when the gallery is made (``ConnectionLimits/forThisProcess()``).
+    public var connectionLimits: ConnectionLimits?
     /// How many of the 64 bits of their perceptual hashes two photos may differ by and still
     /// be shown to the operator as near-duplicates.
     public var duplicateDistance = 10
