@@ -125,13 +125,15 @@ public struct GalleryServer: Service {
     }
 
     /// The router: the routes, HEAD for each GET, and 405 with `Allow` for any other method on a
-    /// known path (``MethodCheck``); unknown paths are 404.
+    /// known path (``MethodCheck``); unknown paths are 404, a query that does not decode 400
+    /// (``QueryCheck``).
     static func buildRouter(_ gallery: Gallery) -> Router<GalleryRequestContext> {
         let router = Router(context: GalleryRequestContext.self, options: [.autoGenerateHeadEndpoints])
         let routes = routes(gallery)
         router.add(middleware: AnswerCounting(metrics: gallery.metrics))
         router.add(middleware: ErrorPresentation(pages: gallery.pages, boothName: gallery.settings.boothName, fallback: gallery.settings.language))
         router.add(middleware: MethodCheck(allowedMethods(routes)))
+        router.add(middleware: QueryCheck())
         for route in routes {
             router.on(RouterPath(route.path), method: route.method) { request, context in
                 try await route.handler(request, context)
