@@ -16,6 +16,8 @@ struct Gallery: Sendable {
     let kept: KeptAnswers
     /// The connections open now, within the settings' limits.
     let connections: ConnectionTable
+    /// The wrong admin tokens of each client, and the waits they earned.
+    let wrongTokens = WrongTokens()
     let logger: Logger
     /// How often the event stream sends a keep-alive comment when no photo comes.
     let eventKeepAlive: Duration
