@@ -35,7 +35,7 @@ public struct BoothMachine: Sendable {
 
     /// A booth waiting for its camera.
     ///
-    /// - Parameter newPhotoID: a new, never-used id for each photo taken (`UUID.init`; the
+    /// - Parameter newPhotoID: a new, never-used id for each photo taken (`UUID.random`; the
     ///   machine reads no randomness itself, so tests give it ids they know).
     public init(settings: BoothSettings = BoothSettings(), newPhotoID: @escaping @Sendable () -> UUID) {
         self.settings = settings

@@ -81,6 +81,7 @@ public enum Booth {
         _ configuration: BoothConfiguration, on devices: DeviceSet, reviews: ReviewPictures, reporter: ServiceManagerReporter,
         reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: HangupSignal)?, stops: StopSignal, logger: Logger
     ) async throws -> Outcome {
+        let connectionLimits = raiseDescriptorLimit(logger: logger)
         let thumbnailer = JPEGThumbnailer()
         let (lock, library) = try await lockAndOpenLibrary(configuration, thumbnailer: thumbnailer, logger: logger)
         defer { withExtendedLifetime(lock) {} }
@@ -175,6 +176,7 @@ public enum Booth {
                 adminToken: configuration.web.adminToken, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "",
                 welcome: configuration.web.welcome, deletionKeys: deletionKeys)
             settings.language = configuration.language
+            settings.connectionLimits = connectionLimits
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
             services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
         } else {
@@ -204,6 +206,29 @@ public enum Booth {
         live.photoAdded.close()
         return runtime.isRestarting ? .reload : .stopped
     }
+}
+
+/// Raises the process's limit on open files as far as the web gallery's most connections need
+/// (``ConnectionLimits/descriptorsWanted``) and the hard limit allows, and returns the web's
+/// limits for it: a flood of connections then meets the web's limits, never the process's, and
+/// the photo being saved always finds a descriptor.
+func raiseDescriptorLimit(logger: Logger) -> ConnectionLimits {
+    let before = try? DescriptorLimit.current()
+    let limit: DescriptorLimit
+    do {
+        limit = try DescriptorLimit.raise(upTo: ConnectionLimits.descriptorsWanted)
+    } catch {
+        logger.warning("The limit on open files cannot be raised (\(error)); the web gallery fits its connections to the present one.")
+        return .forThisProcess()
+    }
+    let limits = ConnectionLimits.fitting(descriptors: limit.soft)
+    let raised = before.map { $0.soft == limit.soft ? "" : ", raised from \($0.soft)" } ?? ""
+    logger.debug(
+        """
+        Open files: at most \(limit)\(raised). The web gallery holds at most \(limits), keeping \
+        \(ConnectionLimits.reservedDescriptors) descriptors for the rest of the booth.
+        """)
+    return limits
 }
 
 /// The keys of the guests' deletion links, from the library's secret (made at the first start,

@@ -157,7 +157,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     }
 
     private func loop(in group: inout DiscardingTaskGroup) async {
-        var machine = BoothMachine(settings: settings, newPhotoID: UUID.init)
+        var machine = BoothMachine(settings: settings, newPhotoID: { UUID.random() })
         var stateEnteredAt = clock.now
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }

@@ -43,6 +43,8 @@ public enum PublicGallery {
             adminToken: nil, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "")
         settings.language = configuration.language
         settings.welcome = configuration.web.welcome
+        // A public gallery meets the most connections of all: its limit, not the process's.
+        settings.connectionLimits = raiseDescriptorLimit(logger: logger)
         let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
         let group = ServiceGroup(
             configuration: .init(

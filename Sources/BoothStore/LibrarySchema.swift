@@ -205,7 +205,7 @@ enum LibrarySchema {
             try db.execute(
                 sql: "INSERT INTO catalog_state (only, identity, changes, full_check_due) VALUES (1, ?, 0, ?)",
                 arguments: [
-                    UUID().lowercased,
+                    UUID.random().lowercased,
                     "the catalog is new, or was made by an earlier version that kept no record of operations in flight",
                 ])
         }

@@ -389,12 +389,12 @@ extension PhotoLibrary {
         if let own = description?.id ?? UUID(uuidString: stem) {
             id = own
         } else {
-            id = UUID()
+            id = UUID.random()
             newID = "neither a sidecar nor its file name gives one"
         }
         if try photo(id: id, includingHidden: true) != nil {
             newID = "its id \(id.lowercased) belongs to another photo"
-            id = UUID()
+            id = UUID.random()
         }
         var number = description?.number ?? reservePhotoNumber()
         if try isNumberTaken(number) { number = reservePhotoNumber() }

@@ -259,7 +259,7 @@ public final class EventSync: Sendable {
         case .failure(let missing): return .failure(StoreError(.credentials, "The booth cannot sign its requests: \(missing)."))
         }
         let layout = BucketLayout(event: settings.event ?? "", booth: boothName)
-        let key = "\(layout.ownPrefix)doctor/\(UUID().lowercased).txt"
+        let key = "\(layout.ownPrefix)doctor/\(UUID.random().lowercased).txt"
         do throws(StoreError) {
             try await store.put(key, Data("photobooth doctor\n".utf8), contentType: "text/plain")
             let listed: ListPage

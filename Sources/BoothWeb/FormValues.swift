@@ -1,8 +1,9 @@
 import Foundation
+import Hummingbird
 
 /// The values of a query string or a form's body (`application/x-www-form-urlencoded`), as a
 /// browser encodes them: `+` is a space, `%XX` a byte of UTF-8. A value that does not decode
-/// is left out.
+/// is left out here; a query never gets this far with one (``QueryCheck``).
 struct FormValues: Sendable {
     private var values: [(String, String)] = []
 
@@ -40,5 +41,38 @@ struct FormValues: Sendable {
 
     private static func decode(_ text: Substring) -> String? {
         text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
+    /// Checks that every name and value of `query` decodes: each `%` followed by two
+    /// hexadecimal digits, and bytes that make UTF-8 text. A 400 that names the first that does
+    /// not, rather than a search or an album taken as no filter at all.
+    static func check(query: String?) throws(WebError) {
+        for pair in (query ?? "").split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decode(parts[0]) else {
+                throw malformed("A query parameter's name, \"\(parts[0].prefix(40))\",")
+            }
+            if parts.count > 1, decode(parts[1]) == nil {
+                throw malformed("The value of the query parameter \(name.prefix(40)), \"\(parts[1].prefix(40))\",")
+            }
+        }
+    }
+
+    private static func malformed(_ what: String) -> WebError {
+        .badRequest(
+            """
+            \(what) is not well-formed: each % must be followed by two hexadecimal digits, and the bytes must \
+            make UTF-8 text. Encode the text's UTF-8 bytes as %XX (a browser's forms and links do).
+            """)
+    }
+}
+
+/// Answers 400 to a request whose query does not decode (``FormValues/check(query:)``),
+/// whatever the route: a page or the API reads its parameters only once they are known to be
+/// text.
+struct QueryCheck<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try FormValues.check(query: request.uri.query)
+        return try await next(request, context)
     }
 }

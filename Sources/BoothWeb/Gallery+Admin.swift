@@ -8,12 +8,13 @@ import Hummingbird
 /// the library's recycle folder), mark and unmark favourites, list near-duplicates. Each needs
 /// `Authorization: Bearer <token>` with the token of ``WebSettings/adminToken``; without a
 /// configured token they are off. The page `/admin` does them from a browser: it holds no
-/// secret, and its script sends the token the operator types.
+/// secret, and its script sends the token the operator types. Wrong tokens are logged and
+/// slowed per client (``WrongTokens``).
 extension Gallery {
     var adminRoutes: [Route] {
         [
             Route(.get, "/admin") { request, _ in pages.page(AdminView(frame: try frame(for: request)), "admin") },
-            Route(.get, "/api/duplicates") { request, _ in try await duplicates(request) },
+            Route(.get, "/api/duplicates") { request, context in try await duplicates(request, context) },
             Route(.post, "/api/photos/{id}/favourite") { request, context in
                 try await administer(request, context, "favourite") { library, id throws(LibraryError) in try library.setFavourite(true, of: id) }
             },
@@ -37,8 +38,8 @@ extension Gallery {
     /// `/api/duplicates`: the visible photos that look alike (perceptual hashes within
     /// ``WebSettings/duplicateDistance`` bits), in groups, each newest first; the groups with
     /// the newest photo first.
-    func duplicates(_ request: Request) async throws -> Response {
-        try authorize(request)
+    func duplicates(_ request: Request, _ context: GalleryRequestContext) async throws -> Response {
+        try authorize(request, context)
         let distance = settings.duplicateDistance
         let groups = try await library.offloaded { library throws(LibraryError) in try library.duplicateGroups(maxDistance: distance) }
         let origin = origin(of: request)
@@ -51,7 +52,7 @@ extension Gallery {
         _ request: Request, _ context: GalleryRequestContext, _ name: String,
         _ action: @escaping @Sendable (PhotoLibrary, UUID) throws(LibraryError) -> Void
     ) async throws -> Response {
-        try authorize(request)
+        try authorize(request, context)
         let id = try photoID(from: context)
         do {
             try await library.offloaded { library throws(LibraryError) in try action(library, id) }
@@ -66,8 +67,10 @@ extension Gallery {
 
     /// Lets the request through only with the configured admin token. A request without the
     /// header is 401 whether or not admin actions are on, as for any request that lacks the
-    /// credentials it needs; one that sends a token to a booth without one is 403.
-    func authorize(_ request: Request) throws {
+    /// credentials it needs; one that sends a token to a booth without one is 403. A client
+    /// that sent too many wrong tokens is answered 429 until its wait is over, its token not
+    /// looked at.
+    func authorize(_ request: Request, _ context: GalleryRequestContext) throws {
         let token = settings.adminToken.flatMap { $0.isEmpty ? nil : $0 }
         guard let header = request.headers[.authorization] else {
             let off = token == nil ? " Admin actions are off on this booth: no admin token is configured." : ""
@@ -84,15 +87,42 @@ extension Gallery {
                     Set one in the booth's configuration to hide and delete photos from the web.
                     """)
         }
+        let client = ClientAddress(context.channel.remoteAddress)
+        let now = settings.clock()
+        if let (wait, report) = wrongTokens.wait(for: client, at: now) {
+            if let report { logger.warning("\(report)") }
+            throw Self.tooManyWrongTokens(wait)
+        }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer",
             Self.sameToken(parts[1].trimmingCharacters(in: .whitespaces), token)
         else {
+            let (wait, report) = wrongTokens.failed(client, at: now)
+            if let report { logger.warning("\(report)") }
+            let waiting = wait.map { " This address must now wait \(Self.seconds($0)) s before its next try." } ?? ""
             throw WebError(
                 status: .unauthorized,
-                message: "The admin token does not match the booth's. Check the token in the booth's configuration.",
+                message: "The admin token does not match the booth's. Check the token in the booth's configuration.\(waiting)",
                 headers: [.wwwAuthenticate: "Bearer realm=\"\(Self.realm)\", error=\"invalid_token\""])
         }
+        wrongTokens.succeeded(client)
+    }
+
+    /// The 429 for a client that must wait `wait` before its next try.
+    static func tooManyWrongTokens(_ wait: Duration) -> WebError {
+        let seconds = seconds(wait)
+        return WebError(
+            status: .tooManyRequests,
+            message: """
+                Too many wrong admin tokens came from this address: wait \(seconds) s before the next try (Retry-After \
+                says when). Check the token in the booth's configuration.
+                """,
+            headers: [.retryAfter: String(seconds)])
+    }
+
+    /// `duration` in whole seconds, rounded up: a client that waits that long may try.
+    static func seconds(_ duration: Duration) -> Int {
+        max(1, Int(duration.inSeconds.rounded(.up)))
     }
 
     static let realm = "Photobooth"

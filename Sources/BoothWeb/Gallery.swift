@@ -14,6 +14,10 @@ struct Gallery: Sendable {
     let metrics: WebMetrics
     /// Answers made from the catalog, kept until its photos change.
     let kept: KeptAnswers
+    /// The connections open now, within the settings' limits.
+    let connections: ConnectionTable
+    /// The wrong admin tokens of each client, and the waits they earned.
+    let wrongTokens = WrongTokens()
     let logger: Logger
     /// How often the event stream sends a keep-alive comment when no photo comes.
     let eventKeepAlive: Duration
@@ -30,6 +34,7 @@ struct Gallery: Sendable {
         self.pages = PageRenderer(boothName: settings.boothName)
         self.metrics = WebMetrics()
         self.kept = KeptAnswers(library: library)
+        self.connections = ConnectionTable(limits: settings.connectionLimits ?? .forThisProcess(), metrics: metrics, logger: logger)
         self.logger = logger
         self.eventKeepAlive = eventKeepAlive
     }

@@ -88,6 +88,7 @@ public struct GalleryServer: Service {
         } catch {
             logger.debug("Web request \(request.method) \(request.uri.path) failed: \(error)")
             response = Response(status: .internalServerError)
+            SecurityHeaders.add(to: &response.headers)
         }
         response.headers[.date] = HTTPDate.now
         return response
@@ -125,13 +126,16 @@ public struct GalleryServer: Service {
     }
 
     /// The router: the routes, HEAD for each GET, and 405 with `Allow` for any other method on a
-    /// known path (``MethodCheck``); unknown paths are 404.
+    /// known path (``MethodCheck``); unknown paths are 404, a query that does not decode 400
+    /// (``QueryCheck``); every answer with the ``SecurityHeaders``.
     static func buildRouter(_ gallery: Gallery) -> Router<GalleryRequestContext> {
         let router = Router(context: GalleryRequestContext.self, options: [.autoGenerateHeadEndpoints])
         let routes = routes(gallery)
+        router.add(middleware: SecurityHeaderMiddleware())
         router.add(middleware: AnswerCounting(metrics: gallery.metrics))
         router.add(middleware: ErrorPresentation(pages: gallery.pages, boothName: gallery.settings.boothName, fallback: gallery.settings.language))
         router.add(middleware: MethodCheck(allowedMethods(routes)))
+        router.add(middleware: QueryCheck())
         for route in routes {
             router.on(RouterPath(route.path), method: route.method) { request, context in
                 try await route.handler(request, context)

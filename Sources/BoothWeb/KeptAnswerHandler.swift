@@ -12,8 +12,10 @@ import NIOHTTP1
 /// ones are passed on too (HTTP/1.1 pipelining). Only a plain GET or HEAD of HTTP/1.1 that keeps
 /// its connection, without `Range`, is answered here; If-None-Match gets its 304.
 ///
-/// A client that does not read gets at most ``mostWriting`` answers queued here (and as many
-/// files open); the requests after them go to the router, whose reading waits for the client.
+/// A client that does not read gets at most ``mostWriting`` answers queued here, one of them
+/// at most with an original's file open (the web's descriptors stay within
+/// ``ConnectionLimits/descriptorsPerConnection`` per connection); the requests after them go to
+/// the router, whose reading waits for the client.
 /// An original whose file is not all in the page cache goes to the router too, which reads it
 /// on the web's blocking threads: `sendfile` would read the disk on the event loop, and every
 /// connection would wait for an SD card.
@@ -46,6 +48,8 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var dropping = false
     /// Answers of this handler not written out yet.
     private var writing = 0
+    /// Whether one of them is sent from an original's file, open meanwhile.
+    private var sendingFile = false
     /// The graceful shutdown has begun: nothing more is answered here.
     private var quiescing = false
     /// Events that wait for ``writing`` to end: the quiesce, the end of input.
@@ -103,6 +107,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard let file = answer.file, head.method == .GET, !Gallery.matches(head.headers["if-none-match"], answer.etag) else {
             return (answer, nil)
         }
+        guard !sendingFile else { return nil }
         // Opening a file the page cache knows is a few microseconds, as for any static server;
         // a file gone, of another size or not all in memory is left to the router.
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
@@ -142,10 +147,14 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         metrics.countAnswer(unchanged ? .notModified : .ok, kept: true)
         writing += 1
+        if file != nil { sendingFile = true }
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
         written.futureResult.assumeIsolated().whenComplete { _ in
-            try? file?.close()
+            if let file {
+                try? file.close()
+                self.sendingFile = false
+            }
             self.writing -= 1
             self.lastActive = context.eventLoop.now
             if self.writing == 0 {

@@ -40,10 +40,15 @@ struct ServedAnswer: Sendable {
     }
 
     private init(headers: HTTPFields, body: ByteBuffer, length: Int) {
-        var whole = HTTPHeaders(headers)
+        // The answer's headers as made, before the router's middleware gives its own answer
+        // the security headers: these get them here, as the router's 200 and 304 do there.
+        var fields = headers
+        SecurityHeaders.add(to: &fields)
+        var whole = HTTPHeaders(fields)
         whole.add(name: "Content-Length", value: String(length))
         head = HTTPResponseHead(version: .http1_1, status: .ok, headers: whole)
-        let unchanged = Gallery.notModifiedFields(headers)
+        var unchanged = Gallery.notModifiedFields(headers)
+        SecurityHeaders.add(to: &unchanged)
         notModified = HTTPResponseHead(version: .http1_1, status: .notModified, headers: HTTPHeaders(unchanged))
         etag = headers[.eTag] ?? ""
         self.body = body

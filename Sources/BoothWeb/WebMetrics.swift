@@ -3,7 +3,8 @@ import Hummingbird
 import Synchronization
 
 /// The web gallery's own measurements, for `/metrics`: answers by status class (and how many
-/// were kept answers), and the live streams open now.
+/// were kept answers), the live streams and connections open now, and the connections closed
+/// for the limits.
 final class WebMetrics: Sendable {
     /// The streams whose open connections are counted.
     enum Stream: String, CaseIterable, Sendable {
@@ -16,6 +17,10 @@ final class WebMetrics: Sendable {
         /// Those of them that the connection wrote from memory (``KeptAnswerHandler``).
         var keptAnswers = 0
         var openStreams: [Stream: Int] = [:]
+        var openConnections = 0
+        /// Idle connections closed to let a new one in, and new ones closed because none was idle.
+        var evictedConnections = 0
+        var refusedConnections = 0
     }
 
     private let counts = Mutex(Counts())
@@ -37,7 +42,25 @@ final class WebMetrics: Sendable {
         return { [self] in counts.withLock { $0.openStreams[stream, default: 0] -= 1 } }
     }
 
-    /// Adds the web's families to `/metrics`: answers by status class, and open streams.
+    /// `count` connections are open now (``ConnectionTable``).
+    func connectionsOpen(_ count: Int) {
+        counts.withLock { $0.openConnections = count }
+    }
+
+    /// Counts a connection closed for the limits: an idle one closed to let a new one in
+    /// (`evicted`), or a new one closed because none was idle.
+    func countConnectionClosed(evicted: Bool) {
+        counts.withLock { counts in
+            if evicted {
+                counts.evictedConnections += 1
+            } else {
+                counts.refusedConnections += 1
+            }
+        }
+    }
+
+    /// Adds the web's families to `/metrics`: answers by status class, open streams and
+    /// connections, and the connections closed for the limits.
     func write(into text: inout PrometheusText) {
         let counts = counts.withLock { $0 }
         text.add(
@@ -50,6 +73,16 @@ final class WebMetrics: Sendable {
         text.add(
             "photobooth_web_streams", .gauge, help: "Live streams open now (camera preview, booth screen, new-photo events).",
             samples: Stream.allCases.map { PrometheusText.Sample(labels: ["stream": $0.rawValue], value: counts.openStreams[$0, default: 0]) })
+        text.add(
+            "photobooth_web_connections", .gauge, help: "Connections to the web gallery open now.",
+            samples: [PrometheusText.Sample(labels: [:], value: counts.openConnections)])
+        text.add(
+            "photobooth_web_connections_closed_total", .counter,
+            help: "Connections the web gallery closed for its limits: idle ones to let new ones in (evicted), new ones when none was idle (refused).",
+            samples: [
+                PrometheusText.Sample(labels: ["reason": "evicted"], value: counts.evictedConnections),
+                PrometheusText.Sample(labels: ["reason": "refused"], value: counts.refusedConnections),
+            ])
     }
 }
 

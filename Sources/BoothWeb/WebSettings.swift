@@ -1,4 +1,5 @@
 import BoothCore
+import BoothSystem
 
 /// How the web gallery is served: where it listens, whose photos it shows, who may administer
 /// them.
@@ -35,6 +36,11 @@ public struct WebSettings: Sendable {
     /// What signs the links that let a guest delete the photo they just took; `nil` turns
     /// those links off.
     public var deletionKeys: DeletionKeys?
+    /// The clock that times the waits of clients that sent wrong admin tokens; tests set their own.
+    public var clock: @Sendable () -> MonotonicInstant = { MonotonicClock().now }
+    /// How many connections the gallery holds at once; `nil` derives them from the process's
+    /// limit on open files when the gallery is made (``ConnectionLimits/forThisProcess()``).
+    public var connectionLimits: ConnectionLimits?
     /// How many of the 64 bits of their perceptual hashes two photos may differ by and still
     /// be shown to the operator as near-duplicates.
     public var duplicateDistance = 10

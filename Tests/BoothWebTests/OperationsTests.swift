@@ -79,6 +79,13 @@ struct OperationsTests {
                     photobooth_web_streams{stream="preview"} 0
                     photobooth_web_streams{stream="screen"} 0
                     photobooth_web_streams{stream="events"} 0
+                    # HELP photobooth_web_connections Connections to the web gallery open now.
+                    # TYPE photobooth_web_connections gauge
+                    photobooth_web_connections 0
+                    # HELP photobooth_web_connections_closed_total Connections the web gallery closed for its limits: idle ones to let new ones in (evicted), new ones when none was idle (refused).
+                    # TYPE photobooth_web_connections_closed_total counter
+                    photobooth_web_connections_closed_total{reason="evicted"} 0
+                    photobooth_web_connections_closed_total{reason="refused"} 0
                     # HELP photobooth_library_photos Photos in the library that guests can see.
                     # TYPE photobooth_library_photos gauge
                     photobooth_library_photos 1
