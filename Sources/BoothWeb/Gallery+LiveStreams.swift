@@ -30,7 +30,9 @@ extension Gallery {
         _ feed: LatestValue<Data>, _ stream: WebMetrics.Stream, _ request: Request, _ context: GalleryRequestContext
     ) -> Response {
         let logger = context.logger
-        let relay = FeedRelay(source: .newest(feed), stallLimit: settings.idleTimeout, name: "the \(stream.rawValue) stream", logger: logger)
+        let relay = FeedRelay(
+            source: .newest(feed), stallLimit: settings.streamStallLimit ?? settings.idleTimeout, name: "the \(stream.rawValue) stream",
+            logger: logger)
         let metrics = self.metrics
         return Response(
             status: .ok,
@@ -86,7 +88,8 @@ extension Gallery {
         let metrics = self.metrics
         let logger = context.logger
         let relay = FeedRelay(
-            source: .every(live.photoAdded, backlog: settings.eventBacklog), keepAlive: eventKeepAlive, stallLimit: settings.idleTimeout,
+            source: .every(live.photoAdded, backlog: settings.eventBacklog), keepAlive: eventKeepAlive,
+            stallLimit: settings.streamStallLimit ?? settings.idleTimeout,
             name: "the event stream", logger: logger)
         return Response(
             status: .ok,

@@ -23,6 +23,10 @@ public struct WebSettings: Sendable {
     /// answer being sent is not cut by it, except a live stream whose client has not read
     /// anything for that long.
     public var idleTimeout: Duration
+    /// How long a live stream's write may wait for a client that reads nothing before the
+    /// stream is closed; `nil`: ``idleTimeout``. Tests of a stalled stream set it short beside
+    /// a long idle timeout, so that their own requests are never late for the timeout.
+    public var streamStallLimit: Duration?
     /// The event the booth belongs to, written into every original the gallery hands out.
     public var event: String
     /// How many photo events may wait for one client of `/api/events`: one more and the

@@ -64,11 +64,13 @@ struct LiveStreamTests {
     func stalledClient() async throws {
         let fixture = try WebFixture()
         let feed = fixture.live.preview
-        // Long enough that a loaded machine sends the request in time, short enough for a test.
-        let settings = WebSettings(idleTimeout: .seconds(2))
+        // The stream's stall limit short for a test; the idle timeout long, so that a loaded
+        // machine's late request is never closed before it is sent.
+        var settings = WebSettings(idleTimeout: .seconds(600))
+        settings.streamStallLimit = .seconds(2)
         try await fixture.application(settings).test(.live) { client in
             let port = try #require(client.port)
-            try await RawConnection.with(port: port, timeout: .seconds(60)) { session in
+            try await RawConnection.with(port: port, timeout: .seconds(120), receiveBuffer: 4096) { session in
                 try await session.send("GET /preview.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 try await waitUntil { feed.isWatched }
                 // A camera at full speed, frames of 2 MB, and a client that reads nothing more:
