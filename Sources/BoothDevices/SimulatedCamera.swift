@@ -57,12 +57,17 @@ public struct SimulatedCamera: Camera {
         let period = Duration.seconds(1) / framesPerSecond
         let start = clock.now
         var sequence: UInt64 = 0
+        // Drawn into frame after frame: each frame's plate covers the one before.
+        var band = pattern.stillBand
+        var zone = LocalTimeOffset()
         while !wakeup.isStopping {
             let exposure = start + period * Int(sequence)
             // Only a stop wakes the camera before its exposure.
             if wakeup.wait(until: exposure) { break }
             do {
-                let jpeg = try encoder.frame(live: pattern.renderLive(frame: sequence, at: clock.date(of: exposure)))
+                let time = clock.date(of: exposure)
+                pattern.drawLive(frame: sequence, at: time, secondsFromGMT: zone.secondsFromGMT(at: time), into: &band)
+                let jpeg = try encoder.frame(live: band)
                 let frame = CameraFrame(
                     bytes: jpeg, encoding: .mjpeg, width: width, height: height, timestamp: exposure, sequence: sequence,
                     source: Self.model)
@@ -75,5 +80,21 @@ public struct SimulatedCamera: Camera {
             sequence += 1 + UInt64(max(0, late.inNanoseconds / period.inNanoseconds))
         }
         continuation.finish()
+    }
+}
+
+/// The local time's offset from UTC, asked of the time zone once a minute rather than for each
+/// frame (daylight saving time changes it on a minute's boundary).
+private struct LocalTimeOffset {
+    private var minute = Int.min
+    private var offset = 0
+
+    mutating func secondsFromGMT(at time: Date) -> Int {
+        let now = Int((time.timeIntervalSince1970 / 60).rounded(.down))
+        if now != minute {
+            minute = now
+            offset = TimeZone.current.secondsFromGMT(for: time)
+        }
+        return offset
     }
 }

@@ -48,30 +48,44 @@ public struct TestPattern: Sendable {
     /// The rows from ``liveTop`` down of frame number `frame`, filmed at `time`: what differs
     /// from ``still``.
     public func renderLive(frame: UInt64, at time: Date) -> Bitmap {
-        var band = Bitmap(
-            width: width, height: height - liveTop, format: .rgb,
-            pixels: Array(still.pixels[(liveTop * still.bytesPerRow)...]))
+        var band = stillBand
+        drawLive(frame: frame, at: time, secondsFromGMT: TimeZone.current.secondsFromGMT(for: time), into: &band)
+        return band
+    }
+
+    /// The rows from ``liveTop`` down as ``still`` has them: the band a camera draws each
+    /// frame's clock into (``drawLive(frame:at:secondsFromGMT:into:)``).
+    public var stillBand: Bitmap {
+        Bitmap(width: width, height: height - liveTop, format: .rgb, pixels: Array(still.pixels[(liveTop * still.bytesPerRow)...]))
+    }
+
+    /// Draws the clock of frame number `frame`, filmed at `time` (local time being
+    /// `secondsFromGMT` ahead of UTC), into `band`: a ``stillBand`` or a band drawn into
+    /// before, since the plate covers every earlier one. Only the plate is drawn, with no copy
+    /// of the band and nothing from Foundation: a camera does it 30 times a second.
+    public func drawLive(frame: UInt64, at time: Date, secondsFromGMT: Int, into band: inout Bitmap) {
         let plateHeight = (Glyphs.height + 2) * scale
         let top = plateTop - liveTop
         // The plate keeps its width as the frame number grows (up to 7 digits), so that what
         // moves is only digits: two frames of one scene stay near duplicates (PerceptualHash).
-        let text = "\(Self.timeOfDay(time)) #\(frame)"
-        let plateWidth = Glyphs.advance * scale * max(text.count, "00:00:00.000 #0000000".count) + 2 * scale
+        let text = Self.timeOfDay(time, secondsFromGMT: secondsFromGMT) + " #" + String(frame)
+        let plateWidth = Glyphs.advance * scale * max(text.utf8.count, "00:00:00.000 #0000000".utf8.count) + 2 * scale
         let plateX = (width - plateWidth) / 2
         band.fill(x: plateX, y: top, width: plateWidth, height: plateHeight, color: (0, 0, 0))
         let textX = max(0, (width - Glyphs.width(of: text, scale: scale)) / 2)
         band.draw(text, x: textX, y: top + scale, scale: scale, color: (255, 255, 255))
-        return band
     }
 
-    /// "14:03:12.345" in local time.
-    private static func timeOfDay(_ time: Date) -> String {
-        let local = time.timeIntervalSince1970 + Double(TimeZone.current.secondsFromGMT(for: time))
+    /// "14:03:12.345", `secondsFromGMT` ahead of UTC.
+    private static func timeOfDay(_ time: Date, secondsFromGMT: Int) -> String {
+        let local = time.timeIntervalSince1970 + Double(secondsFromGMT)
         let milliseconds = Int((local * 1000).rounded(.down)) % 86_400_000
-        let h = milliseconds / 3_600_000
-        let m = milliseconds / 60_000 % 60
-        let s = milliseconds / 1000 % 60
-        return String(format: "%02d:%02d:%02d.%03d", h, m, s, milliseconds % 1000)
+        func digits(_ value: Int, _ count: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, count - text.utf8.count)) + text
+        }
+        return digits(milliseconds / 3_600_000, 2) + ":" + digits(milliseconds / 60_000 % 60, 2) + ":"
+            + digits(milliseconds / 1000 % 60, 2) + "." + digits(milliseconds % 1000, 3)
     }
 
     /// Adds noise from a fixed seed, so every run films the same picture.
@@ -123,6 +137,11 @@ extension Bitmap {
         pixels.withUnsafeMutableBufferPointer { buffer in
             for row in y0..<y1 {
                 var offset = row * rowBytes + x0 * 3
+                // A grey (the clock's black plate, its white digits) is one byte repeated: memset.
+                if color.0 == color.1 && color.1 == color.2 {
+                    buffer[offset..<offset + (x1 - x0) * 3].update(repeating: color.0)
+                    continue
+                }
                 for _ in x0..<x1 {
                     buffer[offset] = color.0
                     buffer[offset + 1] = color.1

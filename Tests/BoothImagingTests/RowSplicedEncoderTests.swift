@@ -24,6 +24,18 @@ struct RowSplicedEncoderTests {
         }
     }
 
+    @Test("A band drawn into frame after frame, as the camera does, is each frame's own band, the frame number growing too")
+    func bandReused() {
+        let pattern = TestPattern(width: 640, height: 360)
+        var band = pattern.stillBand
+        for frame: UInt64 in [0, 9, 10, 999, 9_999_999, 10_000_000, 123_456_789] {
+            let time = Self.time + Double(frame) / 30
+            let offset = TimeZone.current.secondsFromGMT(for: time)
+            pattern.drawLive(frame: frame, at: time, secondsFromGMT: offset, into: &band)
+            #expect(band.pixels == pattern.renderLive(frame: frame, at: time).pixels, "frame \(frame)")
+        }
+    }
+
     @Test("A spliced frame decodes to the picture, and two frames differ only in the band that moves")
     func decodes() throws {
         let pattern = TestPattern(width: 320, height: 240)
