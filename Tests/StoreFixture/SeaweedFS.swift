@@ -77,7 +77,10 @@ public final class SeaweedFS: StoreServer {
               "actions": ["Admin", "Read", "List", "Tagging", "Write"]}]}
             """
         try Data(identities.utf8).write(to: folder.appendingPathComponent("s3.json"))
-        ports = try Self.freePorts(4)
+        // Four HTTP ports and their four gRPC ports, all named: left to itself weed puts gRPC
+        // at port + 10000, in the kernel's range for outgoing connections, where any client of
+        // the suite can take it between the probe and weed's bind.
+        ports = try Self.freePorts(8)
         s3Port = ports[3]
         try await start()
         try await store().createBucket()
@@ -104,7 +107,8 @@ public final class SeaweedFS: StoreServer {
                 "server", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-dir=\(folder.appendingPathComponent("data").path)",
                 "-master.port=\(ports[0])", "-volume.port=\(ports[1])", "-filer.port=\(ports[2])", "-s3", "-s3.port=\(ports[3])",
                 "-s3.config=\(folder.appendingPathComponent("s3.json").path)", "-s3.port.iceberg=0", "-s3.port.lance=0",
-                "-master.volumeSizeLimitMB=32", "-volume.max=8",
+                "-master.port.grpc=\(ports[4])", "-volume.port.grpc=\(ports[5])", "-filer.port.grpc=\(ports[6])",
+                "-s3.port.grpc=\(ports[7])", "-master.volumeSizeLimitMB=32", "-volume.max=8",
             ], output: output)
         process.withLock { $0 = weed }
         let deadline = ContinuousClock.now + .seconds(60)
@@ -149,22 +153,30 @@ public final class SeaweedFS: StoreServer {
         public let description: String
     }
 
-    /// Ports `p` free on loopback with `p + 10000` free too (SeaweedFS puts gRPC there), and
-    /// never handed out before in this process: stores that start at the same time, each
-    /// probing for free ports before its server binds them, must not pick the same ones.
+    /// Ports free on loopback, below the kernel's range for outgoing connections (which the
+    /// suite's own clients take from at any instant), and never handed out before in this
+    /// process: stores that start at the same time, each probing for free ports before its
+    /// server binds them, must not pick the same ones.
     public static func freePorts(_ count: Int) throws -> [Int] {
-        handedOut.withLock { handedOut in
+        let ceiling = min(ephemeralFloor, 32768)
+        return handedOut.withLock { handedOut in
             var found: [Int] = []
-            var candidate = Int.random(in: 20000..<29000)
+            var candidate = Int.random(in: (ceiling - 12000)..<(ceiling - 4000))
             while found.count < count {
-                candidate += 1
-                guard !handedOut.contains(candidate), isFree(candidate), isFree(candidate + 10000) else { continue }
+                candidate = candidate + 1 < ceiling ? candidate + 1 : ceiling - 12000
+                guard !handedOut.contains(candidate), isFree(candidate) else { continue }
                 found.append(candidate)
                 handedOut.insert(candidate)
             }
             return found
         }
     }
+
+    /// The lowest port the kernel gives an outgoing connection (32768 unless configured).
+    private static let ephemeralFloor: Int = {
+        let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        return range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }.map { max($0, 13024) } ?? 32768
+    }()
 
     /// Every port ``freePorts(_:)`` has given in this process.
     private static let handedOut = Mutex<Set<Int>>([])
