@@ -30,6 +30,12 @@ public struct BoothMachine: Sendable {
     /// When the main screen becomes the slideshow, if nobody comes first
     /// (``BoothSettings/attractAfter``); `nil` off the main screen, or with attract mode off.
     public private(set) var attractAt: MonotonicInstant?
+    /// How many answers of the library the machine waits for (a count of the photos, where a
+    /// name is): the booth is busy until they come.
+    public private(set) var pendingAnswers = 0
+    /// The line being typed on a keyboard whose keys come a line at a time
+    /// (``KeyBindings/lines``), until its Enter.
+    private var line = TypedLine()
     /// Mints a new photo's permanent id when the countdown ends.
     private let newPhotoID: @Sendable () -> UUID
 
@@ -45,8 +51,45 @@ public struct BoothMachine: Sendable {
     /// Applies `event`, which happened at `now`, and returns the effects to carry out in order.
     public mutating func handle(_ event: BoothEvent, at now: MonotonicInstant) -> [BoothEffect] {
         guard !isStopped else { return [.ignored(event)] }
-        let effects = apply(event, at: now)
-        return effects + stopIfDue(now: now)
+        switch event {
+        case .photosCounted, .nameFound: pendingAnswers = max(0, pendingAnswers - 1)
+        default: break
+        }
+        let effects = apply(event, at: now) + stopIfDue(now: now)
+        pendingAnswers += effects.count { effect in
+            switch effect {
+            case .countPhotos, .findName: true
+            default: false
+            }
+        }
+        return effects
+    }
+
+    /// What the booth waits for from a guest now: keys and the button where it waits for a
+    /// guest (the main screen, the saved screen, the slideshow, the gallery, a fault that waits
+    /// for the storage, where a press is answered with the fault), keys alone while a name is
+    /// typed, nothing while it is busy (counting down, taking or saving a photo, waiting for the
+    /// library's answer to a key, or for its camera) or stopped. Input faster than a guest (a
+    /// script piped into the simulated booth) waits for it, so that none is lost.
+    public var awaitedInput: AwaitedInput {
+        guard !isStopped, pendingAnswers == 0 else { return [] }
+        switch state {
+        case .idle, .saved, .attract, .browsing, .viewing: return [.keys, .press]
+        case .fault(let fault, nil) where fault.isStorage: return [.keys, .press]
+        case .naming: return .keys
+        case .starting, .countdown, .capturing, .saving, .fault: return []
+        }
+    }
+
+    /// Whether the booth is between cycles, where input may end: it waits for a guest (a name
+    /// being typed too, which the end of input gives up) or shows a fault, and waits for no
+    /// answer of the library.
+    public var isAtRest: Bool {
+        guard pendingAnswers == 0 else { return false }
+        switch state {
+        case .idle, .naming, .saved, .fault, .browsing, .viewing, .attract: return true
+        case .starting, .countdown, .capturing, .saving: return false
+        }
     }
 
     /// The stop a request asks for, once it is due: a shutdown at once; the end of input and a
@@ -225,15 +268,62 @@ public struct BoothMachine: Sendable {
     /// Applies a key in the current state; `nil` when it does nothing here.
     private mutating func press(_ key: KeypadKey, now: MonotonicInstant) -> [BoothEffect]? {
         let bindings = settings.keys
+        if let lines = bindings.lines { return pressInLine(key, lines: lines, now: now) }
         switch state {
         case .naming: return KeyAction.naming(key, bindings: bindings).flatMap { type($0, now: now) }
         // A phone keypad finding a name types it as while naming; its arrows still move.
         case .browsing where search != nil && bindings.layout == .phone:
-            return (KeyAction.naming(key, bindings: bindings) ?? KeyAction.browsing(key, bindings: bindings)).flatMap { browse($0, now: now) }
-        case .browsing, .viewing: return KeyAction.browsing(key, bindings: bindings).flatMap { browse($0, now: now) }
-        case .idle, .saved, .fault: return KeyAction.atRest(key, bindings: bindings) == .openGallery ? [.countPhotos] : nil
+            return (KeyAction.naming(key, bindings: bindings) ?? KeyAction.browsing(key, bindings: bindings)).flatMap { act($0, now: now) }
+        case .browsing, .viewing: return KeyAction.browsing(key, bindings: bindings).flatMap { act($0, now: now) }
+        case .idle, .saved, .fault: return KeyAction.atRest(key, bindings: bindings).flatMap { act($0, now: now) }
         // Any key ends the slideshow, and does nothing else: the guest sees where they are first.
         case .attract: return backToMainScreen(now: now)
+        case .starting, .countdown, .capturing, .saving: return nil
+        }
+    }
+
+    /// Applies a key of a keyboard whose keys come a line at a time (see ``LineKeys``): while a
+    /// name is typed it types at once; elsewhere it waits in the line, which its Enter applies.
+    private mutating func pressInLine(_ key: KeypadKey, lines: LineKeys, now: MonotonicInstant) -> [BoothEffect]? {
+        if line.dropsRest {
+            if key == .enter { line = TypedLine() }
+            return nil
+        }
+        if case .naming = state {
+            let effects = KeyAction.naming(key, bindings: settings.keys).flatMap { type($0, now: now) }
+            // Escape kept the placeholder: what follows it on its line was typed for the name.
+            if key == .escape, effects != nil { line.dropsRest = true }
+            return effects
+        }
+        guard key == .enter else {
+            if line.keys.count < LineKeys.maximumKeys { line.keys.append(key) }
+            return []
+        }
+        let keys = line.keys
+        line = TypedLine()
+        // Any line ends the slideshow, and does nothing else, as any key does.
+        if case .attract = state { return backToMainScreen(now: now) }
+        let inGallery =
+            switch state {
+            case .browsing, .viewing: true
+            default: false
+            }
+        var effects: [BoothEffect]?
+        for action in lines.actions(of: keys, inGallery: inGallery, bindings: settings.keys) {
+            if let done = act(action, now: now) { effects = (effects ?? []) + done }
+        }
+        return effects
+    }
+
+    /// Applies what a key does outside a name being typed; `nil` when it does nothing here.
+    private mutating func act(_ action: KeyAction, now: MonotonicInstant) -> [BoothEffect]? {
+        // As the button does: a countdown from the main screen or the gallery, a fault answered.
+        if action == .shutter { return apply(.shutterPressed(at: now), at: now) }
+        switch state {
+        case .browsing, .viewing: return browse(action, now: now)
+        case .idle, .saved, .fault: return action == .openGallery ? [.countPhotos] : nil
+        case .attract: return backToMainScreen(now: now)
+        case .naming: return type(action, now: now)
         case .starting, .countdown, .capturing, .saving: return nil
         }
     }
@@ -335,7 +425,7 @@ public struct BoothMachine: Sendable {
             return finish(photo, caption: draft.caption ?? photo.placeholder, now: now)
         case .back:
             return finish(photo, caption: photo.placeholder, now: now)
-        case .up, .down, .openGallery, .find:
+        case .up, .down, .openGallery, .find, .shutter:
             return nil
         }
         // Every key restarts the timeout: a slow typist is still typing.

@@ -49,6 +49,12 @@ public struct KeyBindings: Sendable, Hashable {
     /// How long the gallery waits for the next letter of a name being found: after it the
     /// search ends, and the next letter starts a new one.
     public var findTimeout: Duration
+    /// How the keys of a keyboard that sends them a line at a time (a terminal) are read
+    /// together; `nil` for a keypad or keyboard whose keys come one by one.
+    public var lines: LineKeys?
+    /// The keys that press the shutter, for a keyboard that is also the booth's button (the
+    /// terminal of a simulated booth without one); `nil` when a button does.
+    public var shutter: ShutterKeys?
 
     /// The key that opens the gallery from the main screen: the chosen one, else v (0 on a
     /// phone keypad). While a name is typed it types itself; in the gallery of a phone keypad
@@ -57,12 +63,21 @@ public struct KeyBindings: Sendable, Hashable {
 
     public init(
         layout: KeypadLayout = .keyboard, viewKey: Character? = nil, multiTapTimeout: Duration = .seconds(1),
-        findTimeout: Duration = .seconds(3)
+        findTimeout: Duration = .seconds(3), lines: LineKeys? = nil, shutter: ShutterKeys? = nil
     ) {
         self.layout = layout
         self.chosenViewKey = viewKey
         self.multiTapTimeout = multiTapTimeout
         self.findTimeout = findTimeout
+        self.lines = lines
+        self.shutter = shutter
+    }
+
+    /// The keys of the simulated booth's terminal: a keyboard whose keys come a line at a time
+    /// (``LineKeys``), v opening the gallery; when the terminal is also the button
+    /// (`pressesShutter`), Enter on the main screen and `p` in the gallery press the shutter.
+    package static func terminal(pressesShutter: Bool) -> KeyBindings {
+        KeyBindings(layout: .keyboard, viewKey: "v", lines: LineKeys(), shutter: pressesShutter ? ShutterKeys() : nil)
     }
 
     /// The letters of each phone key, in multi-tap order; the digit itself comes last.
@@ -71,6 +86,99 @@ public struct KeyBindings: Sendable, Hashable {
         "5": ["j", "k", "l", "5"], "6": ["m", "n", "o", "6"], "7": ["p", "q", "r", "s", "7"],
         "8": ["t", "u", "v", "8"], "9": ["w", "x", "y", "z", "9"], "0": [" ", "0"],
     ]
+}
+
+/// The keys that press the shutter on a keyboard that is also the booth's button. They come
+/// before what the same keys mean otherwise: in the gallery, the shutter's key does not type.
+public struct ShutterKeys: Sendable, Hashable {
+    /// The key that presses the shutter on the main screen (or what stands for it: the saved
+    /// screen, a fault, the slideshow).
+    public var atRest: KeypadKey
+    /// The key that presses the shutter in the gallery, where Enter opens a photo.
+    public var inGallery: KeypadKey
+
+    public init(atRest: KeypadKey = .enter, inGallery: KeypadKey = .character("p")) {
+        self.atRest = atRest
+        self.inGallery = inGallery
+    }
+}
+
+/// How a keyboard whose keys come a line at a time is read: a terminal sends what is typed once
+/// Enter is pressed (the simulated booth's terminal, or a script piped into it), so a line is
+/// one command, and its Enter only ends it.
+///
+/// While a name is typed each key types at once: the line is the name, its Enter saves it, and
+/// Escape keeps the placeholder and drops the rest of its line. Elsewhere a line means what its
+/// keys say together once Enter ends it (``actions(of:inGallery:bindings:)``): on the main
+/// screen the view key alone opens the gallery, and any other line is Enter (which presses the
+/// shutter when ``KeyBindings/shutter`` says so); in the gallery an empty line is Enter, the
+/// gallery's shutter key alone presses the shutter, a line that starts with ``find`` types the
+/// rest as the start of a name to find, and any other line is a row of moves: ``up``, ``down``
+/// and the arrows move, ``back`` and Escape go back, anything else means nothing. Letters are
+/// read without their case.
+public struct LineKeys: Sendable, Hashable {
+    /// The letter that moves up in the gallery, beside the up arrow.
+    public var up: Character
+    /// The letter that moves down in the gallery, beside the down arrow.
+    public var down: Character
+    /// The letter that goes back in the gallery (and ends a search), beside Escape.
+    public var back: Character
+    /// What starts a gallery line whose rest is the start of a name to find.
+    public var find: Character
+
+    /// The most keys a line holds; the rest of a longer line is dropped.
+    public static let maximumKeys = 256
+
+    public init(up: Character = "u", down: Character = "d", back: Character = "b", find: Character = "/") {
+        self.up = up
+        self.down = down
+        self.back = back
+        self.find = find
+    }
+
+    /// What `line` (its keys before Enter) does, in the gallery or elsewhere, in order.
+    func actions(of line: [KeypadKey], inGallery: Bool, bindings: KeyBindings) -> [KeyAction] {
+        guard inGallery else {
+            let viewKey = KeypadKey.character(bindings.viewKey)
+            let key = line.count == 1 && Self.same(line[0], viewKey) ? viewKey : .enter
+            return KeyAction.atRest(key, bindings: bindings).map { [$0] } ?? []
+        }
+        guard let first = line.first else { return KeyAction.browsing(.enter, bindings: bindings).map { [$0] } ?? [] }
+        if line.count == 1, let shutter = bindings.shutter, Self.same(first, shutter.inGallery) { return [.shutter] }
+        if first == .character(find) {
+            return line.dropFirst().compactMap { key in
+                switch key {
+                case .character(let character): .type(character)
+                case .backspace: .erase
+                case .enter, .escape, .up, .down: nil
+                }
+            }
+        }
+        return line.compactMap { key in
+            switch key {
+            case .up, .down, .escape: KeyAction.browsing(key, bindings: bindings)
+            case .character where Self.same(key, .character(up)): .up
+            case .character where Self.same(key, .character(down)): .down
+            case .character where Self.same(key, .character(back)): .back
+            case .character, .backspace, .enter: nil
+            }
+        }
+    }
+
+    /// Whether `key` is `other`, a letter in either case.
+    static func same(_ key: KeypadKey, _ other: KeypadKey) -> Bool {
+        guard case .character(let typed) = key, case .character(let bound) = other else { return key == other }
+        return typed == bound || typed.lowercased() == bound.lowercased()
+    }
+}
+
+/// A line being typed on a keyboard whose keys come a line at a time, until its Enter.
+struct TypedLine: Sendable, Hashable {
+    /// Its keys so far, at most ``LineKeys/maximumKeys``.
+    var keys: [KeypadKey] = []
+    /// Whether the rest of the line, up to its Enter, means nothing: Escape ended the name it
+    /// was typing.
+    var dropsRest = false
 }
 
 /// What a key does in the booth, once its layout and the booth's state are known.
@@ -89,6 +197,8 @@ enum KeyAction: Hashable {
     case openGallery
     /// Start finding a photo by its name (a phone keypad's view key, in the gallery).
     case find
+    /// Press the shutter (a keyboard that is also the button, see ``ShutterKeys``).
+    case shutter
 
     /// What `key` does while a name is typed.
     static func naming(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
@@ -106,7 +216,8 @@ enum KeyAction: Hashable {
     /// what they mean while naming, see ``naming(_:bindings:)``). On a keyboard a character
     /// types the start of a name to find.
     static func browsing(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
-        switch (key, bindings.layout) {
+        if let shutter = bindings.shutter, key == shutter.inGallery { return .shutter }
+        return switch (key, bindings.layout) {
         case (.up, _), (.character("2"), .phone): .up
         case (.down, _), (.character("8"), .phone): .down
         case (.enter, _), (.character("5"), .phone), (.character("#"), .phone): .confirm
@@ -119,7 +230,8 @@ enum KeyAction: Hashable {
 
     /// What `key` does on the main screen (or what stands for it: the saved screen, a fault).
     static func atRest(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
-        key == .character(bindings.viewKey) ? .openGallery : nil
+        if key == .character(bindings.viewKey) { return .openGallery }
+        return key == bindings.shutter?.atRest ? .shutter : nil
     }
 }
 

@@ -58,3 +58,12 @@ public enum ScreenAudience: Sendable, Hashable {
     /// Anyone: a mirror of the screen, a terminal whose lines go to a file or the journal.
     case anyone
 }
+
+/// A device that shows the bytes it is given: a terminal, a keypad's character display on a
+/// serial line. What the bytes say is the screen's business (BoothScreen's text screens); the
+/// device only carries them.
+package protocol ByteSink: Sendable {
+    /// Writes `bytes`, in order after those written before. Screens call it from their own
+    /// thread, never from Swift's cooperative pool: it may block while the device takes them.
+    func write(_ bytes: [UInt8])
+}
