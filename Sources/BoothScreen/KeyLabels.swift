@@ -20,13 +20,19 @@ public struct KeyLabels: Sendable, Hashable {
     public var find: String?
     /// The key that ends finding a name, leaving the selection where it led.
     public var endFind: String
+    /// The key that takes a photo on the main screen, where a key does (the terminal of a
+    /// simulated booth, see ``KeyBindings/shutter``); `nil` when the button does. The booth's
+    /// painted screens say "the button" all the same: they speak to the guest at the booth.
+    public var shutter: String?
+    /// The key that takes a photo in the gallery, where a key does.
+    public var galleryShutter: String?
 
     /// Labels for these keys; a keyboard's named keys are called as in English by default.
     public init(
         view: String = "v", up: String = "\u{2191}", down: String = "\u{2193}", open: String = BoothTexts.english(.keyEnter),
         back: String = BoothTexts.english(.keyEscape), confirm: String = BoothTexts.english(.keyEnter),
         cancel: String? = BoothTexts.english(.keyEscape), erase: String = BoothTexts.english(.keyBackspace), find: String? = nil,
-        endFind: String = BoothTexts.english(.keyEscape)
+        endFind: String = BoothTexts.english(.keyEscape), shutter: String? = nil, galleryShutter: String? = nil
     ) {
         self.view = view
         self.up = up
@@ -38,6 +44,8 @@ public struct KeyLabels: Sendable, Hashable {
         self.erase = erase
         self.find = find
         self.endFind = endFind
+        self.shutter = shutter
+        self.galleryShutter = galleryShutter
     }
 
     /// A keyboard, or a keypad with arrow keys, its keys called as in English.
@@ -54,15 +62,36 @@ public struct KeyLabels: Sendable, Hashable {
     /// The keys of a keypad bound as `bindings` (see ``KeyBindings``), a keyboard's named keys
     /// called as `texts` calls them: a 12-key phone keypad moves with 2 and 8, opens with 5,
     /// goes back with `*`, and saves a name with `#`; in the gallery its view key starts
-    /// finding a name, and `#` ends it.
+    /// finding a name, and `#` ends it. A keyboard whose keys come a line at a time (a
+    /// terminal) moves and goes back with its letters and finds a name with its find key
+    /// (``LineKeys``); the keys that press the shutter are named when a key does.
     public init(for bindings: KeyBindings, in texts: BoothTexts = .english) {
-        switch bindings.layout {
-        case .keyboard:
+        switch (bindings.layout, bindings.lines) {
+        case (.keyboard, let lines?):
+            self.init(
+                view: String(bindings.viewKey), up: String(lines.up), down: String(lines.down), open: texts(.keyEnter),
+                back: String(lines.back), confirm: texts(.keyEnter), cancel: texts(.keyEscape), erase: texts(.keyBackspace),
+                find: String(lines.find), endFind: String(lines.back))
+        case (.keyboard, nil):
             self = .keyboard(view: String(bindings.viewKey), in: texts)
-        case .phone:
+        case (.phone, _):
             self.init(
                 view: String(bindings.viewKey), up: "2", down: "8", open: "5", back: "*", confirm: "#", cancel: nil, erase: "*",
                 find: String(bindings.viewKey), endFind: "#")
+        }
+        shutter = bindings.shutter.map { Self.name(of: $0.atRest, in: texts) }
+        galleryShutter = bindings.shutter.map { Self.name(of: $0.inGallery, in: texts) }
+    }
+
+    /// What `key` is called in `texts`: a character is itself, the named keys are named.
+    public static func name(of key: KeypadKey, in texts: BoothTexts = .english) -> String {
+        switch key {
+        case .character(let character): String(character)
+        case .enter: texts(.keyEnter)
+        case .escape: texts(.keyEscape)
+        case .backspace: texts(.keyBackspace)
+        case .up: "\u{2191}"
+        case .down: "\u{2193}"
         }
     }
 
