@@ -57,7 +57,7 @@ public struct DeviceError: Error, Hashable, CustomStringConvertible {
     public static let unsupported = DeviceError(.unsupported, Code.unsupported.description)
 
     /// The same kind of error with a message of its own.
-    func detailed(_ description: String) -> DeviceError { DeviceError(code, description) }
+    package func detailed(_ description: String) -> DeviceError { DeviceError(code, description) }
 
     /// A system call on `device` failed with `errno`. A device that is gone (ENODEV, ENOENT,
     /// ENXIO) is ``disconnected``; the booth waits for it to come back.

@@ -98,7 +98,13 @@ private final class PreviewPipeline {
     /// One preview frame, as the framebuffer's render thread draws it.
     func drawFrame() {
         renderer.render(.ready, newFrame: frame)
-        layout.copy(renderer.canvas, to: memory)
+        present()
+    }
+
+    /// The canvas copied into the framebuffer's memory, as the framebuffer presents it.
+    private func present() {
+        let canvas = renderer.canvas
+        layout.copy(xrgb: canvas.pixels, width: canvas.width, height: canvas.height, to: memory)
     }
 
     /// Medians of the steps: the decode and fit alone, the render (decode, fit and paint), the copy.
@@ -107,7 +113,7 @@ private final class PreviewPipeline {
         let (width, height) = (layout.width, layout.height)
         let decoding = Benchmark.median(runs) { _ = try decoder.decode(bytes, fitting: width, height, fast: true) }
         let rendering = Benchmark.median(runs) { renderer.render(.ready, newFrame: frame) }
-        let copying = Benchmark.median(runs) { layout.copy(renderer.canvas, to: memory) }
+        let copying = Benchmark.median(runs) { present() }
         return (decoding, max(.zero, rendering - decoding), copying, rendering + copying)
     }
 }

@@ -5,36 +5,35 @@ import Logging
 import Testing
 
 @testable import BoothDevices
-@testable import BoothScreen
 
 @Suite("Screen framebuffer")
 struct ScreenFramebufferTests {
     @Test(
         "RGB565 keeps the top bits of each channel",
         arguments: [
-            PixelColor(red: 255, green: 0, blue: 0): UInt16(0xF800),
-            PixelColor(red: 0, green: 255, blue: 0): 0x07E0,
-            PixelColor(red: 0, green: 0, blue: 255): 0x001F,
-            PixelColor.white: 0xFFFF,
-            PixelColor.black: 0x0000,
-            PixelColor(red: 128, green: 128, blue: 128): 0x8410,
-            PixelColor(red: 255, green: 184, blue: 28): 0xFDC3,
+            UInt32(0xFFFF_0000): UInt16(0xF800),
+            0xFF00_FF00: 0x07E0,
+            0xFF00_00FF: 0x001F,
+            0xFFFF_FFFF: 0xFFFF,
+            0xFF00_0000: 0x0000,
+            0xFF80_8080: 0x8410,
+            0xFFFF_B81C: 0xFDC3,
         ])
-    func rgb565(color: PixelColor, packed: UInt16) {
-        #expect(FramebufferPixelFormat.rgb565(color.xrgb) == packed)
+    func rgb565(xrgb: UInt32, packed: UInt16) {
+        #expect(FramebufferPixelFormat.rgb565(xrgb) == packed)
     }
 
     @Test(
-        "A canvas is copied row by row, honouring the driver's row length",
+        "A picture is copied row by row, honouring the driver's row length",
         arguments: [
             FramebufferPixelFormat.xrgb8888, .rgb565,
         ])
     func copy(format: FramebufferPixelFormat) {
-        var canvas = Canvas(width: 3, height: 2, color: .white)
-        canvas.fill(PixelRect(x: 1, y: 1, width: 2, height: 1), with: PixelColor(red: 255, green: 0, blue: 0))
+        // White, with the bottom row's last two pixels red.
+        let pixels: [UInt32] = [0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_0000, 0xFFFF_0000]
         let layout = FramebufferLayout(width: 3, height: 2, bytesPerRow: 16, format: format)
         var memory = [UInt8](repeating: 0xEE, count: 32)
-        memory.withUnsafeMutableBytes { layout.copy(canvas, to: $0.baseAddress!) }
+        memory.withUnsafeMutableBytes { layout.copy(xrgb: pixels, width: 3, height: 2, to: $0.baseAddress!) }
         func pixel(_ x: Int, _ y: Int) -> UInt32 {
             memory.withUnsafeBytes { raw in
                 let offset = y * 16 + x * format.bytesPerPixel
@@ -70,24 +69,5 @@ struct ScreenFramebufferTests {
         let error = #expect(throws: DeviceError.unsupported) { try FramebufferPixelFormat(xbgr, fixed, device: "/dev/fb1") }
         #expect(error?.description.contains("/dev/fb1 uses a pixel format") == true)
         #expect(error?.description.contains("32 bits per pixel, red 8 bits at 0") == true)
-    }
-
-    @Test("No framebuffer yet (no display at boot): the check names it; the screen starts, waits and stops")
-    func missingDevice() async throws {
-        let error = #expect(throws: DeviceError.disconnected) { try FramebufferScreen.check(device: "/nonexistent/fb9") }
-        #expect(error?.description.contains("/nonexistent/fb9") == true)
-        let screen = try FramebufferScreen(
-            device: "/nonexistent/fb9", console: nil, keys: KeyLabels(view: "View"), logger: Logger(label: "framebuffer-tests"))
-        screen.show(.ready)
-        await screen.stop()
-    }
-
-    @Test("Missing fonts stop the screen at once, even without a display to wait for")
-    func missingFontsWithoutDisplay() {
-        #expect(throws: DeviceError.unavailable) {
-            try FramebufferScreen(
-                device: "/nonexistent/fb9", console: nil, fonts: ScreenFonts("/nonexistent/font.ttf"),
-                keys: KeyLabels(view: "View"), logger: Logger(label: "framebuffer-tests"))
-        }
     }
 }

@@ -1,4 +1,3 @@
-import BoothScreen
 import BoothSystem
 import CLinuxFB
 import Foundation
@@ -7,14 +6,14 @@ import SystemPackage
 
 /// A Linux framebuffer device (`/dev/fb0`), mapped into memory.
 ///
-/// The size and pixel format come from the driver. A finished canvas is copied in one pass;
+/// The size and pixel format come from the driver. A finished picture is copied in one pass;
 /// when the driver offers a second page (`yres_virtual` at least twice `yres`), the copy goes
 /// to the hidden page and the display pans to it, so no half-copied picture is ever shown.
 /// The framebuffer owns its descriptor and mapping and releases them exactly once, when it is
 /// dropped.
-struct Framebuffer: ~Copyable {
-    let device: String
-    let layout: FramebufferLayout
+package struct Framebuffer: ~Copyable {
+    package let device: String
+    package let layout: FramebufferLayout
     private let descriptor: FileDescriptor
     /// The mapping as mmap returned it, and where the pixels start within it.
     private let mapping: UnsafeMutableRawPointer
@@ -32,7 +31,7 @@ struct Framebuffer: ~Copyable {
 
     /// Opens and maps `device`. The corresponding C calls are `open`,
     /// `ioctl(FBIOGET_FSCREENINFO)`, `ioctl(FBIOGET_VSCREENINFO)` and `mmap`.
-    init(device: String = "/dev/fb0", logger: Logger) throws(DeviceError) {
+    package init(device: String = "/dev/fb0", logger: Logger) throws(DeviceError) {
         let descriptor: FileDescriptor
         do {
             descriptor = try Errno.catching { try FileDescriptor.open(FilePath(device), .readWrite, options: .closeOnExec) }
@@ -109,20 +108,21 @@ struct Framebuffer: ~Copyable {
     var flipsPages: Bool { pages.count == 2 }
 
     /// What the booth draws on, for logs: "/dev/fb0: 1920x1080 XRGB8888, two pages".
-    var summary: String {
+    package var summary: String {
         "\(device): \(layout.width)x\(layout.height) \(layout.format), \(flipsPages ? "two pages" : "one page")"
     }
 
-    /// Shows `canvas`: copies it to the hidden page and pans there, or, with a single page,
-    /// copies it straight to the screen in one pass. The corresponding C call is
-    /// `ioctl(FBIOPAN_DISPLAY)`, which some drivers make wait for the next vertical blank.
-    mutating func present(_ canvas: Canvas) {
+    /// Shows a picture of `width` by `height` pixels (`0xXXRRGGBB` each, rows top to bottom):
+    /// copies it to the hidden page and pans there, or, with a single page, copies it straight
+    /// to the screen in one pass. The corresponding C call is `ioctl(FBIOPAN_DISPLAY)`, which
+    /// some drivers make wait for the next vertical blank.
+    package mutating func present(xrgb pixels: [UInt32], width: Int, height: Int) {
         guard flipsPages else {
-            layout.copy(canvas, to: memory + pages[0])
+            layout.copy(xrgb: pixels, width: width, height: height, to: memory + pages[0])
             return
         }
         let hidden = 1 - shownPage
-        layout.copy(canvas, to: memory + pages[hidden])
+        layout.copy(xrgb: pixels, width: width, height: height, to: memory + pages[hidden])
         screen.xoffset = 0
         screen.yoffset = UInt32(hidden * layout.height)
         do {
@@ -132,7 +132,7 @@ struct Framebuffer: ~Copyable {
             logger.warning("\(device): FBIOPAN_DISPLAY failed: \(error). Drawing straight to the screen from now on.")
             screen.yoffset = UInt32(shownPage * layout.height)
             pages = [pages[shownPage]]
-            layout.copy(canvas, to: memory + pages[0])
+            layout.copy(xrgb: pixels, width: width, height: height, to: memory + pages[0])
         }
     }
 

@@ -1,4 +1,3 @@
-import BoothScreen
 import CLinuxFB
 
 /// How a framebuffer stores a pixel: the two layouts the booth draws.
@@ -51,14 +50,14 @@ public enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    /// A canvas pixel in RGB565: the top 5, 6 and 5 bits of red, green and blue.
+    /// An XRGB pixel in RGB565: the top 5, 6 and 5 bits of red, green and blue.
     static func rgb565(_ xrgb: UInt32) -> UInt16 {
         UInt16(truncatingIfNeeded: (xrgb >> 8) & 0xF800 | (xrgb >> 5) & 0x07E0 | (xrgb >> 3) & 0x001F)
     }
 }
 
 /// Where a framebuffer's picture lies in its memory and how its pixels are stored: what
-/// copying a canvas there needs to know, apart from the device. Public for the benchmark,
+/// copying a picture there needs to know, apart from the device. Public for the benchmark,
 /// which measures the copy into memory of its own.
 public struct FramebufferLayout: Sendable, Hashable {
     public let width: Int
@@ -74,13 +73,15 @@ public struct FramebufferLayout: Sendable, Hashable {
         self.format = format
     }
 
-    /// Copies `canvas` into the picture starting at `base`, converting the pixels, row by row
-    /// in one pass. A canvas of another size is clipped to the picture.
-    public func copy(_ canvas: Canvas, to base: UnsafeMutableRawPointer) {
-        let columns = min(width, canvas.width)
-        canvas.pixels.withUnsafeBufferPointer { pixels in
-            for row in 0..<min(height, canvas.height) {
-                let source = pixels.baseAddress! + row * canvas.width
+    /// Copies a picture of `pixelWidth` by `pixelHeight` pixels (`0xXXRRGGBB` each, rows top
+    /// to bottom, as the booth's canvas holds them) into the picture starting at `base`,
+    /// converting the pixels, row by row in one pass. A picture of another size is clipped.
+    package func copy(xrgb pixels: [UInt32], width pixelWidth: Int, height pixelHeight: Int, to base: UnsafeMutableRawPointer) {
+        precondition(pixels.count >= pixelWidth * pixelHeight, "fewer pixels than the picture's size")
+        let columns = min(width, pixelWidth)
+        pixels.withUnsafeBufferPointer { pixels in
+            for row in 0..<min(height, pixelHeight) {
+                let source = pixels.baseAddress! + row * pixelWidth
                 let target = base + row * bytesPerRow
                 switch format {
                 case .xrgb8888:

@@ -10,14 +10,14 @@ import SystemPackage
 ///
 /// Best effort: switching needs the console's permission (`CAP_SYS_TTY_CONFIG`, or the console
 /// as controlling terminal). Without it the booth still draws; the console may show through.
-struct VirtualConsole: ~Copyable {
+package struct VirtualConsole: ~Copyable {
     private let descriptor: FileDescriptor
     private let previousMode: Int32
 
     /// Switches the console at `path` (usually `/dev/tty0`, the one on screen) to graphics
     /// mode; `nil`, logged at debug level, when that is not permitted. The corresponding C
     /// call is `ioctl(KDSETMODE, KD_GRAPHICS)`.
-    init?(graphicsModeOn path: String, logger: Logger) {
+    package init?(graphicsModeOn path: String, logger: Logger) {
         // Write-only is enough for the ioctls, and all that /dev/tty0's group (tty, mode 0620)
         // may open it for.
         let descriptor: FileDescriptor

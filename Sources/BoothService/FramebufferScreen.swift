@@ -1,13 +1,13 @@
 import BoothCore
+import BoothDevices
 import BoothImaging
 import BoothScreen
 import BoothSystem
-import Foundation
 import Logging
-import Synchronization
 
 /// The booth's screen on a Linux framebuffer: the live preview and every booth screen, drawn
-/// off-screen and copied to the display in one pass.
+/// off-screen by BoothScreen's renderer and copied to the display (BoothDevices' `Framebuffer`,
+/// which only presents pixels) in one pass.
 ///
 /// Drawing happens on a thread of its own, never on Swift's cooperative pool: ``show(_:)``
 /// and ``showPreview(_:)`` only leave a note and return. The thread draws new content at once
@@ -15,7 +15,7 @@ import Synchronization
 /// capture path keeps the CPU; with nothing new it sleeps. That thread opens the device, owns
 /// it, and gives it and the text console back when the screen stops: call ``stop()`` when the
 /// booth ends.
-public final class FramebufferScreen: Screen {
+final class FramebufferScreen: Screen {
     private let requests: RenderRequests
     private let thread: DedicatedThread
 
@@ -31,7 +31,7 @@ public final class FramebufferScreen: Screen {
     ///   - texts: the words the screens say, in the booth's language.
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens; the
     ///     screen registers its size there once the display is open.
-    public init(
+    init(
         device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
         previewFPS: Int = 15, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil,
         logger: Logger
@@ -51,26 +51,26 @@ public final class FramebufferScreen: Screen {
 
     /// Opens and maps the framebuffer `device` as the screen would, and says what it found
     /// ("/dev/fb0: 1920x1080 XRGB8888, two pages"), drawing nothing: for `photobooth doctor`.
-    public static func check(device: String = "/dev/fb0") throws(DeviceError) -> String {
+    static func check(device: String = "/dev/fb0") throws(DeviceError) -> String {
         try Framebuffer(device: device, logger: Logger(label: "photobooth.doctor")).summary
     }
 
     /// The booth's display: only the guest at the booth sees it.
-    public var audience: ScreenAudience { .guest }
+    var audience: ScreenAudience { .guest }
 
-    public func show(_ content: ScreenContent) {
+    func show(_ content: ScreenContent) {
         requests.show(content)
     }
 
     /// Shows `frame` as the live preview on the screens that have one. Returns at once; a frame
     /// that arrives before the previous one was drawn replaces it.
-    public func showPreview(_ frame: CameraFrame) {
+    func showPreview(_ frame: CameraFrame) {
         requests.receive(frame)
     }
 
     /// Stops drawing and returns once the render thread has released the framebuffer and given
     /// the text console back (after the frame being drawn, if any).
-    public func stop() async {
+    func stop() async {
         await thread.stop()
     }
 }
@@ -149,7 +149,8 @@ private struct Drawer: Sendable {
             switch requests.next(at: clock.now) {
             case .render(let content, let frame):
                 renderer.render(content, newFrame: frame)
-                framebuffer.present(renderer.canvas)
+                let canvas = renderer.canvas
+                framebuffer.present(xrgb: canvas.pixels, width: canvas.width, height: canvas.height)
             case .wait(let deadline):
                 wakeup.wait(until: deadline)
             case .sleep:
