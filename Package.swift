@@ -105,7 +105,6 @@ let package = Package(
                 "BoothCore",
                 "BoothSystem",
                 "BoothImaging",
-                "BoothScreen",
                 "CV4L2",
                 "CGPIOD",
                 "CLinuxFB",
@@ -221,7 +220,7 @@ let package = Package(
         .testTarget(
             name: "BoothDevicesTests",
             dependencies: [
-                "BoothDevices", "BoothScreen", "BoothImaging", "BoothSystem", "BoothCore", "CLinuxFB", "CPseudoTerminal", "FuzzRegressions",
+                "BoothDevices", "BoothImaging", "BoothSystem", "BoothCore", "CLinuxFB", "CPseudoTerminal", "FuzzRegressions",
                 .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSettings),

@@ -111,6 +111,7 @@ public enum Booth {
                 reporter.stateChanged(to: state)
                 memory.stateChanged(to: state)
             },
+            inputReadiness: devices.paceInput,
             photoStored: { _, duration in monitor.photoStored(after: duration) },
             // A photo appears in the web gallery once it has its name.
             photoNamed: { live.photoAdded.publish($0) },
@@ -367,6 +368,8 @@ struct DeviceSet: Sendable {
     var mirror: ScreenMirror?
     /// Called once the booth is about to run.
     var start: @Sendable () -> Void = {}
+    /// Told what the booth waits for after every event: piped input waits for it.
+    var paceInput: @Sendable (InputReadiness) -> Void = { _ in }
     /// Called after the booth stopped (the terminal prints its last lines).
     var finish: @Sendable () async -> Void = {}
 
@@ -376,6 +379,12 @@ struct DeviceSet: Sendable {
     /// display that is not plugged in yet is waited for; a button line, a screen or fonts that
     /// cannot be used stop the booth here, with a message saying why. The screens, the keypad's
     /// display and the terminal speak `language`.
+    ///
+    /// The terminal is a keyboard like any other: it sends the keys typed, and the machine
+    /// gives them their meaning with the terminal's bindings (``KeyBindings/terminal(pressesShutter:)``:
+    /// a line at a time, Enter pressing the shutter when the button is simulated too). With a
+    /// real keypad and a simulated button, each of its lines is a press. What the terminal and
+    /// the keypad's display print is their ``TextScreen``.
     ///
     /// - Parameters:
     ///   - reviews: the pictures of the shots just taken, which the framebuffer shows.
@@ -393,20 +402,34 @@ struct DeviceSet: Sendable {
             : SimulatedCamera(
                 width: hardware.camera.width, height: hardware.camera.height, framesPerSecond: hardware.camera.framesPerSecond)
         let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil
-        let keypad =
-            real.contains(.keypad)
-            ? try SerialKeypad(
-                settings: hardware.keypad, keys: KeyLabels(for: keys, in: texts), texts: texts, photoOnScreen: photoOnScreen, logger: logger)
-            : nil
+        let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, logger: logger) : nil
         let light = real.contains(.light) ? try hardware.light.map { try StatusLight(settings: $0, logger: logger) } : nil
-        var roles: TerminalConsole.Roles = []
-        if button == nil { roles.insert(.button) }
-        if keypad == nil { roles.insert(.keypad) }
-        // A booth with anything simulated prints its screen on the terminal too.
-        let console = real == .all ? nil : try TerminalConsole(roles: roles, texts: texts, photoOnScreen: photoOnScreen, logger: logger)
-        // The terminal's lines are a keyboard's keys, with its own key for the gallery.
-        let bindings = keypad == nil ? KeyBindings(layout: .keyboard, viewKey: TerminalConsole.viewKey) : keys
-        let labels = keypad == nil ? TerminalConsole.keyLabels(in: texts) : KeyLabels(for: bindings, in: texts)
+        // The terminal stands for the keypad (its keys, the button's too when that is simulated),
+        // or for the button alone; a booth with anything simulated prints its screen there too.
+        let reading: TerminalConsole.Reading? = keypad == nil ? .keys : button == nil ? .presses : nil
+        let console = real == .all ? nil : try TerminalConsole(reading: reading, logger: logger)
+        let bindings = keypad == nil ? KeyBindings.terminal(pressesShutter: button == nil) : keys
+        let labels = KeyLabels(for: bindings, in: texts)
+        var terminalLabels = labels
+        if reading == .presses {
+            // Every line presses the shutter, Enter on its own included.
+            terminalLabels.shutter = texts(.keyEnter)
+            terminalLabels.galleryShutter = texts(.keyEnter)
+        }
+        let terminal = console.map { console in
+            TextDisplay(
+                TextScreen(
+                    form: .lines(drawsQRCodes: console.printsToTerminal), keys: terminalLabels, texts: texts, photoOnScreen: photoOnScreen,
+                    // Lines that go to a file or the journal are not the guest's alone.
+                    audience: console.printsToTerminal ? .guest : .anyone),
+                on: console)
+        }
+        let keypadDisplay = keypad.map { keypad in
+            TextDisplay(
+                TextScreen(
+                    form: .display(ansi: hardware.keypad.ansi), keys: labels, texts: texts, photoOnScreen: photoOnScreen, audience: .guest),
+                on: keypad)
+        }
         // The screen last: once open it holds the console in graphics mode until stopped.
         let framebuffer: FramebufferScreen?
         do {
@@ -421,7 +444,7 @@ struct DeviceSet: Sendable {
             light?.stopWaiting()
             throw error
         }
-        let screens: [(any Screen)?] = [framebuffer, console, keypad, light]
+        let screens: [(any Screen)?] = [framebuffer, terminal, keypadDisplay, light]
         let shutter: any ShutterButton = button ?? console!
         let keyboard: any Keypad = keypad ?? console!
         var preview: (@Sendable (CameraFrame) -> Void)?
@@ -429,7 +452,15 @@ struct DeviceSet: Sendable {
         return DeviceSet(
             camera: camera, button: shutter, keypad: keyboard, screen: ScreenGroup(screens.compactMap { $0 }),
             bindings: bindings, labels: labels, texts: texts, preview: preview,
-            start: { console?.start() },
+            start: {
+                guard let console else { return }
+                // A person at the terminal is told what its keys do; a script knows.
+                if console.isInteractive, let help = TextScreen.terminalHelp(shoots: button == nil, types: keypad == nil, in: texts) {
+                    console.write(Array(help.utf8))
+                }
+                console.start()
+            },
+            paceInput: { console?.follow($0) },
             finish: {
                 // The terminal prints its last lines; the console gets its text mode back; the light goes off.
                 await console?.flush()

@@ -7,6 +7,9 @@ import Foundation
 struct BoothObserver: Sendable {
     /// The state machine entered `state`.
     var stateChanged: @Sendable (BoothState) -> Void = { _ in }
+    /// What the booth waits for changed, or how much input it handled: what paces input faster
+    /// than a guest (a script piped into the simulated booth's terminal).
+    var inputReadiness: @Sendable (InputReadiness) -> Void = { _ in }
     /// A photo is on disk and in the catalog; `duration` is from the frame's choice to the
     /// commit (JPEG, thumbnail, durable write, catalog).
     var photoStored: @Sendable (_ id: UUID, _ duration: Duration) -> Void = { _, _ in }

@@ -162,8 +162,12 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }
 
+        // What paces piped input: what the machine waits for, and how many keys and presses
+        // it has handled, told after every event that changes it.
+        var readiness = InputReadiness(awaited: machine.awaitedInput, atRest: machine.isAtRest, keysHandled: 0, pressesHandled: 0)
         screen.show(machine.screen(now: clock.now))
         observer.stateChanged(machine.state)
+        observer.inputReadiness(readiness)
         for await input in inputs {
             let event: BoothEvent
             switch input {
@@ -188,6 +192,18 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
             }
             for effect in effects {
                 perform(effect, in: &group, state: machine.state)
+            }
+            var latest = readiness
+            latest.awaited = machine.awaitedInput
+            latest.atRest = machine.isAtRest
+            switch event {
+            case .key: latest.keysHandled += 1
+            case .shutterPressed: latest.pressesHandled += 1
+            default: break
+            }
+            if latest != readiness {
+                readiness = latest
+                observer.inputReadiness(readiness)
             }
             if machine.isStopped { return }
             timer?.cancel()

@@ -12,11 +12,11 @@ struct KeypadDecoderTests {
         bytes.flatMap { decoder.feed($0, at: time) }
     }
 
-    @Test("UTF-8 characters, Backspace and Delete, and CR, LF or CRLF as one Enter")
+    @Test("UTF-8 characters, Tab, Backspace and Delete, and CR, LF or CRLF as one Enter")
     func keyboard() {
         var decoder = KeypadDecoder()
-        let typed = keys(&decoder, Array("Zoë\u{8}\u{7F}\r\n\n".utf8), at: start)
-        #expect(typed == [.character("Z"), .character("o"), .character("ë"), .backspace, .backspace, .enter, .enter])
+        let typed = keys(&decoder, Array("Zoë\t\u{8}\u{7F}\r\n\n".utf8), at: start)
+        #expect(typed == [.character("Z"), .character("o"), .character("ë"), .character("\t"), .backspace, .backspace, .enter, .enter])
         #expect(decoder.garbage == 0)
     }
 

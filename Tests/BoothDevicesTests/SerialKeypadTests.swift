@@ -7,9 +7,6 @@ import Testing
 
 @testable import BoothDevices
 
-/// The photo being named in these tests.
-private let shot = UUID()
-
 /// A pseudo-terminal: the keypad opens its device end like a serial port, the test types on the
 /// other end and reads what the keypad echoes.
 final class PseudoTerminal {
@@ -48,12 +45,12 @@ final class PseudoTerminal {
 
 @Suite("Serial keypad on a pseudo-terminal", .timeLimit(.minutes(1)))
 struct SerialKeypadTests {
-    @Test("Typed bytes arrive as keys, garbage is skipped, and prompts and the typed name are echoed")
-    func typingAndEcho() async throws {
+    @Test("Typed bytes arrive as keys, garbage is skipped, and the bytes written reach the port's display")
+    func typingAndWriting() async throws {
         let terminal = try PseudoTerminal()
         let keypad = try SerialKeypad(
             settings: .init(device: terminal.devicePath, baud: 9600), logger: Logger(label: "test"))
-        keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 3), photo: shot))
+        keypad.write(Array("\r\nName your photo\r\nName: ".utf8))
         #expect(terminal.read(until: "Name: ").contains("Name your photo"))
         terminal.type([0x00, 0xFF] + Array("Jo\r".utf8))
         var keys: [KeypadKey] = []
@@ -62,7 +59,7 @@ struct SerialKeypadTests {
             if key == .enter { break }
         }
         #expect(keys == [.character("J"), .character("o"), .enter])
-        keypad.show(.naming(typed: "Jo", placeholder: Caption.placeholder(number: 3), photo: shot))
+        keypad.write(Array("\rName: Jo".utf8))
         #expect(terminal.read(until: "Name: Jo").contains("Name: Jo"))
     }
 
@@ -75,7 +72,6 @@ struct SerialKeypadTests {
         var terminal = try PseudoTerminal()
         #expect(symlink(terminal.devicePath, link) == 0)
         let keypad = try SerialKeypad(settings: .init(device: link), logger: Logger(label: "test"))
-        keypad.show(.naming(typed: "", placeholder: Caption.placeholder(number: 1), photo: shot))
         var keys = keypad.keys.makeAsyncIterator()
         terminal.type(Array("a".utf8))
         #expect(await keys.next() == .character("a"))
@@ -99,7 +95,7 @@ struct SerialKeypadTests {
     func missingAtStart() throws {
         let keypad = try SerialKeypad(
             settings: .init(device: "/dev/photobooth-test-no-such-keypad"), logger: Logger(label: "test"))
-        keypad.show(.ready)  // no port: the echo goes nowhere, and nothing crashes
+        keypad.write(Array("Press the button".utf8))  // no port: the bytes go nowhere, and nothing crashes
     }
 
     @Test("A device that is not a serial port stops the booth with a message naming it")

@@ -34,7 +34,7 @@ private final class Rig: Sendable {
     init(
         countdown: Duration = .zero, stallTimeout: Duration = .seconds(600), screen: (any Screen)? = nil,
         controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard,
-        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }
+        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver()
     ) throws {
         self.controls = controls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
@@ -47,7 +47,7 @@ private final class Rig: Sendable {
             decodeShot: { [decodes] jpeg, screen in
                 decodes.sizes.withLock { $0.append(screen) }
                 return try ShotDecoder(screen: screen).decode(jpeg)
-            }, dateFormat: dateFormat, photoLink: photoLink, logger: Logger(label: "test"))
+            }, dateFormat: dateFormat, photoLink: photoLink, observer: observer, logger: Logger(label: "test"))
         cameraService = CameraService(
             camera: camera, frames: frames, logger: Logger(label: "test"), stallTimeout: stallTimeout
         ) { [runtime] in
@@ -108,6 +108,33 @@ struct BoothRuntimeTests {
             await recording.next { if case .saved = $0 { true } else { false } }
         }
         #expect(try rig.library.photos().map(\.caption.text) == ["Quick"])
+    }
+
+    @Test("After every event the runtime tells what the booth waits for and the keys it handled: nothing while the library counts")
+    func readiness() async throws {
+        let (told, tell) = AsyncStream.makeStream(of: InputReadiness.self)
+        let rig = try Rig(observer: BoothObserver(inputReadiness: { tell.yield($0) }))
+        var readiness = told.makeAsyncIterator()
+        /// Whether `expected` is told, skipping what is told before it.
+        func comes(_ expected: InputReadiness) async -> Bool {
+            while let told = await readiness.next() {
+                if told == expected { return true }
+            }
+            return false
+        }
+        func waiting(_ awaited: AwaitedInput, atRest: Bool, keys: Int) -> InputReadiness {
+            InputReadiness(awaited: awaited, atRest: atRest, keysHandled: keys, pressesHandled: 0)
+        }
+        try rig.addPhotos(2)
+        try await rig.run {
+            #expect(await readiness.next() == waiting([], atRest: false, keys: 0), "starting: the camera is awaited")
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: rig.clock.now))
+            #expect(await comes(waiting([.keys, .press], atRest: true, keys: 0)))
+            rig.controls.send(.character("v"))
+            #expect(await readiness.next() == waiting([], atRest: false, keys: 1), "the library counts the photos")
+            #expect(await readiness.next() == waiting([.keys, .press], atRest: true, keys: 1), "the gallery is open")
+            await rig.screen.next { if case .gallery = $0 { true } else { false } }
+        }
     }
 
     @Test("A camera that opens but never delivers is a camera fault, not an endless start")

@@ -4,8 +4,8 @@ import BoothCore
 /// time each byte arrived. Pure: the keypad's thread feeds it and asks for its deadline. What a
 /// key means is not its business (``KeyBindings`` in the core decides).
 ///
-/// Printable characters (UTF-8) are characters, digits, `*` and `#` included; Backspace and
-/// Delete are Backspace; CR, LF or CRLF is one Enter; a lone Escape is Escape (an Escape that
+/// Printable characters (UTF-8) are characters, digits, `*` and `#` included, and so is Tab (a
+/// name gets a space for it); Backspace and Delete are Backspace; CR, LF or CRLF is one Enter; a lone Escape is Escape (an Escape that
 /// starts a terminal sequence does not count: `ESC [ A` and `ESC O A` are the up arrow, `B` the
 /// down arrow). Everything else is counted as garbage and ignored.
 public struct KeypadDecoder: Sendable {
@@ -82,6 +82,8 @@ public struct KeypadDecoder: Sendable {
             return afterCarriageReturn ? [] : [.enter]
         case 0x08, 0x7F:
             return [.backspace]
+        case 0x09:
+            return [.character("\t")]
         case 0x20..<0x7F:
             return [.character(Character(Unicode.Scalar(byte)))]
         default:

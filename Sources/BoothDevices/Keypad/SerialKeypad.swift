@@ -1,5 +1,4 @@
 import BoothCore
-import BoothScreen
 import BoothSystem
 import Foundation
 import Logging
@@ -8,15 +7,17 @@ import SystemPackage
 
 /// A keypad on a serial port (a USB-serial keypad, or one wired to the Pi's UART).
 ///
-/// It reports the keys pressed; what they mean is the booth's decision. It is also a ``Screen``:
-/// it echoes the prompts and the typed name back to the port for keypads with a character
-/// display. A port that disappears is waited for and reopened.
-public final class SerialKeypad: Keypad, Screen {
+/// It reports the keys pressed; what they mean is the booth's decision. It also carries bytes
+/// back to the port (a ``ByteSink``), for keypads with a character display: what they say
+/// (the prompts, the name being typed) is the booth's text screen's business. A port that
+/// disappears is waited for and reopened.
+public final class SerialKeypad: Keypad, ByteSink {
     /// Which port and how to read it.
     public struct Settings: Sendable, Hashable {
         public var device: String
         public var baud: Int
-        /// Echo with ANSI codes (a terminal) instead of plain text (a character display).
+        /// Whether the other end of the line is a terminal, which the booth's text for it
+        /// redraws with ANSI codes, rather than a character display (plain text in ASCII).
         public var ansi: Bool
 
         /// The speeds a serial port can run at, in bits per second.
@@ -31,20 +32,10 @@ public final class SerialKeypad: Keypad, Screen {
 
     public let keys: AsyncStream<KeypadKey>
     private let port: Port
-    private let echo: Mutex<KeypadEcho>
     private let thread: DedicatedThread
 
     /// Opens the port at once, so a wrong device or speed stops the booth before it starts.
-    ///
-    /// - Parameters:
-    ///   - keys: what the keypad's keys are called, for the prompts it echoes.
-    ///   - texts: the prompts' words, in the booth's language.
-    ///   - photoOnScreen: whether the booth's screen shows the photo just taken, which the
-    ///     naming prompt then says.
-    public init(
-        settings: Settings, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, photoOnScreen: Bool = false, logger: Logger
-    ) throws(DeviceError) {
-        echo = Mutex(KeypadEcho(ansi: settings.ansi, keys: keys, photoOnScreen: photoOnScreen, texts: texts))
+    public init(settings: Settings, logger: Logger) throws(DeviceError) {
         let (keys, sink) = AsyncStream.makeStream(of: KeypadKey.self)
         self.keys = keys
         // A keypad that is not plugged in yet is waited for; one that cannot work (not a serial
@@ -64,13 +55,10 @@ public final class SerialKeypad: Keypad, Screen {
 
     deinit { thread.requestStop() }
 
-    /// The keypad's own display, at the booth.
-    public var audience: ScreenAudience { .guest }
-
-    public func show(_ content: ScreenContent) {
-        let text = echo.withLock { $0.text(for: content) }
-        guard !text.isEmpty else { return }
-        port.open.withLock { $0?.write(Array(text.utf8)) }
+    /// Writes `bytes` to the port, for its display; while the port is away they are lost, as a
+    /// display that is not there shows nothing.
+    package func write(_ bytes: [UInt8]) {
+        port.open.withLock { $0?.write(bytes) }
     }
 }
 

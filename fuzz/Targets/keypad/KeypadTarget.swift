@@ -8,26 +8,28 @@ import FuzzSupport
 // What a serial keypad sends, byte by byte, with the time between bytes and the guest's
 // presses of the shutter button:
 //
-//   [options: 1 byte: bit 0 a phone keypad, bit 1 an ANSI terminal, bit 2 `#` as the view key]
+//   [options: 1 byte: bit 0 a phone keypad, bit 1 an ANSI terminal, bit 2 `#` as the view key,
+//    bit 3 the simulated booth's terminal (keys a line at a time, Enter and p shoot), which
+//    bits 0 and 2 then leave alone]
 //   then pairs [step: 1 byte] [the keypad's byte]
 //
 // A step's low 7 bits are the time since the previous byte, in 20 ms units (0 to 2.54 s); its
 // high bit presses the shutter button first. The bytes go through the keypad's decoder, the
-// keys to the state machine, and what the machine shows to the keypad's echo. The booth's
-// other parts answer at once, as they do when all is well: the shot is taken, the photo saved,
-// the gallery counted, a name found.
+// keys to the state machine, and what the machine shows to the keypad's display (its text
+// screen). The booth's other parts answer at once, as they do when all is well: the shot is
+// taken, the photo saved, the gallery counted, a name found.
 
-/// The keypad's echo for each of the options' 8 combinations, made once: the plain one spells
-/// every text of the booth in ASCII when it is made.
-private let echoes = (0..<8).map { (options: UInt8) in
-    KeypadEcho(ansi: options & 2 != 0, keys: KeyLabels(for: Booth.bindings(options)))
+/// The keypad's display for each of the options' 16 combinations, made once: the plain one
+/// spells every text of the booth in ASCII when it is made.
+private let displays = (0..<16).map { (options: UInt8) in
+    TextScreen(form: .display(ansi: options & 2 != 0), keys: KeyLabels(for: Booth.bindings(options)))
 }
 
 /// The booth around the machine, as the runtime wires it.
 private struct Booth {
     var machine: BoothMachine
     var decoder = KeypadDecoder()
-    var echo: KeypadEcho
+    var display: TextScreen
     var now = MonotonicInstant(nanoseconds: 1_000_000_000)
     var photos = 0
 
@@ -39,13 +41,14 @@ private struct Booth {
             countdown: .milliseconds(200), attractAfter: .seconds(120), attractSlide: .seconds(600), keys: keys)
         // The same id for every photo: the machine only carries it, and the run stays deterministic.
         machine = BoothMachine(settings: settings, newPhotoID: { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)) })
-        echo = echoes[Int(options & 7)]
+        display = displays[Int(options & 15)]
         send(.cameraReady)
         send(.storageChecked(nil))
     }
 
     static func bindings(_ options: UInt8) -> KeyBindings {
-        KeyBindings(layout: options & 1 == 0 ? .keyboard : .phone, viewKey: options & 4 == 0 ? nil : "#")
+        guard options & 8 == 0 else { return KeyBindings(layout: .keyboard, viewKey: "v", lines: LineKeys(), shutter: ShutterKeys()) }
+        return KeyBindings(layout: options & 1 == 0 ? .keyboard : .phone, viewKey: options & 4 == 0 ? nil : "#")
     }
 
     /// Handles `event` and everything its effects lead to.
@@ -65,7 +68,7 @@ private struct Booth {
     private mutating func answer(_ effect: BoothEffect) -> [BoothEvent] {
         switch effect {
         case .show(let content):
-            _ = echo.text(for: content)
+            _ = display.text(for: content)
             return []
         case .takeShot(let request):
             photos += 1
