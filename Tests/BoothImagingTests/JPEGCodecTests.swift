@@ -1,4 +1,5 @@
 import Foundation
+import StoreFixture
 import Testing
 
 @testable import BoothImaging
@@ -85,7 +86,8 @@ struct JPEGCodecTests {
     @Test("Damaged JPEG data never crashes the decoder")
     func damagedData() throws {
         let jpeg = try Fixtures.jpeg(width: 160, height: 120)
-        var generator = SplitMix64(seed: 42)
+        let seed = TestSeed(for: "Damaged JPEG data")
+        var generator = seed.generator
         for _ in 0..<200 {
             var damaged = jpeg
             for _ in 0..<8 {
@@ -96,19 +98,6 @@ struct JPEGCodecTests {
             _ = try? JPEGDecoder().decode(damaged)
             _ = try? JPEGSegments.repairedMJPEG(damaged)
         }
-    }
-}
-
-/// A small deterministic random number generator, so a failure can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -1,7 +1,8 @@
 import Foundation
+import StoreFixture
 import Testing
 
-@Suite("The test's children")
+@Suite("The test's children", .fullLane)
 struct BoothProcessTests {
     @Test("A booth started by a test holds none of the test process's other descriptors, even those without close-on-exec")
     func inheritsNothing() async throws {

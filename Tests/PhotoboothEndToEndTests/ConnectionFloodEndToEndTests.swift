@@ -1,11 +1,12 @@
 import Foundation
+import StoreFixture
 import Testing
 
 /// Issue 25: idle connections by the hundred, more than the booth may open files, took every
 /// descriptor; /healthz went unanswered and a guest's photo was not saved, under an id of
 /// zeros. The booth here runs under a limit of 320 open files (its web keeps 256 of them for the
 /// rest of the booth) and is flooded with 400 connections that send nothing.
-@Suite("A connection flood never stops the booth from saving", .timeLimit(.minutes(3)))
+@Suite("A connection flood never stops the booth from saving", .fullLane, .timeLimit(.minutes(3)))
 struct ConnectionFloodEndToEndTests {
     /// Connections to `port` on loopback that send nothing, opened without waiting for the
     /// server to accept them; their descriptors.

@@ -1,5 +1,6 @@
 import BoothCore
 import Foundation
+import StoreFixture
 import Testing
 
 /// The ids of the photos a booth's log reported as saved.
@@ -10,7 +11,7 @@ private func savedIDs(in log: String) -> [String] {
     }
 }
 
-@Suite("Stops and crashes", .timeLimit(.minutes(3)))
+@Suite("Stops and crashes", .fullLane, .timeLimit(.minutes(3)))
 struct CrashTests {
     @Test("SIGTERM while a guest names a photo: the photo is saved under its default caption, exit 0")
     func terminateWhileNaming() async throws {

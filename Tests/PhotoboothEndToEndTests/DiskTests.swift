@@ -1,6 +1,7 @@
 import CSpawn
 import Foundation
 import GRDB
+import StoreFixture
 import Testing
 
 /// Whether this machine lets a test mount a small tmpfs in a private user and mount namespace
@@ -108,7 +109,7 @@ private func get(_ url: String) async throws -> (status: Int, body: String) {
 /// Storage that cannot take a photo, found out before a guest poses for one. The tests on a
 /// full or read-only disk need `unshare -rm`; a machine that forbids user namespaces reports them
 /// as skipped with that reason, and CI runs them.
-@Suite("A full or read-only disk", .timeLimit(.minutes(3)))
+@Suite("A full or read-only disk", .fullLane, .timeLimit(.minutes(3)))
 struct DiskTests {
     static let needsNamespaces = "needs `unshare -rm` (user and mount namespaces) to mount a small tmpfs as the library's disk"
 

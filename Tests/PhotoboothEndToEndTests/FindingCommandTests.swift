@@ -1,7 +1,8 @@
 import Foundation
+import StoreFixture
 import Testing
 
-@Suite("Finding and marking photos from the command line", .timeLimit(.minutes(2)))
+@Suite("Finding and marking photos from the command line", .fullLane, .timeLimit(.minutes(2)))
 struct FindingCommandTests {
     /// `list` with `options`, as JSON, parsed.
     func listed(_ directory: DataDirectory, _ options: [String]) async throws -> [ListedPhoto] {

@@ -2,9 +2,10 @@ import BoothCore
 import BoothImaging
 import Foundation
 import GRDB
+import StoreFixture
 import Testing
 
-@Suite("Library commands", .timeLimit(.minutes(2)))
+@Suite("Library commands", .fullLane, .timeLimit(.minutes(2)))
 struct LibraryCommandTests {
     @Test("check finds a deleted original, names the photo, and --repair leaves the library consistent")
     func checkAndRepair() async throws {

@@ -1,7 +1,8 @@
 import Foundation
+import StoreFixture
 import Testing
 
-@Suite("Option values", .timeLimit(.minutes(2)))
+@Suite("Option values", .fullLane, .timeLimit(.minutes(2)))
 struct OptionValueTests {
     @Test(
         "A wrong value gets the same message from its option (bad usage, 2) as from its key in the file (1), with what is allowed",

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import StoreFixture
 import Testing
 
 /// The library is its folder: originals and their XMP sidecars rebuild the catalog, whatever
 /// happened to it.
-@Suite("The catalog rebuilt from the library's folder", .timeLimit(.minutes(3)))
+@Suite("The catalog rebuilt from the library's folder", .fullLane, .timeLimit(.minutes(3)))
 struct RebuildTests {
     /// Twenty photos, each named, small for speed.
     static let names = (1...20).map { "Guest \($0) \u{00E9}\u{00E8}" }

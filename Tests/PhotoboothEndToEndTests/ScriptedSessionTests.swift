@@ -1,6 +1,7 @@
 import BoothImaging
 import Foundation
 import GRDB
+import StoreFixture
 import Testing
 
 // swift-format-ignore: AlwaysUseLowerCamelCase
@@ -32,7 +33,7 @@ func session(_ script: String, in directory: DataDirectory, options: [String] = 
     return result
 }
 
-@Suite("A scripted session of the simulated booth", .timeLimit(.minutes(2)))
+@Suite("A scripted session of the simulated booth", .fullLane, .timeLimit(.minutes(2)))
 struct ScriptedSessionTests {
     @Test("Two named photos: on the screen, in the list newest first, as files, thumbnails and WAL catalog")
     func twoPhotos() async throws {

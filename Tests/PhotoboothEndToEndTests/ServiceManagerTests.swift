@@ -1,4 +1,5 @@
 import Foundation
+import StoreFixture
 import Testing
 
 /// A socket that stands in for systemd's `$NOTIFY_SOCKET`: every datagram the booth sends
@@ -78,7 +79,7 @@ final class ConfiguredBooth {
     }
 }
 
-@Suite("The booth under systemd: notifications and reload", .timeLimit(.minutes(2)))
+@Suite("The booth under systemd: notifications and reload", .fullLane, .timeLimit(.minutes(2)))
 struct ServiceManagerTests {
     @Test("READY=1 once the camera delivers, STATUS= for each state, WATCHDOG=1 from the loop, STOPPING=1 at the end")
     func notifications() async throws {

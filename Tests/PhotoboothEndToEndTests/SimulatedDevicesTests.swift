@@ -1,5 +1,6 @@
 import CPseudoTerminal
 import Foundation
+import StoreFixture
 import Testing
 
 /// A pseudo-terminal for a keypad: the booth opens its device (`path`) as a serial port, the test
@@ -40,7 +41,7 @@ private final class PseudoTerminal: Sendable {
     }
 }
 
-@Suite("--simulate with real devices", .timeLimit(.minutes(2)))
+@Suite("--simulate with real devices", .fullLane, .timeLimit(.minutes(2)))
 struct SimulatedDevicesTests {
     @Test("--keypad is used for real beside the simulated camera: names typed on it, its display echoed, garbage ignored")
     func realKeypad() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import StoreFixture
 import Testing
 
 /// A listening TCP socket on the loopback, held by the test, so that a booth asked to serve on
@@ -46,7 +47,7 @@ final class TakenPort: Sendable {
 /// racing with the cancellation of an async sequence, could hang the booth forever, deaf to
 /// SIGTERM. Each run here must end by itself; one that does not within 30 s is a hang, is
 /// killed, and fails the test with its log.
-@Suite("Starts and stops at random instants never hang", .timeLimit(.minutes(10)))
+@Suite("Starts and stops at random instants never hang", .fullLane, .timeLimit(.minutes(10)))
 struct StartStopStressTests {
     /// Runs this many booths at a time: the machines have two cores, and each booth mostly waits.
     static let parallelRuns = 4
@@ -59,7 +60,7 @@ struct StartStopStressTests {
     @Test("200 starts with a web port that cannot be bound: every booth stops at the end of its input")
     func failingWebService() async throws {
         let taken = try TakenPort()
-        let outcomes = await Self.runMany(200) { library in
+        let outcomes = await Self.runMany(200) { library, _ in
             let booth = try BoothProcess(
                 [
                     "run", "--simulate", "--countdown", "0", "--http-address", "127.0.0.1", "--http-port", String(taken.port),
@@ -88,21 +89,30 @@ struct StartStopStressTests {
 
     @Test("200 runs stopped by SIGTERM, or reloaded by SIGHUP then stopped, at random instants: none hangs")
     func stopOrReloadAtRandomInstants() async throws {
-        let outcomes = await Self.runMany(200) { library in
+        // Every run's instants are drawn before any starts, so that the seed alone says them.
+        let seed = TestSeed(for: "Stops and reloads at random instants")
+        var generator = seed.generator
+        let instants = (0..<200).map { _ in
+            (
+                reload: Bool.random(using: &generator) ? Int.random(in: 0...1500, using: &generator) : nil,
+                stop: Int.random(in: 0...1500, using: &generator)
+            )
+        }
+        let outcomes = await Self.runMany(200) { library, run in
             let booth = try BoothProcess(
                 [
                     "run", "--simulate", "--countdown", "0", "--http-address", "127.0.0.1", "--http-port", String(try TakenPort.free()),
                     "--data-dir", library.path,
                 ] + Self.lightCamera)
-            if Bool.random() {
-                try await Task.sleep(for: .milliseconds(Int.random(in: 0...1500)))
+            if let reload = instants[run].reload {
+                try await Task.sleep(for: .milliseconds(reload))
                 booth.send(SIGHUP)
             }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...1500)))
+            try await Task.sleep(for: .milliseconds(instants[run].stop))
             booth.terminate()
             return booth
         }
-        Self.expectNoHang(outcomes)
+        Self.expectNoHang(outcomes, seed: seed)
         for outcome in outcomes {
             guard let result = outcome.result else { continue }
             // SIGTERM before the booth traps it (at the very start, or between a reload's end and
@@ -116,31 +126,33 @@ struct StartStopStressTests {
             let stopped =
                 (result.status == 0 && !result.signaled) || (result.signaled && result.status == SIGTERM && !trapped)
                 || (result.signaled && result.status == SIGHUP && result.stderr.isEmpty)
-            #expect(stopped, "exit \(result.status) (signal: \(result.signaled)): \(result.stderr)")
+            #expect(stopped, "run \(outcome.run), \(seed): exit \(result.status) (signal: \(result.signaled)): \(result.stderr)")
         }
     }
 
     /// What one run left: `nil` when it hung and was killed.
     struct Outcome: Sendable {
+        /// Which of the runs it was, from 0.
+        let run: Int
         let result: Finished?
         let log: String
     }
 
-    /// Runs `count` booths, ``parallelRuns`` at a time; each worker has a library of its own.
-    static func runMany(_ count: Int, start: @escaping @Sendable (DataDirectory) async throws -> BoothProcess) async -> [Outcome] {
+    /// Runs `count` booths (numbered from 0), ``parallelRuns`` at a time; each worker has a
+    /// library of its own.
+    static func runMany(_ count: Int, start: @escaping @Sendable (DataDirectory, Int) async throws -> BoothProcess) async -> [Outcome] {
         await withTaskGroup(of: [Outcome].self) { group in
             for worker in 0..<parallelRuns {
-                let runs = count / parallelRuns + (worker < count % parallelRuns ? 1 : 0)
                 group.addTask {
                     let library = DataDirectory()
                     var outcomes: [Outcome] = []
-                    for _ in 0..<runs {
+                    for run in stride(from: worker, to: count, by: parallelRuns) {
                         do {
-                            let booth = try await start(library)
+                            let booth = try await start(library, run)
                             let result = await booth.finished(within: hangLimit)
-                            outcomes.append(Outcome(result: result, log: booth.stderr.text))
+                            outcomes.append(Outcome(run: run, result: result, log: booth.stderr.text))
                         } catch {
-                            outcomes.append(Outcome(result: nil, log: "cannot run the booth: \(error)"))
+                            outcomes.append(Outcome(run: run, result: nil, log: "cannot run the booth: \(error)"))
                         }
                     }
                     return outcomes
@@ -150,8 +162,11 @@ struct StartStopStressTests {
         }
     }
 
-    static func expectNoHang(_ outcomes: [Outcome]) {
+    static func expectNoHang(_ outcomes: [Outcome], seed: TestSeed? = nil) {
         let hung = outcomes.filter { $0.result == nil }
-        #expect(hung.isEmpty, "\(hung.count) of \(outcomes.count) runs hung; the first one's log:\n\(hung.first?.log ?? "")")
+        let replay = seed.map { ", \($0)" } ?? ""
+        #expect(
+            hung.isEmpty,
+            "\(hung.count) of \(outcomes.count) runs hung\(replay); the first one's (run \(hung.first?.run ?? 0)) log:\n\(hung.first?.log ?? "")")
     }
 }

@@ -68,7 +68,7 @@ func eventually(within limit: Duration = .seconds(60), _ condition: () async thr
 }
 
 @Suite(
-    "Booth processes of one event converge through a real bucket", .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)),
+    "Booth processes of one event converge through a real bucket", .fullLane, .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)),
     .timeLimit(.minutes(3)))
 struct SyncEndToEndTests {
     @Test("Two booths taking and naming photos end with the same photos and captions; nothing pending; each copy carries its name and time")
@@ -187,7 +187,7 @@ struct SyncEndToEndTests {
 }
 
 @Suite(
-    "photobooth serve publishes the event from its bucket", .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)),
+    "photobooth serve publishes the event from its bucket", .fullLane, .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)),
     .timeLimit(.minutes(3)))
 struct ServeTests {
     /// GET `path` on the gallery at `port` (a POST of `form`, when given): status, body and
