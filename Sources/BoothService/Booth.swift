@@ -32,8 +32,8 @@ public enum Booth {
     ) async throws -> Outcome {
         // The signals are trapped before anything else, so that a `systemctl reload` or `stop`
         // while starting is kept for later.
-        let reloading = reading.map { (read: $0, hangups: HangupSignal.shared) }
-        let stops = StopSignal.shared
+        let reloading = reading.map { (read: $0, hangups: TrappedSignal.hangup) }
+        let stops = TrappedSignal.stop
         let reporter = ServiceManagerReporter(notifier: SystemdNotifier())
         // The shot just taken, decoded once by the photo writer for every screen that shows it.
         let reviews = ReviewPictures()
@@ -73,13 +73,13 @@ public enum Booth {
         // the process (every photo is saved), and one that came while it wound down wins.
         stops.endImmediately()
         await devices.finish()
-        return stops.wasRequested ? .stopped : .reload
+        return stops.wasReceived ? .stopped : .reload
     }
 
     /// Opens the library and runs the booth's services on `devices` until they stop.
     private static func serve(
         _ configuration: BoothConfiguration, on devices: DeviceSet, reviews: ReviewPictures, reporter: ServiceManagerReporter,
-        reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: HangupSignal)?, stops: StopSignal, logger: Logger
+        reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: TrappedSignal)?, stops: TrappedSignal, logger: Logger
     ) async throws -> Outcome {
         let connectionLimits = raiseDescriptorLimit(logger: logger)
         let thumbnailer = JPEGThumbnailer()
@@ -201,7 +201,7 @@ public enum Booth {
             logger.info("The event sync is off (no sync.endpoint, sync.bucket and sync.event).")
         }
         services.append(.init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"))
-        // SIGTERM and SIGINT come through StopSignal, which hears them for the whole run.
+        // SIGTERM and SIGINT come through TrappedSignal.stop, which hears them for the whole run.
         try await runUntilStopped(ServiceGroup(configuration: .init(services: services, logger: logger)), stops: stops)
         live.preview.close()
         live.photoAdded.close()
@@ -271,7 +271,7 @@ func lockAndOpenLibrary(
 }
 
 /// Runs `group` until its services end or SIGTERM or SIGINT (`stops`) asks it to stop.
-func runUntilStopped(_ group: ServiceGroup, stops: StopSignal) async throws {
+func runUntilStopped(_ group: ServiceGroup, stops: TrappedSignal) async throws {
     try await withThrowingDiscardingTaskGroup { tasks in
         tasks.addTask {
             if await stops.next() { await group.triggerGracefulShutdown() }

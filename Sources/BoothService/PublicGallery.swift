@@ -22,7 +22,7 @@ public enum PublicGallery {
                     --sync-endpoint, --sync-bucket and --sync-event).
                     """)
         }
-        let stops = StopSignal.shared
+        let stops = TrappedSignal.stop
         let thumbnailer = JPEGThumbnailer()
         let (lock, library) = try await lockAndOpenLibrary(configuration, thumbnailer: thumbnailer, logger: logger)
         defer { withExtendedLifetime(lock) {} }
