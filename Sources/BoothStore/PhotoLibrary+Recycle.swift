@@ -8,9 +8,9 @@ import GRDB
 ///
 /// The record is written first and is the journal of the deletion: a crash before the row is
 /// gone leaves a record for a photo the catalog still lists, and the next start (through the
-/// deletion's intent, ``LibraryMaintenance/reconcileAtStart()``) or `check --repair` finishes the move and the
-/// delete. At no point is the original in neither
-/// place, nor does a row outlive its recycled original.
+/// deletion's intent, ``LibraryMaintenance/reconcileAtStart()``) or `check --repair` finishes
+/// the move and the delete. At no point is the original in neither place, nor does a row
+/// outlive its recycled original.
 extension PhotoLibrary {
     /// The folder of recycled originals and their records.
     package static let recycleFolder = "recycle"
