@@ -260,7 +260,7 @@ func lockAndOpenLibrary(
         } catch let error as LibraryError where error.code == .damagedCatalog {
             logger.error("\(error)")
             logger.notice("Setting the damaged catalog aside and rebuilding it from the photos and their sidecars.")
-            for action in try PhotoLibrary.rebuildCatalog(
+            for action in try LibraryMaintenance.rebuildCatalog(
                 in: configuration.dataDirectory, thumbnailer: thumbnailer, logger: logger, boothName: configuration.web.boothName)
             {
                 logger.notice("Library: \(action)")
@@ -298,7 +298,7 @@ private func openLibrary(
     do {
         let clock = ContinuousClock()
         let started = clock.now
-        let reconciliation = try library.reconcileAtStart()
+        let reconciliation = try library.maintenance.reconcileAtStart()
         for action in reconciliation.actions {
             logger.notice("Library: \(action)")
         }

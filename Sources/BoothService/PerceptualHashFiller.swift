@@ -56,7 +56,7 @@ struct PerceptualHashFiller: Service {
         listing: while !stop.isStopping {
             let photos: [Photo]
             do {
-                photos = try library.photosWithoutPerceptualHash(limit: skipped.count + batchSize).filter { !skipped.contains($0.id) }
+                photos = try library.maintenance.photosWithoutPerceptualHash(limit: skipped.count + batchSize).filter { !skipped.contains($0.id) }
             } catch {
                 logger.error("Perceptual hashes: the photos without one cannot be listed: \(error) The next start tries again.")
                 break
@@ -78,7 +78,7 @@ struct PerceptualHashFiller: Service {
                     continue
                 }
                 do {
-                    try library.setPerceptualHash(hash, of: photo.id)
+                    try library.maintenance.setPerceptualHash(hash, of: photo.id)
                     outcome.hashed += 1
                 } catch {
                     logger.error("Perceptual hashes: the catalog cannot store one: \(error) The next start tries again.")

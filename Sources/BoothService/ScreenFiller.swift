@@ -36,10 +36,13 @@ final class ScreenFiller: Screen {
     static let slideshowLength = 100
 
     /// One page of the library as read: its photos and their thumbnails, for the library's
-    /// count at the time (a different count is a different library, read afresh).
+    /// count at the time and the generation of what the gallery showed (``GalleryChanges``): a
+    /// different count, or a photo renamed, hidden or deleted since (here, over the web or by
+    /// another process), is a different library, read afresh.
     private struct Page {
         let range: Range<Int>
         let count: Int
+        let generation: UInt64
         let photos: [Photo]
         let thumbnails: [Data]
     }
@@ -75,7 +78,7 @@ final class ScreenFiller: Screen {
     func countPhotos(then report: @escaping @Sendable (Int?) -> Void) {
         worker.submit { [self] in
             do {
-                report(try library.count())
+                report(try library.gallery.count())
             } catch {
                 logger.error("The gallery cannot count the photos: \(error)")
                 report(nil)
@@ -89,7 +92,7 @@ final class ScreenFiller: Screen {
     func findName(startingWith prefix: String, then report: @escaping @Sendable (Int?) -> Void) {
         worker.submit { [self] in
             do {
-                report(try library.position(ofNameStartingWith: prefix))
+                report(try library.gallery.position(ofNameStartingWith: prefix))
             } catch {
                 logger.error("The gallery cannot look for a name: \(error)")
                 report(nil)
@@ -125,7 +128,7 @@ final class ScreenFiller: Screen {
             // join it; and a photo hidden or deleted since is never shown again.
             if !photos.isEmpty
                 && (slide.number % photos.count == 0
-                    || (try? library.photo(id: photos[slide.number % photos.count].id)) == nil)
+                    || (try? library.gallery.photo(id: photos[slide.number % photos.count].id)) == nil)
             {
                 photos = slideshowPhotos(beginning: true)
             }
@@ -150,15 +153,18 @@ final class ScreenFiller: Screen {
     /// The photos at `range` (newest first) and their thumbnails, from the last page read when
     /// it is the same; `nil` when the catalog cannot be read.
     private func read(_ range: Range<Int>, count: Int) -> Page? {
-        if let cached = page.withLock({ $0 }), cached.range == range, cached.count == count { return cached }
-        guard !range.isEmpty else { return Page(range: range, count: count, photos: [], thumbnails: []) }
+        let generation = library.changes.current
+        if let cached = page.withLock({ $0 }), cached.range == range, cached.count == count, cached.generation == generation {
+            return cached
+        }
+        guard !range.isEmpty else { return Page(range: range, count: count, generation: generation, photos: [], thumbnails: []) }
         do {
-            let photos = try library.photos(skipping: range.lowerBound, limit: range.count)
+            let photos = try library.gallery.photos(skipping: range.lowerBound, limit: range.count)
             var thumbnails: [Data] = []
             for photo in photos {
-                thumbnails.append(try library.thumbnail(of: photo.id) ?? Data())
+                thumbnails.append(try library.gallery.thumbnail(of: photo.id) ?? Data())
             }
-            let read = Page(range: range, count: count, photos: photos, thumbnails: thumbnails)
+            let read = Page(range: range, count: count, generation: generation, photos: photos, thumbnails: thumbnails)
             page.withLock { $0 = read }
             return read
         } catch {
@@ -174,8 +180,8 @@ final class ScreenFiller: Screen {
         if !beginning, let photos = slideshow.withLock({ $0 }) { return photos }
         var photos: [Photo] = []
         do {
-            let favourites = try library.photos(.favourites, limit: Self.slideshowLength)
-            let newest = try library.photos(limit: Self.slideshowLength + favourites.count)
+            let favourites = try library.gallery.photos(.favourites, limit: Self.slideshowLength)
+            let newest = try library.gallery.photos(limit: Self.slideshowLength + favourites.count)
             photos = favourites + newest.filter { !$0.favourite }.prefix(Self.slideshowLength - favourites.count)
         } catch {
             logger.error("The slideshow cannot read the photos: \(error)")
@@ -194,12 +200,12 @@ struct LibraryOriginals: PhotoOriginals {
     let library: PhotoLibrary
 
     func original(of id: UUID) throws -> Data {
-        guard let photo = try library.photo(id: id) else { throw LibraryError.unknownPhoto }
+        guard let photo = try library.gallery.photo(id: id) else { throw LibraryError.unknownPhoto }
         return try Data(contentsOf: library.url(of: photo))
     }
 
     func location(of id: UUID) -> String {
-        guard let photo = try? library.photo(id: id) else { return "(no longer in the library)" }
+        guard let photo = try? library.gallery.photo(id: id) else { return "(no longer in the library)" }
         return library.url(of: photo).path
     }
 }

@@ -8,26 +8,25 @@ import GRDB
 ///
 /// The record is written first and is the journal of the deletion: a crash before the row is
 /// gone leaves a record for a photo the catalog still lists, and the next start (through the
-/// deletion's intent, ``reconcileAtStart()``) or `check --repair` finishes the move and the
-/// delete. At no point is the original in neither
-/// place, nor does a row outlive its recycled original.
+/// deletion's intent, ``LibraryMaintenance/reconcileAtStart()``) or `check --repair` finishes
+/// the move and the delete. At no point is the original in neither place, nor does a row
+/// outlive its recycled original.
 extension PhotoLibrary {
     /// The folder of recycled originals and their records.
-    public static let recycleFolder = "recycle"
+    package static let recycleFolder = "recycle"
 
     /// Moves a photo's original to the recycle folder and removes it from the catalog, hidden or
     /// not. Returns where the original now is. Throws ``LibraryError/unknownPhoto`` when the
     /// catalog has no such photo.
     @discardableResult
-    public func recycle(_ id: UUID) throws(LibraryError) -> URL {
+    package func recycle(_ id: UUID) throws(LibraryError) -> URL {
         try changing.withLock { _ throws(LibraryError) in try recycleAlone(id) }
     }
 
     private func recycleAlone(_ id: UUID) throws(LibraryError) -> URL {
-        guard let photo = try photo(id: id, includingHidden: true) else { throw LibraryError.unknownPhoto(id.lowercased) }
-        if let origin = photo.origin {
-            throw LibraryError.notOurs("delete", id.lowercased, booth: try row(of: id)?.booth ?? origin, origin: origin)
-        }
+        guard let row = try row(of: id) else { throw LibraryError.unknownPhoto(id.lowercased) }
+        let photo = row.photo
+        if let origin = photo.origin { throw LibraryError.notOurs("delete", id.lowercased, booth: row.booth, origin: origin) }
         let intent = try beginOperation(.recycle, of: photo.id, file: photo.file)
         let record = recycleURL(photo.id, extension: "json")
         if !FileManager.default.fileExists(atPath: record.path) {
@@ -57,7 +56,7 @@ extension PhotoLibrary {
         var photos: [Photo] = []
         for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
             guard let id = UUID(uuidString: String(name.dropLast(".json".count))) else { continue }
-            if let photo = try photo(id: id, includingHidden: true) { photos.append(photo) }
+            if let photo = try gallery.photo(id: id, includingHidden: true) { photos.append(photo) }
         }
         return photos
     }
@@ -78,13 +77,13 @@ extension PhotoLibrary {
             try DurableFile.move(sidecar, to: recycleURL(photo.id, extension: "xmp"))
             reached("recycle: sidecar moved")
         }
-        try write("delete the photo \(photo.id.lowercased)") { db in
+        try catalog.write("delete the photo \(photo.id.lowercased)") { db in
             // The bucket's copies go too, and a tombstone says so to the event's other booths.
-            try Self.queueForSync(photo.id, in: db, thumbnail: false)
-            try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photo.id.lowercased])
+            try OutboxRecord.queue(photo.id, thumbnail: false, in: db)
+            try PhotoRecord.deleteOne(db, key: photo.id.lowercased)
             try Self.closeOperation(intent, in: db)
         }
-        noteQueuedForSync()
+        outbox.noteQueued()
         let relative = "\(Self.recycleFolder)/\(destination.lastPathComponent)"
         return "deleted photo \(photo.id.lowercased) \"\(photo.caption)\"; its original is kept in \(relative)"
     }
@@ -95,14 +94,12 @@ extension PhotoLibrary {
 
     /// The JSON record of a photo about to be recycled.
     func recycleRecord(of photo: Photo) throws(LibraryError) -> Data {
-        let row = try read("read the photo \(photo.id.lowercased)") { db in
-            try Row.fetchOne(db, sql: "SELECT thumbnail, hidden FROM photo WHERE id = ?", arguments: [photo.id.lowercased])
-        }
+        let row = try catalog.read("read the photo \(photo.id.lowercased)") { db in try PhotoRecord.fetchOne(db, key: photo.id.lowercased) }
         let record = RecycledPhoto(
             id: photo.id.lowercased, number: photo.number, caption: photo.caption.text,
             createdAt: photo.createdAt.utcTimestamp, width: photo.width, height: photo.height,
-            byteCount: photo.byteCount, file: photo.file, hidden: row?["hidden"] ?? false,
-            recycledAt: Date().utcTimestamp, thumbnail: row?["thumbnail"] ?? Data())
+            byteCount: photo.byteCount, file: photo.file, hidden: row?.hidden ?? false,
+            recycledAt: Date().utcTimestamp, thumbnail: row?.thumbnail ?? Data())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Strings, integers, a Boolean and bytes always encode: there is no error to report.

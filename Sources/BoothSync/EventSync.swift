@@ -136,24 +136,23 @@ public final class EventSync: Sendable {
 
     /// What was being done when the store failed: a listing's success clears a listing's
     /// failure, an upload's only some of an upload's (``listingSucceeded(on:)``).
-    enum Operation: String {
-        case listing, upload
-    }
+    typealias Operation = SyncState.Operation
 
     private func loop(thread: SyncThread, client: HTTPClient) async {
         // The event is remembered with the library, for the copies `photobooth export` makes.
         try? await thread.run { [library, event] in
-            try library.retryNow()
-            try library.setSyncState(["event": event])
+            try library.outbox.retryNow()
+            try library.outbox.updateState { $0.event = event }
         }
         var store = connect(through: client)
         if store == nil, let reason = metrics.snapshot.notSyncing {
             logger.error("The booth does not sync with the event's bucket: \(reason). Photos wait in the outbox meanwhile.")
             try? await thread.run { [library] in
-                try library.setSyncState([
-                    "last_error": "The booth does not sync: \(reason).", "last_error_kind": StoreError.Kind.credentials.rawValue,
-                    "last_error_at": Date().utcTimestamp, "last_error_during": nil,
-                ])
+                try library.outbox.updateState { state in
+                    state.failure = SyncState.Failure(
+                        message: "The booth does not sync: \(reason).", kind: StoreError.Kind.credentials.rawValue, time: Date(),
+                        during: nil)
+                }
             }
         } else {
             logger.info("Syncing with \(settings.endpoint?.absoluteString ?? "") bucket \(settings.bucket ?? ""), as \(layout.ownPrefix)")
@@ -196,7 +195,7 @@ public final class EventSync: Sendable {
             }
             // Nothing due: sleep until a change is queued, a retry is due or the next listing.
             await notePending(on: thread)
-            let retry = (try? await thread.run { [library] in try library.nextRetry() }) ?? nil
+            let retry = (try? await thread.run { [library] in try library.outbox.nextRetry() }) ?? nil
             let until = [retry, nextListing].compactMap { $0 }.min() ?? nextListing
             await pause(.seconds(max(0.05, min(until.timeIntervalSinceNow, 30))), after: &seenQueue)
         }
@@ -234,7 +233,7 @@ public final class EventSync: Sendable {
     /// Reads how much waits in the outbox, for the status and the metrics (which must not read
     /// the catalog themselves: they answer on the cooperative pool).
     private func notePending(on thread: SyncThread) async {
-        guard let summary = try? await thread.run({ [library] in try library.outboxSummary() }) else { return }
+        guard let summary = try? await thread.run({ [library] in try library.outbox.summary() }) else { return }
         metrics.update {
             $0.pending = summary.pending
             $0.oldestPending = summary.oldest
@@ -293,7 +292,7 @@ public final class EventSync: Sendable {
 
     /// Waits for `duration`, or until a change is queued.
     private func pause(_ duration: Duration, after seen: inout Int) async {
-        let queued = library.queuedForSync
+        let queued = library.outbox.queued
         let start = seen
         let woken = await withTaskGroup(of: Int?.self) { group in
             group.addTask { await queued.next(after: UInt64(start)).map { Int($0.version) } }
@@ -315,10 +314,9 @@ public final class EventSync: Sendable {
         logger.warning("Event sync: \(error) Photos wait in the outbox; the booth tries again.")
         let text = error.description
         try? await thread.run { [library] in
-            try library.setSyncState([
-                "last_error": text, "last_error_kind": error.kind.rawValue, "last_error_at": Date().utcTimestamp,
-                "last_error_during": operation.rawValue,
-            ])
+            try library.outbox.updateState { state in
+                state.failure = SyncState.Failure(message: text, kind: error.kind.rawValue, time: Date(), during: operation)
+            }
         }
     }
 
@@ -332,16 +330,15 @@ public final class EventSync: Sendable {
             let keptByUpload: Set<String> = [
                 StoreError.Kind.credentials.rawValue, StoreError.Kind.refused.rawValue, StoreError.Kind.corrupted.rawValue,
             ]
-            if try library.syncState("last_error_during") == Operation.upload.rawValue,
-                try keptByUpload.contains(library.syncState("last_error_kind") ?? ""), try library.outboxSummary().pending > 0
-            {
-                try library.setSyncState(["last_listing_at": Date().utcTimestamp])
+            let failure = try library.outbox.state().failure
+            if failure?.during == .upload, keptByUpload.contains(failure?.kind ?? ""), try library.outbox.summary().pending > 0 {
+                try library.outbox.updateState { $0.lastListing = Date() }
                 return false
             }
-            try library.setSyncState([
-                "last_listing_at": Date().utcTimestamp, "last_error": nil, "last_error_kind": nil, "last_error_at": nil,
-                "last_error_during": nil,
-            ])
+            try library.outbox.updateState { state in
+                state.lastListing = Date()
+                state.failure = nil
+            }
             return true
         }
         metrics.listed(clearingError: cleared ?? false)
@@ -390,13 +387,13 @@ public final class EventSync: Sendable {
         let now = Date()
         let prepared = try await thread.run { [library, tagger, event, isBeingNamed, guestDeletions] () throws -> Upload? in
             var held: Set<UUID> = []
-            while let entry = try library.nextUpload(at: now, skipping: held) {
+            while let entry = try library.outbox.nextUpload(at: now, skipping: held) {
                 if isBeingNamed(entry.id) && now.timeIntervalSince(entry.queuedAt) < Self.namingHold {
                     held.insert(entry.id)
                     continue
                 }
-                guard let (photo, record) = try library.syncRecord(of: entry.id, event: event) else {
-                    return Upload(entry: entry, record: library.tombstone(of: entry.id, event: event), original: nil, thumbnail: nil)
+                guard let (photo, record) = try library.outbox.syncRecord(of: entry.id, event: event) else {
+                    return Upload(entry: entry, record: library.outbox.tombstone(of: entry.id, event: event), original: nil, thumbnail: nil)
                 }
                 let original = try library.outgoingCopy(of: photo, event: event, tagger: tagger)
                 var described = record
@@ -405,7 +402,7 @@ public final class EventSync: Sendable {
                     described.deletionKeySHA256 = digest
                     described.deletableUntil = until
                 }
-                let thumbnail = entry.thumbnail ? try library.thumbnail(of: photo.id, includingHidden: true) : nil
+                let thumbnail = entry.thumbnail ? try library.gallery.thumbnail(of: photo.id, includingHidden: true) : nil
                 return Upload(entry: entry, record: described, original: original, thumbnail: thumbnail)
             }
             return nil
@@ -433,14 +430,14 @@ public final class EventSync: Sendable {
             try await store.put(layout.key(.record, of: id), record, contentType: "application/rdf+xml")
             bytes += record.count
             objects += 1
-            try await thread.run { [library] in try library.uploaded(upload.entry) }
+            try await thread.run { [library] in try library.outbox.uploaded(upload.entry) }
             metrics.succeeded(uploadedObjects: objects, uploadedBytes: bytes)
             noteClock()
             try? await thread.run { [library] in
-                try library.setSyncState([
-                    "last_success_at": Date().utcTimestamp, "last_error": nil, "last_error_kind": nil, "last_error_at": nil,
-                    "last_error_during": nil,
-                ])
+                try library.outbox.updateState { state in
+                    state.lastUpload = Date()
+                    state.failure = nil
+                }
             }
             logger.info(
                 "uploaded \(id.lowercased) \(upload.original == nil ? "(deleted: tombstone)" : upload.record.caption.quoted) to \(layout.ownPrefix)"
@@ -451,7 +448,7 @@ public final class EventSync: Sendable {
             let delay = min(Self.maximumBackoff, pow(2, Double(min(attempts - 1, 16)))) * Double.random(in: 0.5...1)
             let message = "\(error)"
             try? await thread.run { [library] in
-                try library.uploadFailed(upload.entry, error: message, retryAt: Date() + delay)
+                try library.outbox.uploadFailed(upload.entry, error: message, retryAt: Date() + delay)
             }
             throw error
         }
@@ -460,11 +457,11 @@ public final class EventSync: Sendable {
     /// Uploads the oldest guest's deletion request taken here that the bucket does not have;
     /// `false` when none waits. The booth that took the photo finds it at its next listing.
     private func uploadNextRequest(to store: ObjectStore, on thread: SyncThread) async throws -> Bool {
-        guard let request = try await thread.run({ [library] in try library.deletionRequestsToUpload().first }) else { return false }
+        guard let request = try await thread.run({ [library] in try library.outbox.deletionRequestsToUpload().first }) else { return false }
         let object = DeletionRequestObject(photo: request.id.lowercased, key: request.key, requestedAt: request.requestedAt.utcTimestamp)
         let data = try JSONEncoder().encode(object)
         try await store.put(layout.requestKey(of: request.id), data, contentType: "application/json")
-        try await thread.run { [library] in try library.deletionRequestUploaded(request) }
+        try await thread.run { [library] in try library.outbox.deletionRequestUploaded(request) }
         metrics.succeeded(uploadedObjects: 1, uploadedBytes: data.count)
         logger.info("uploaded a guest's request to delete \(request.id.lowercased) to \(layout.requestKey(of: request.id))")
         return true
@@ -489,7 +486,7 @@ public final class EventSync: Sendable {
     /// the deletions guests asked of other readers for this booth's photos.
     private func importOthers(from store: ObjectStore, on thread: SyncThread) async throws {
         let objects = try await store.listAll(prefix: layout.eventPrefix)
-        let seen = try await thread.run { [library] in try library.seenRecords() }
+        let seen = try await thread.run { [library] in try library.outbox.seenRecords() }
         var byKey: [String: ListPage.Object] = [:]
         for object in objects { byKey[object.key] = object }
         let firstPublished = firstPublishers(of: objects, byKey: byKey)
@@ -536,7 +533,7 @@ public final class EventSync: Sendable {
 
     /// Notes that the object at `key` was dealt with at `version` (``version(of:original:)``).
     private func remember(_ key: String, as version: String, on thread: SyncThread) async throws {
-        try await thread.run { [library] in try library.markSeen(key, etag: version) }
+        try await thread.run { [library] in try library.outbox.markSeen(key, etag: version) }
     }
 
     /// Looks at one record of another booth that changed since it was last dealt with: applies
@@ -553,7 +550,7 @@ public final class EventSync: Sendable {
             guard object.size <= BucketLayout.recordLimit else {
                 throw Refusal(reason: "it is \(object.size) bytes, more than a record's \(BucketLayout.recordLimit)")
             }
-            if let present = try await thread.run({ [library] in try library.photo(id: id, includingHidden: true) }) {
+            if let present = try await thread.run({ [library] in try library.gallery.photo(id: id, includingHidden: true) }) {
                 // Only the booth that took a photo changes it, on every reader.
                 guard present.origin == booth else {
                     throw Refusal(
@@ -630,9 +627,9 @@ public final class EventSync: Sendable {
             logger.info("removed \(id.lowercased): deleted at \(LogText.quoted(booth))")
         }
         // A guest asked for it here: the request has done its work, and goes from the bucket too.
-        if let request = try await thread.run({ [library] in try library.deletionRequest(of: id) }), !request.settled {
+        if let request = try await thread.run({ [library] in try library.outbox.deletionRequest(of: id) }), !request.settled {
             try await store.delete(layout.requestKey(of: id))
-            try await thread.run { [library] in try library.settleDeletionRequest(of: id) }
+            try await thread.run { [library] in try library.outbox.settleDeletionRequest(of: id) }
         }
     }
 
@@ -685,7 +682,7 @@ public final class EventSync: Sendable {
         let key = object.key
         let markSeen = { try await self.remember(key, as: object.etag, on: thread) }
         guard let guestDeletions,
-            let photo = try await thread.run({ [library] in try library.photo(id: id, includingHidden: true) }), photo.origin == nil
+            let photo = try await thread.run({ [library] in try library.gallery.photo(id: id, includingHidden: true) }), photo.origin == nil
         else {
             // Not a photo of this booth (or guests cannot delete here): another booth's business.
             try await markSeen()

@@ -56,7 +56,7 @@ extension Gallery {
     /// in the reader's language (`Accept-Language`), its count and its cover.
     func albumList(_ request: Request) async throws -> KeptAnswer {
         let language = try BoothLanguage.of(request, fallback: settings.language).language
-        let albums = try await library.offloaded { library throws(LibraryError) in try library.albums() }
+        let albums = try await library.offloaded { library throws(LibraryError) in try library.gallery.albums() }
         let origin = origin(of: request)
         return .json(
             albums.map { album in
@@ -68,7 +68,7 @@ extension Gallery {
 
     /// `/api/status`: the booth's state and the number of visible photos.
     func status() async throws -> Response {
-        let count = try await library.offloaded { library throws(LibraryError) in try library.count() }
+        let count = try await library.offloaded { library throws(LibraryError) in try library.gallery.count() }
         let booth = live.status()
         return .json(
             StatusResource(

@@ -41,7 +41,7 @@ extension Gallery {
     func duplicates(_ request: Request, _ context: GalleryRequestContext) async throws -> Response {
         try authorize(request, context)
         let distance = settings.duplicateDistance
-        let groups = try await library.offloaded { library throws(LibraryError) in try library.duplicateGroups(maxDistance: distance) }
+        let groups = try await library.offloaded { library throws(LibraryError) in try library.gallery.duplicateGroups(maxDistance: distance) }
         let origin = origin(of: request)
         return .json(groups.map { group in group.map { resource(for: $0, origin: origin) } })
     }

@@ -76,7 +76,7 @@ extension Gallery {
     func checkDeletion(_ id: UUID, key: String, frame: PageFrame) async throws -> (Photo, until: Date) {
         let texts = frame.language.texts
         let (found, requested) = try await library.offloaded { library throws(LibraryError) in
-            (try library.photo(id: id), try library.deletionRequest(of: id))
+            (try library.gallery.photo(id: id), try library.outbox.deletionRequest(of: id))
         }
         guard let photo = found else {
             // Gone, or hidden (which a guest must not tell from gone): the photo's own key learns
@@ -103,7 +103,7 @@ extension Gallery {
     func verdict(of key: String, for photo: Photo) async throws -> DeletionKeys.Verdict? {
         guard photo.origin != nil else { return settings.deletionKeys?.check(key, for: photo) }
         let id = photo.id
-        guard let published = try await library.offloaded({ library throws(LibraryError) in try library.deletionKey(of: id) }) else {
+        guard let published = try await library.offloaded({ library throws(LibraryError) in try library.outbox.deletionKey(of: id) }) else {
             return nil
         }
         return DeletionKeys.check(key, digest: published.sha256, until: published.until)

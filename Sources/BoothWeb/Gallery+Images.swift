@@ -27,7 +27,7 @@ extension Gallery {
         if let found = kept.thumbnails.value(for: id.lowercased, generation: generation) {
             answer = found
         } else {
-            guard let jpeg = try await library.offloaded({ library throws(LibraryError) in try library.thumbnail(of: id) }) else {
+            guard let jpeg = try await library.offloaded({ library throws(LibraryError) in try library.gallery.thumbnail(of: id) }) else {
                 throw WebError.unknownPhoto(id)
             }
             let headers: HTTPFields = [
@@ -90,7 +90,7 @@ extension Gallery {
         if let parts = kept.originals.value(for: id.lowercased, generation: generation) { return parts }
         let event = settings.event
         let found = try await library.offloaded { library throws(LibraryError) -> (URL, OriginalParts?)? in
-            guard let photo = try library.photo(id: id) else { return nil }
+            guard let photo = try library.gallery.photo(id: id) else { return nil }
             let url = library.url(of: photo)
             guard let original = FileManager.default.contents(atPath: url.path) else { return (url, nil) }
             let copy = try library.outgoingCopy(of: photo, event: event, tagger: JPEGTagger())

@@ -108,7 +108,8 @@ extension Gallery {
                             try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                         case .value(let id):
                             // A photo deleted or hidden since is not announced.
-                            guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.photo(id: id) }) else {
+                            guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.gallery.photo(id: id) })
+                            else {
                                 return
                             }
                             try await writer.write(Self.event("photo", card(for: photo, in: language)))

@@ -17,7 +17,7 @@ extension Gallery {
     func health() async -> Response {
         var failures: [String] = []
         do {
-            _ = try await library.offloaded { library throws(LibraryError) in try library.count() }
+            _ = try await library.offloaded { library throws(LibraryError) in try library.gallery.count() }
         } catch {
             failures.append("store: the catalog cannot be read: \(error)")
         }
@@ -40,7 +40,7 @@ extension Gallery {
         metrics.write(into: &text)
         do {
             let (visible, all) = try await library.offloaded { library throws(LibraryError) in
-                (try library.count(), try library.count(includingHidden: true))
+                (try library.gallery.count(), try library.gallery.count(includingHidden: true))
             }
             text.add("photobooth_library_photos", .gauge, help: "Photos in the library that guests can see.", value: visible)
             text.add("photobooth_library_hidden_photos", .gauge, help: "Photos hidden from guests.", value: all - visible)

@@ -107,7 +107,7 @@ extension Gallery {
         let frame = try frame(for: request)
         let albums = try await library.offloaded { library throws(LibraryError) -> [(Album, Photo?)] in
             var albums: [(Album, Photo?)] = []
-            for album in try library.albums() { albums.append((album, try library.photo(id: album.cover))) }
+            for album in try library.gallery.albums() { albums.append((album, try library.gallery.photo(id: album.cover))) }
             return albums
         }
         let cards = albums.map { album, cover in
@@ -127,9 +127,9 @@ extension Gallery {
         var listing = try PhotoListing.from(request)
         let query = listing.query
         let found = try await library.offloaded { library throws(LibraryError) -> (Photo, PhotoNeighbours?, PhotoNeighbours?)? in
-            guard let photo = try library.photo(id: id) else { return nil }
-            let inListing = query == .all ? nil : try library.neighbours(of: photo, in: query)
-            return (photo, inListing, inListing == nil ? try library.neighbours(of: photo, in: .all) : nil)
+            guard let photo = try library.gallery.photo(id: id) else { return nil }
+            let inListing = query == .all ? nil : try library.gallery.neighbours(of: photo, in: query)
+            return (photo, inListing, inListing == nil ? try library.gallery.neighbours(of: photo, in: .all) : nil)
         }
         guard let (photo, inListing, inAll) = found else { throw WebError.photoOnItsWay(id) }
         // A photo no longer in the listing it was opened from (renamed, say) is shown among all.
@@ -165,8 +165,8 @@ extension Gallery {
         let frame = try frame(for: request)
         let length = Self.slideshowLength
         let photos = try await library.offloaded { library throws(LibraryError) -> [Photo] in
-            let favourites = try library.photos(.favourites, limit: length)
-            let others = try library.photos(.all, limit: length).filter { !$0.favourite }
+            let favourites = try library.gallery.photos(.favourites, limit: length)
+            let others = try library.gallery.photos(.all, limit: length).filter { !$0.favourite }
             return Array((favourites + others).prefix(length))
         }
         return pages.rendered(SlideshowView(frame: frame, slides: photos.map { card(for: $0, in: frame.language) }), "slideshow")
@@ -176,9 +176,9 @@ extension Gallery {
     /// there are; a page past the last is empty. One catalog read, off the cooperative pool.
     func visiblePage(_ page: Int, size: Int, of query: PhotoQuery = .all) async throws -> (photos: [Photo], count: Int) {
         try await library.offloaded { library throws(LibraryError) -> ([Photo], Int) in
-            let count = try library.count(query)
+            let count = try library.gallery.count(query)
             guard page <= Self.pageCount(photos: count, pageSize: size) else { return ([], count) }
-            return (try library.photos(query, skipping: (page - 1) * size, limit: size), count)
+            return (try library.gallery.photos(query, skipping: (page - 1) * size, limit: size), count)
         }
     }
 

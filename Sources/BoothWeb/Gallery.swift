@@ -42,7 +42,7 @@ struct Gallery: Sendable {
     /// The visible photo with this id, or a 404 that does not tell a hidden photo from a
     /// missing one.
     func visiblePhoto(_ id: UUID) async throws -> Photo {
-        guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.photo(id: id) }) else {
+        guard let photo = try await library.offloaded({ library throws(LibraryError) in try library.gallery.photo(id: id) }) else {
             throw WebError.unknownPhoto(id)
         }
         return photo

@@ -5,18 +5,20 @@ import Hummingbird
 import NIOCore
 import Synchronization
 
-/// What the gallery keeps in memory of its answers, each good for one generation of the
-/// catalog's photos (``CatalogGeneration``): pages and API answers, thumbnails, and the
-/// tagged start of originals. A change to the photos (a save, a rename, a hide, a deletion, a
-/// favourite, an import) raises the generation, and everything kept before it is made again
-/// at the next request, so what is served is never older than the catalog.
+/// What the gallery keeps in memory of its answers, each good for one generation of what the
+/// gallery shows (``GalleryChanges``): pages and API answers, thumbnails, and the tagged start
+/// of originals. A change guests can see (a save, a rename, a hide, a deletion, a favourite, an
+/// import), made by this process or another, raises the generation, and everything kept before
+/// it is made again at the next request, so what is served is never older than the catalog.
+/// Nothing else empties it: an upload's progress and the sync's state are no change to the
+/// photos.
 ///
 /// Each kind has its own bound, small beside the booth's memory: a page is some tens of KB, a
 /// thumbnail some KB, an original's tagged start a few KB.
 struct KeptAnswers: Sendable {
-    /// What the kept answers are good for: the photos' generation, this process's changes and
-    /// other processes' alike.
-    let generation: CatalogGeneration
+    /// What the kept answers are good for: the generation of what the gallery shows, this
+    /// process's changes and other processes' alike.
+    let generation: GalleryChanges
     /// Pages and API answers, by what they depend on (see ``Gallery/keeping(_:varying:_:)``).
     let pages = GenerationCache<KeptAnswer>(maximumCount: 256, maximumBytes: 2 << 20)
     /// Thumbnails, by photo id.
@@ -29,7 +31,7 @@ struct KeptAnswers: Sendable {
     let served = GenerationCache<ServedAnswer>(maximumCount: 1024, maximumBytes: 8 << 20)
 
     init(library: PhotoLibrary) {
-        generation = CatalogGeneration(library: library)
+        generation = library.changes
     }
 }
 

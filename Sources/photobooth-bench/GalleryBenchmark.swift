@@ -19,15 +19,15 @@ struct GalleryBenchmark {
         let clock = ContinuousClock()
         let filling = try clock.measure { try library.fill(count) }
         print("gallery: \(count) photos, added in \(String(format: "%.1f", filling.inSeconds)) s (durable adds from 8 threads)")
-        let counting = Benchmark.median(runs) { _ = try library.count() }
+        let counting = Benchmark.median(runs) { _ = try library.gallery.count() }
         print("  open: count the photos                \(Benchmark.format(counting))")
         for (name, index) in [("start", 0), ("middle", count / 2), ("end", count - 1)] {
             let page = GalleryList(position: GalleryPosition(index: index, count: count)).page
             var list = GalleryList(position: GalleryPosition(index: index, count: count))
             let query = Benchmark.median(runs) {
-                list.rows = try library.photos(skipping: page.lowerBound, limit: page.count).map { photo in
+                list.rows = try library.gallery.photos(skipping: page.lowerBound, limit: page.count).map { photo in
                     let entry = GalleryEntry(id: photo.id, caption: photo.caption, takenOn: PhotoDateFormat.standard.string(from: photo.createdAt))
-                    return GalleryList.Row(entry: entry, thumbnail: try library.thumbnail(of: photo.id) ?? Data())
+                    return GalleryList.Row(entry: entry, thumbnail: try library.gallery.thumbnail(of: photo.id) ?? Data())
                 }
             }
             // A page turn: a painter that has decoded none of the page's thumbnails yet. Then a
@@ -49,7 +49,7 @@ struct GalleryBenchmark {
         // Nothing to fix: this is the cost every start pays, with the folder in the page cache
         // (just written) as after a restart, not after a cold boot.
         let check = Benchmark.median(max(1, runs / 4)) {
-            let actions = try library.reconcile()
+            let actions = try library.maintenance.reconcile()
             guard actions.isEmpty else { throw BenchmarkError("the full check found work to do: \(actions.prefix(3))") }
         }
         print("  full check (list the folder, read \(count) sidecars)      \(Benchmark.format(check))")

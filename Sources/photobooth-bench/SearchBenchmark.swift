@@ -28,26 +28,26 @@ struct SearchBenchmark {
         ] {
             var found = 0
             let first = Benchmark.median(runs) {
-                found = try library.count(.search(text))
-                _ = try library.photos(.search(text), limit: pageSize)
+                found = try library.gallery.count(.search(text))
+                _ = try library.gallery.photos(.search(text), limit: pageSize)
             }
-            let last = Benchmark.median(runs) { _ = try library.photos(.search(text), skipping: max(0, found - pageSize), limit: pageSize) }
+            let last = Benchmark.median(runs) { _ = try library.gallery.photos(.search(text), skipping: max(0, found - pageSize), limit: pageSize) }
             let name = label.padding(toLength: 34, withPad: " ", startingAt: 0)
             print(
                 "  \(name) \(String(found).padding(toLength: 6, withPad: " ", startingAt: 0)) found: first page + count \(Benchmark.format(first)), last page \(Benchmark.format(last))"
             )
         }
         var albums: [Album] = []
-        let listing = Benchmark.median(runs) { albums = try library.albums() }
+        let listing = Benchmark.median(runs) { albums = try library.gallery.albums() }
         print("  the albums (\(albums.count): favourites, days, names)  \(Benchmark.format(listing))")
         if let biggest = albums.filter({ $0.kind == .name }).max(by: { $0.count < $1.count }) {
             let page = Benchmark.median(runs) {
-                _ = try library.count(biggest.query)
-                _ = try library.photos(biggest.query, limit: pageSize)
+                _ = try library.gallery.count(biggest.query)
+                _ = try library.gallery.photos(biggest.query, limit: pageSize)
             }
             print("  an album's first page (\"\(biggest.title)\", \(biggest.count) photos)  \(Benchmark.format(page))")
         }
-        let jump = Benchmark.median(runs) { _ = try library.position(ofNameStartingWith: "ju") }
+        let jump = Benchmark.median(runs) { _ = try library.gallery.position(ofNameStartingWith: "ju") }
         print("  the booth's jump to a name (\"ju\")   \(Benchmark.format(jump))")
     }
 

@@ -58,7 +58,7 @@ struct CheckCommand: ParsableCommand {
             if !repair && LibraryLock.isHeld(in: library.directory) {
                 print("Note: the booth is running; a photo being saved right now may show up as a temporary file or a file without a row.")
             }
-            report = try library.check()
+            report = try library.maintenance.check()
         } catch let error as LibraryError where error.code == .damagedCatalog {
             print("The catalog of \(directory.path) is damaged: \(error)")
             guard repair else { throw ExitCode.failure }
@@ -73,8 +73,8 @@ struct CheckCommand: ParsableCommand {
             print("After rebuilding the catalog: " + summary(report))
         }
         if repair && !report.isClean {
-            for action in try library.repair(report) { print("  repaired: \(action)") }
-            report = try library.check()
+            for action in try library.maintenance.repair(report) { print("  repaired: \(action)") }
+            report = try library.maintenance.check()
             print("After repair: " + summary(report))
         } else if !report.isClean {
             print("Run `photobooth check --repair` to fix what can be fixed.")
@@ -86,11 +86,11 @@ struct CheckCommand: ParsableCommand {
     private func rebuild(_ directory: URL) throws -> (PhotoLibrary, LibraryReport) {
         let logger = Logger(label: "photobooth")
         let boothName = self.library.installedConfiguration?.web.boothName ?? ""
-        for action in try PhotoLibrary.rebuildCatalog(in: directory, thumbnailer: JPEGThumbnailer(), logger: logger, boothName: boothName) {
+        for action in try LibraryMaintenance.rebuildCatalog(in: directory, thumbnailer: JPEGThumbnailer(), logger: logger, boothName: boothName) {
             print("  repaired: \(action)")
         }
         let library = try self.library.openLibrary(at: directory)
-        return (library, try library.check())
+        return (library, try library.maintenance.check())
     }
 
     private func summary(_ report: LibraryReport) -> String {

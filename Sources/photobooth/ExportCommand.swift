@@ -44,11 +44,11 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let library = try library.openLibrary()
-        let photos = all ? try library.photos().reversed() : try ids.map { try library.photo(matching: $0) }
+        let photos = all ? try library.gallery.photos().reversed() : try ids.map { try library.gallery.photo(matching: $0) }
         // "USB/./" is shown as USB, not "USB/." followed by the sentence's full stop.
         let folder = URL(fileURLWithPath: destination).standardizedFileURL
         // The event the library's booth last synced with, else the installed configuration's.
-        let event = try library.syncState("event") ?? self.library.installedConfiguration?.sync.event ?? ""
+        let event = try library.outbox.state().event ?? self.library.installedConfiguration?.sync.event ?? ""
         let files = try library.export(Array(photos), to: folder, event: event, tagger: JPEGTagger())
         for (photo, file) in zip(photos, files) {
             print("\(photo.id.lowercased.prefix(8))  \(file.path)")

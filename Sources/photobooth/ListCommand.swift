@@ -63,7 +63,7 @@ struct ListCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "With --duplicates: how many of the 64 bits of their fingerprints two photos may differ in and still look alike.", valueName: "bits"))
-    var distance = PhotoLibrary.defaultDuplicateDistance
+    var distance = GalleryQueries.defaultDuplicateDistance
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1.") }
@@ -92,7 +92,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let library = try library.openLibrary()
         if duplicates { return try listDuplicates(in: library) }
-        let photos = hidden ? Array(try library.hiddenPhotos().prefix(limit ?? .max)) : try library.photos(query, limit: limit)
+        let photos = hidden ? Array(try library.gallery.hiddenPhotos().prefix(limit ?? .max)) : try library.gallery.photos(query, limit: limit)
         if json {
             print(try PhotoJSON.render(photos.map { PhotoJSON($0, in: library) }))
             return
@@ -118,12 +118,12 @@ struct ListCommand: ParsableCommand {
 
     /// The groups of near-duplicates, a blank line between groups.
     func listDuplicates(in library: PhotoLibrary) throws {
-        let groups = Array(try library.duplicateGroups(maxDistance: distance).prefix(limit ?? .max))
+        let groups = Array(try library.gallery.duplicateGroups(maxDistance: distance).prefix(limit ?? .max))
         if json {
             print(try PhotoJSON.render(groups.map { $0.map { PhotoJSON($0, in: library) } }))
             return
         }
-        let waiting = try library.photosWithoutPerceptualHash(limit: 1).count
+        let waiting = try library.maintenance.photosWithoutPerceptualHash(limit: 1).count
         guard !groups.isEmpty else {
             print("No photos look alike within \(distance) bits in \(library.directory.path).")
             if waiting > 0 { print("Some photos have no fingerprint yet: the booth makes them when it starts.") }

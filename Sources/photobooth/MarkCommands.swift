@@ -40,7 +40,7 @@ struct MarkedPhotos: ParsableArguments {
         var failed = 0
         for reference in ids {
             do {
-                let photo = try library.photo(matching: reference)
+                let photo = try library.gallery.photo(matching: reference)
                 try mark.apply(to: photo, in: library)
                 print("\(photo.id.lowercased.prefix(8))  \(photo.caption.text): \(mark.done)")
             } catch {

@@ -31,7 +31,7 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let library = try library.openLibrary()
-        let photo = try library.photo(matching: id)
+        let photo = try library.gallery.photo(matching: id)
         if json {
             print(try PhotoJSON.render(PhotoJSON(photo, in: library)))
             return

@@ -37,11 +37,12 @@ struct SyncStatusCommand: ParsableCommand {
 
     func run() throws {
         let library = try library.openLibrary()
-        let summary = try library.outboxSummary()
-        let lastSuccess = try library.syncState("last_success_at")
-        let lastListing = try library.syncState("last_listing_at")
-        let lastError = try library.syncState("last_error")
-        let lastErrorAt = try library.syncState("last_error_at")
+        let summary = try library.outbox.summary()
+        let state = try library.outbox.state()
+        let lastSuccess = state.lastUpload?.utcTimestamp
+        let lastListing = state.lastListing?.utcTimestamp
+        let lastError = state.failure?.message
+        let lastErrorAt = state.failure?.time?.utcTimestamp
         let oldestAge = summary.oldest.map { max(0, Int(Date().timeIntervalSince($0))) }
         if json {
             var object: [String: Any] = ["pending": summary.pending, "failing": lastError != nil]

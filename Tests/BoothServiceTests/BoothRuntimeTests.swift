@@ -72,7 +72,7 @@ private final class Rig: Sendable {
                 jpeg, thumbnail: thumbnail, id: UUID(), number: number,
                 caption: names.flatMap { Caption(sanitizing: $0[offset]) } ?? .placeholder(number: number), createdAt: start + Double(offset * 60))
         }
-        return try library.photos()
+        return try library.gallery.photos()
     }
 
     /// Runs the booth while `body` drives it; returns when the booth has stopped.
@@ -107,7 +107,7 @@ struct BoothRuntimeTests {
             await rig.camera.deliver(try TestFrames.frame(number: 2, at: press + .milliseconds(5)))
             await recording.next { if case .saved = $0 { true } else { false } }
         }
-        #expect(try rig.library.photos().map(\.caption.text) == ["Quick"])
+        #expect(try rig.library.gallery.photos().map(\.caption.text) == ["Quick"])
     }
 
     @Test("After every event the runtime tells what the booth waits for and the keys it handled: nothing while the library counts")
@@ -162,7 +162,7 @@ struct BoothRuntimeTests {
             rig.controls.type("Ann")
             await rig.screen.next { if case .saved = $0 { true } else { false } }
         }
-        let photos = try rig.library.photos()
+        let photos = try rig.library.gallery.photos()
         #expect(photos.map(\.caption.text) == ["Ann"])
         let saved = try Data(contentsOf: rig.library.url(of: photos[0]))
         #expect(saved == (try JPEGSegments.repairedMJPEG(nearest.bytes)))
@@ -192,18 +192,20 @@ struct BoothRuntimeTests {
             rig.controls.type("Ann")
             await rig.screen.next { if case .saved = $0 { true } else { false } }
         }
-        let photo = try #require(try rig.library.photos().first)
+        let photo = try #require(try rig.library.gallery.photos().first)
         #expect(photo.id == shown)
         #expect(rig.decodes.sizes.withLock { $0 } == [PixelSize(width: 640, height: 400)], "one decode, for the screen")
         // A 160x120 camera's photo, enlarged to fill the 640x400 screen at its own 4:3.
         let review = try #require(rig.reviews.picture(of: photo.id))
         #expect((review.width, review.height, review.format) == (533, 400, .bgrx))
-        let thumbnail = try #require(try rig.library.thumbnail(of: photo.id))
+        let thumbnail = try #require(try rig.library.gallery.thumbnail(of: photo.id))
         let header = try JPEGHeader(thumbnail)
         #expect((header.width, header.height) == (160, 120), "the thumbnail of a photo smaller than one")
         // The same decode's hash, stored with the photo.
         let saved = try Data(contentsOf: rig.library.url(of: photo))
-        #expect(try rig.library.perceptualHash(of: photo.id) == ShotDecoder(screen: PixelSize(width: 640, height: 400)).decode(saved).perceptualHash)
+        #expect(
+            try rig.library.gallery.perceptualHash(of: photo.id)
+                == ShotDecoder(screen: PixelSize(width: 640, height: 400)).decode(saved).perceptualHash)
     }
 
     @Test("A corrupt frame at the shutter is replaced by the next nearest one")
@@ -221,7 +223,7 @@ struct BoothRuntimeTests {
             rig.controls.type("")
             await rig.screen.next { if case .saved = $0 { true } else { false } }
         }
-        let photo = try #require(try rig.library.photos().first)
+        let photo = try #require(try rig.library.gallery.photos().first)
         #expect(photo.caption.text == "Photo 1")
         #expect(try Data(contentsOf: rig.library.url(of: photo)) == (try JPEGSegments.repairedMJPEG(fallback.bytes)))
     }
@@ -240,7 +242,7 @@ struct BoothRuntimeTests {
             await rig.camera.deliver(try TestFrames.frame(number: 2, at: rig.clock.now))
             await rig.screen.next(.ready)
         }
-        #expect(try rig.library.photos().isEmpty)
+        #expect(try rig.library.gallery.photos().isEmpty)
         #expect(!rig.screen.contents.contains(.smile))
     }
 
@@ -258,7 +260,7 @@ struct BoothRuntimeTests {
             await rig.camera.deliver(try TestFrames.frame(number: 2, at: rig.clock.now + .milliseconds(5)))
             await rig.screen.next(.fault(.storageFailing))
         }
-        #expect(try rig.library.photos().isEmpty)
+        #expect(try rig.library.gallery.photos().isEmpty)
     }
 
     @Test("When input ends during naming, the photo keeps its placeholder and the booth stops")
@@ -271,7 +273,7 @@ struct BoothRuntimeTests {
             rig.controls.press(at: now)
             await rig.screen.next { if case .naming = $0 { true } else { false } }
         }
-        #expect(try rig.library.photos().map(\.caption.text) == ["Photo 1"])
+        #expect(try rig.library.gallery.photos().map(\.caption.text) == ["Photo 1"])
     }
 
     // MARK: Gallery
@@ -294,7 +296,7 @@ struct BoothRuntimeTests {
             #expect(list.rows.map(\.entry.caption.text) == ["Photo 7", "Photo 6", "Photo 5", "Photo 4", "Photo 3"])
             #expect(list.rows[0].entry.takenOn == format.string(from: photos[0].createdAt))
             #expect(list.rows[0].entry.takenOn.hasPrefix("Taken 20"))
-            #expect(try list.rows.map(\.thumbnail) == photos.prefix(5).map { try #require(try rig.library.thumbnail(of: $0.id)) })
+            #expect(try list.rows.map(\.thumbnail) == photos.prefix(5).map { try #require(try rig.library.gallery.thumbnail(of: $0.id)) })
 
             for _ in 0..<5 { rig.controls.send(.down) }
             let turned = await rig.screen.next { if case .gallery(let list) = $0 { list.position.index == 5 } else { false } }
@@ -381,7 +383,7 @@ struct BoothRuntimeTests {
             rig.controls.type("Ann")
             await rig.screen.next { if case .saved = $0 { true } else { false } }
         }
-        let photo = try #require(try rig.library.photos().first)
+        let photo = try #require(try rig.library.gallery.photos().first)
         #expect(rig.screen.contents.contains(.saved(photo.caption, photo: photo.id, link: "http://booth.test:8080/photos/\(photo.id.lowercased)")))
     }
 

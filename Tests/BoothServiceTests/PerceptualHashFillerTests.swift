@@ -36,15 +36,15 @@ struct PerceptualHashFillerTests {
         try Data("not a JPEG".utf8).write(to: library.url(of: photos[0].photo))
         let filler = PerceptualHashFiller(library: library, logger: Logger(label: "test"), batchSize: 1)
         #expect(filler.fill(unless: Wakeup()) == .init(hashed: 3, unreadable: 1, finished: true))
-        #expect(try library.perceptualHash(of: photos[0].photo.id) == nil)
+        #expect(try library.gallery.perceptualHash(of: photos[0].photo.id) == nil)
         for (photo, jpeg) in photos.dropFirst() {
-            let stored = try #require(try library.perceptualHash(of: photo.id))
+            let stored = try #require(try library.gallery.perceptualHash(of: photo.id))
             #expect(stored == (try ShotDecoder.perceptualHash(ofJPEG: jpeg)))
             // As the booth hashes a new shot, give or take the finer decode for its screen.
             let atShot = try ShotDecoder(screen: PixelSize(width: 1280, height: 800)).decode(jpeg).perceptualHash
             #expect(PerceptualHash.hammingDistance(stored, atShot) <= 2)
         }
-        #expect(try library.photosWithoutPerceptualHash(limit: 10).map(\.id) == [photos[0].photo.id])
+        #expect(try library.maintenance.photosWithoutPerceptualHash(limit: 10).map(\.id) == [photos[0].photo.id])
     }
 
     @Test("A booth that stops leaves the rest for the next start")
@@ -54,6 +54,6 @@ struct PerceptualHashFillerTests {
         let stopping = Wakeup()
         stopping.requestStop()
         #expect(PerceptualHashFiller(library: library, logger: Logger(label: "test")).fill(unless: stopping) == .init())
-        #expect(try library.photosWithoutPerceptualHash(limit: 10).count == photos.count)
+        #expect(try library.maintenance.photosWithoutPerceptualHash(limit: 10).count == photos.count)
     }
 }

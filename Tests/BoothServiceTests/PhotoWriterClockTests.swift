@@ -26,7 +26,7 @@ struct PhotoWriterClockTests {
             writer.store(
                 .init(photo: photo, number: library.reservePhotoNumber(), candidates: [try TestFrames.frame(number: 1, at: now)], shutterAt: now))
             await writer.drain()
-            return try #require(try library.photo(id: photo.id))
+            return try #require(try library.gallery.photo(id: photo.id))
         }
         let before = try await take()
         #expect(abs(before.createdAt.timeIntervalSinceNow + 3600) < 60, "the system's clock, until the store is heard")

@@ -110,4 +110,31 @@ struct ScreenFillerTests {
         await empty.filler.drain()
         #expect(empty.screen.contents == [.attract(AttractSlide(number: 0))])
     }
+
+    @Test("A photo renamed or hidden while the gallery is open, here or by another process, is shown as it is now")
+    func galleryFollowsChanges() async throws {
+        let rig = try FillerRig()
+        let jpeg = try JPEGEncoder().encode(TestPattern(width: 160, height: 120).render(frame: 1, at: Date()), quality: 80)
+        var added: [Photo] = []
+        for (index, name) in ["Anna", "Ben"].enumerated() {
+            let (photo, _) = try rig.library.add(
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: rig.library.reservePhotoNumber(),
+                caption: Caption(sanitizing: name)!, createdAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(index * 60)))
+            added.append(photo)
+        }
+        let list = ScreenContent.gallery(GalleryList(position: GalleryPosition(index: 0, count: 2)))
+        func names() async -> [String] {
+            rig.filler.show(list)
+            await rig.filler.drain()
+            guard case .gallery(let shown) = rig.screen.contents.last else { return [] }
+            return shown.rows.map(\.entry.caption.text)
+        }
+        #expect(await names() == ["Ben", "Anna"])
+        try rig.library.setCaption(Caption(sanitizing: "Zoë")!, of: added[0].id)
+        #expect(await names() == ["Ben", "Zoë"], "the same page and count, read again")
+        let other = try PhotoLibrary(directory: rig.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "other"), create: false)
+        defer { other.close() }
+        try other.setHidden(true, of: added[1].id)
+        #expect(await names() == ["Zoë"], "a photo hidden by `photobooth hide`")
+    }
 }

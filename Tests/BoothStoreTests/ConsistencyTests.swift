@@ -13,7 +13,7 @@ struct ConsistencyTests {
         let fixture = try LibraryFixture()
         try fixture.add()
         try fixture.add()
-        let report = try fixture.library.check()
+        let report = try fixture.library.maintenance.check()
         #expect(report.isClean)
         #expect(report.photoCount == 2)
     }
@@ -30,13 +30,13 @@ struct ConsistencyTests {
         let temporary = "photos/2026/01/02/.\(UUID().lowercased).jpg.tmp"
         try Data([0xFF, 0xD8, 0xFF]).write(to: fixture.url(temporary))
 
-        let actions = try fixture.library.reconcile()
+        let actions = try fixture.library.maintenance.reconcile()
         #expect(actions.count == 2)
         #expect(!FileManager.default.fileExists(atPath: fixture.url(temporary).path))
-        let adopted = try #require(try fixture.library.photo(id: orphanID))
+        let adopted = try #require(try fixture.library.gallery.photo(id: orphanID))
         #expect(adopted.file == orphan)
         #expect(adopted.caption.text == "Photo \(kept.number + 1)")
-        #expect(try fixture.library.check().isClean)
+        #expect(try fixture.library.maintenance.check().isClean)
     }
 
     @Test("The folder listing finds files at any depth, hidden ones too, and neither folders nor links")
@@ -58,9 +58,9 @@ struct ConsistencyTests {
         let fixture = try LibraryFixture()
         let broken = "photos/2026/01/02/\(UUID().lowercased).jpg"
         try DurableFile.write(try LibraryFixture.jpeg().prefix(500), to: fixture.url(broken), temporaryName: "x.tmp")
-        #expect(try fixture.library.reconcile().isEmpty)
+        #expect(try fixture.library.maintenance.reconcile().isEmpty)
         #expect(FileManager.default.fileExists(atPath: fixture.url(broken).path))
-        #expect(try fixture.library.photos().isEmpty)
+        #expect(try fixture.library.gallery.photos().isEmpty)
     }
 
     @Test("Check names every kind of problem")
@@ -76,7 +76,7 @@ struct ConsistencyTests {
         let temporary = "photos/2025/12/31/.leftover.jpg.tmp"
         try Data().write(to: fixture.url(temporary))
 
-        let report = try fixture.library.check()
+        let report = try fixture.library.maintenance.check()
         #expect(!report.isClean)
         #expect(report.problems.contains(.missingOriginal(gone)))
         #expect(report.problems.contains { if case .unreadable(damaged.file, damaged?, _) = $0 { true } else { false } })
@@ -102,17 +102,17 @@ struct ConsistencyTests {
         try Data("not a jpeg".utf8).write(to: fixture.url(unreadableStray))
         let originalsBefore = fixture.files().filter { $0.hasSuffix(".jpg") }.count
 
-        let actions = try fixture.library.repair(try fixture.library.check())
+        let actions = try fixture.library.maintenance.repair(try fixture.library.maintenance.check())
         #expect(actions.count == 4)
-        #expect(try fixture.library.check().isClean)
+        #expect(try fixture.library.maintenance.check().isClean)
         // Nothing that was an original is gone: it is in the catalog or in quarantine.
         #expect(fixture.files().filter { $0.hasSuffix(".jpg") }.count == originalsBefore)
         #expect(try Data(contentsOf: fixture.url("quarantine/" + damaged.file)) == half)
         #expect(FileManager.default.fileExists(atPath: fixture.url("quarantine/" + unreadableStray).path))
         #expect(
-            try fixture.library.photos().map(\.id).sorted { $0.uuidString < $1.uuidString }
+            try fixture.library.gallery.photos().map(\.id).sorted { $0.uuidString < $1.uuidString }
                 == [fine.id, strayID].sorted { $0.uuidString < $1.uuidString })
-        let lost = try fixture.library.database.read { db in try String.fetchAll(db, sql: "SELECT caption FROM lost_photo ORDER BY caption") }
+        let lost = try fixture.library.catalog.database.read { db in try String.fetchAll(db, sql: "SELECT caption FROM lost_photo ORDER BY caption") }
         #expect(lost == ["damaged", "gone"])
         // Numbers of lost photos are not handed out again.
         #expect(fixture.library.reservePhotoNumber() > max(gone.number, damaged.number, fine.number))

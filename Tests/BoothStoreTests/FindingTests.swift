@@ -18,7 +18,7 @@ struct FindingTests {
         try fixture.add(caption: "Familie Strauß", secondsAgo: 15)
         try fixture.add(secondsAgo: 10)
         let library = fixture.library
-        func names(_ text: String) throws -> [String] { try library.photos(.search(text)).map(\.caption.text) }
+        func names(_ text: String) throws -> [String] { try library.gallery.photos(.search(text)).map(\.caption.text) }
         #expect(try names("zoe") == ["Zoë"])
         #expect(try names("ZOË") == ["Zoë"])
         #expect(try names("ANNA") == ["anna & ben"])
@@ -32,7 +32,7 @@ struct FindingTests {
         #expect(try names("ｚｏｅ") == ["Zoë"], "full-width letters are the letters")
         #expect(try names(" & \"* ").isEmpty, "no word, no operator: nothing found, no error")
         #expect(try names("an\"d OR *").isEmpty, "quotes and FTS5 operators are words like any other")
-        #expect(try library.count(.search("ben")) == 2)
+        #expect(try library.gallery.count(.search("ben")) == 2)
     }
 
     @Test("Search pages like the gallery, and follows renames, hiding and deletion")
@@ -41,14 +41,14 @@ struct FindingTests {
         var photos: [Photo] = []
         for index in 0..<7 { photos.append(try fixture.add(caption: "Team \(index)", secondsAgo: Double(100 - index))) }
         let library = fixture.library
-        let pages = try (0..<3).map { page in try library.photos(.search("team"), skipping: page * 3, limit: 3).map(\.caption.text) }
+        let pages = try (0..<3).map { page in try library.gallery.photos(.search("team"), skipping: page * 3, limit: 3).map(\.caption.text) }
         #expect(pages == [["Team 6", "Team 5", "Team 4"], ["Team 3", "Team 2", "Team 1"], ["Team 0"]])
         try library.setCaption(Caption(sanitizing: "Élodie")!, of: photos[6].id)
         try library.setHidden(true, of: photos[5].id)
         _ = try library.recycle(photos[4].id)
-        #expect(try library.photos(.search("team"), limit: 2).map(\.caption.text) == ["Team 3", "Team 2"])
-        #expect(try library.photos(.search("elodie")).map(\.id) == [photos[6].id])
-        #expect(try library.photos(.search("team"), includingHidden: true).count == 5)
+        #expect(try library.gallery.photos(.search("team"), limit: 2).map(\.caption.text) == ["Team 3", "Team 2"])
+        #expect(try library.gallery.photos(.search("elodie")).map(\.id) == [photos[6].id])
+        #expect(try library.gallery.photos(.search("team"), includingHidden: true).count == 5)
     }
 
     @Test("One album per name, compared as search compares; one per day; one of favourites")
@@ -61,21 +61,21 @@ struct FindingTests {
         try fixture.add(secondsAgo: 10)
         let library = fixture.library
         try library.setFavourite(true, of: first.id)
-        let albums = try library.albums()
+        let albums = try library.gallery.albums()
         let names = albums.filter { $0.kind == .name }
         #expect(names.map(\.key) == ["alice", "bob"], "the placeholder \"Photo 5\" is nobody's album")
         #expect(names.map(\.count) == [3, 1])
         #expect(names[0].title == "ALICE" && names[0].cover == newest.id, "as often as the others: the newest photo's spelling")
-        #expect(try library.photos(.name("Alice")).count == 3)
+        #expect(try library.gallery.photos(.name("Alice")).count == 3)
         let days = albums.filter { $0.kind == .day }
         #expect(days.map(\.count).reduce(0, +) == 5)
-        #expect(try days.allSatisfy { try library.count($0.query) == $0.count })
+        #expect(try days.allSatisfy { try library.gallery.count($0.query) == $0.count })
         let favourites = try #require(albums.first)
         #expect(favourites.kind == .favourites && favourites.count == 1 && favourites.cover == first.id)
-        #expect(try library.photos(.favourites).map(\.id) == [first.id])
+        #expect(try library.gallery.photos(.favourites).map(\.id) == [first.id])
         try library.setFavourite(false, of: first.id)
-        #expect(try library.albums().allSatisfy { $0.kind != .favourites }, "no favourite, no album")
-        #expect(try library.photos(.day("not a day")).isEmpty)
+        #expect(try library.gallery.albums().allSatisfy { $0.kind != .favourites }, "no favourite, no album")
+        #expect(try library.gallery.photos(.day("not a day")).isEmpty)
     }
 
     @Test("A name's album is titled as most of its photos spell the name, not as the newest does")
@@ -85,14 +85,14 @@ struct FindingTests {
             try fixture.add(caption: caption, secondsAgo: age)
         }
         let newest = try fixture.add(caption: "alice", secondsAgo: 30)
-        let album = try #require(try fixture.library.albums().first { $0.kind == .name })
+        let album = try #require(try fixture.library.gallery.albums().first { $0.kind == .name })
         #expect(album.title == "Alice" && album.count == 7)
         #expect(album.cover == newest.id, "the cover is still the newest photo")
-        for photo in try fixture.library.photos(.search("alice")) where photo.caption.text == "Alice" {
+        for photo in try fixture.library.gallery.photos(.search("alice")) where photo.caption.text == "Alice" {
             try fixture.library.setHidden(true, of: photo.id)
         }
         #expect(
-            try fixture.library.albums().first { $0.kind == .name }?.title == "alice",
+            try fixture.library.gallery.albums().first { $0.kind == .name }?.title == "alice",
             "hidden photos do not count, and of two spellings used twice the newest wins")
     }
 
@@ -101,15 +101,15 @@ struct FindingTests {
         let fixture = try LibraryFixture()
         let photo = try fixture.add(caption: "Best")
         try fixture.library.setFavourite(true, of: photo.id)
-        #expect(try fixture.library.photo(id: photo.id)?.favourite == true)
+        #expect(try fixture.library.gallery.photo(id: photo.id)?.favourite == true)
         let sidecar = try #require(PhotoSidecar(xmp: try Data(contentsOf: fixture.library.sidecarURL(of: photo))))
         #expect(sidecar.favourite)
         #expect(String(decoding: sidecar.xmp, as: UTF8.self).contains("xmp:Rating=\"5\""), "photo tools see five stars")
         fixture.library.close()
-        _ = try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+        _ = try LibraryMaintenance.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
         let reopened = try LibraryFixture.open(fixture.directory)
-        #expect(try reopened.photo(id: photo.id)?.favourite == true)
-        #expect(try reopened.photos(.search("best")).map(\.id) == [photo.id], "the search index is rebuilt with the catalog")
+        #expect(try reopened.gallery.photo(id: photo.id)?.favourite == true)
+        #expect(try reopened.gallery.photos(.search("best")).map(\.id) == [photo.id], "the search index is rebuilt with the catalog")
     }
 
     @Test("The gallery jumps to the newest photo whose name starts with what was typed")
@@ -120,11 +120,11 @@ struct FindingTests {
         try fixture.add(caption: "zora", secondsAgo: 20)
         try fixture.add(secondsAgo: 10)
         let library = fixture.library
-        #expect(try library.position(ofNameStartingWith: "Z") == 1)
-        #expect(try library.position(ofNameStartingWith: "zoe") == 3)
-        #expect(try library.position(ofNameStartingWith: "a") == 2)
-        #expect(try library.position(ofNameStartingWith: "p") == nil, "placeholders are nobody's name")
-        #expect(try library.position(ofNameStartingWith: "x") == nil)
+        #expect(try library.gallery.position(ofNameStartingWith: "Z") == 1)
+        #expect(try library.gallery.position(ofNameStartingWith: "zoe") == 3)
+        #expect(try library.gallery.position(ofNameStartingWith: "a") == 2)
+        #expect(try library.gallery.position(ofNameStartingWith: "p") == nil, "placeholders are nobody's name")
+        #expect(try library.gallery.position(ofNameStartingWith: "x") == nil)
     }
 
     @Test("Near-duplicates are groups of photos within the distance, singles left out")
@@ -136,17 +136,17 @@ struct FindingTests {
         let unhashed = try fixture.add(caption: "New", secondsAgo: 5)
         let base: UInt64 = 0xF0F0_1234_ABCD_0F0F
         // 0 and 1 differ by 3 bits, 1 and 2 by 3 more: one group by single linkage.
-        try library.setPerceptualHash(base, of: burst[0].id)
-        try library.setPerceptualHash(base ^ 0b111, of: burst[1].id)
-        try library.setPerceptualHash(base ^ 0b111_111, of: burst[2].id)
-        try library.setPerceptualHash(~base, of: other.id)
-        #expect(try library.photosWithoutPerceptualHash(limit: 10).map(\.id) == [unhashed.id])
-        #expect(try library.perceptualHash(of: burst[1].id) == base ^ 0b111)
-        let groups = try library.duplicateGroups(maxDistance: 4)
+        try library.maintenance.setPerceptualHash(base, of: burst[0].id)
+        try library.maintenance.setPerceptualHash(base ^ 0b111, of: burst[1].id)
+        try library.maintenance.setPerceptualHash(base ^ 0b111_111, of: burst[2].id)
+        try library.maintenance.setPerceptualHash(~base, of: other.id)
+        #expect(try library.maintenance.photosWithoutPerceptualHash(limit: 10).map(\.id) == [unhashed.id])
+        #expect(try library.gallery.perceptualHash(of: burst[1].id) == base ^ 0b111)
+        let groups = try library.gallery.duplicateGroups(maxDistance: 4)
         #expect(groups.map { $0.map(\.id) } == [[burst[2].id, burst[1].id, burst[0].id]])
-        #expect(try library.duplicateGroups(maxDistance: 2).isEmpty)
+        #expect(try library.gallery.duplicateGroups(maxDistance: 2).isEmpty)
         try library.setHidden(true, of: burst[1].id)
-        #expect(try library.duplicateGroups(maxDistance: 4).isEmpty, "hidden photos are not shown as duplicates")
+        #expect(try library.gallery.duplicateGroups(maxDistance: 4).isEmpty, "hidden photos are not shown as duplicates")
     }
 
     /// What migrations v7 and v8 add (and v9, after them), taken away: the catalog as a booth of before search left it.
@@ -200,8 +200,8 @@ struct FindingTests {
         }
         #expect(errors.isEmpty, "\(errors)")
         let library = try LibraryFixture.open(directory)
-        #expect(try library.photos(.search("guest")).count > 0)
-        #expect(try library.photos(.search("zoe")).count == 1)
+        #expect(try library.gallery.photos(.search("guest")).count > 0)
+        #expect(try library.gallery.photos(.search("zoe")).count == 1)
     }
 
     @Test("A catalog of before search gets names, index and columns when it is opened")
@@ -215,9 +215,9 @@ struct FindingTests {
         try catalog.write { db in try db.execute(sql: Self.toVersion6) }
         try catalog.close()
         let library = try LibraryFixture.open(fixture.directory)
-        #expect(try library.photos(.search("zoe")).map(\.id) == [photo.id])
-        #expect(try library.albums().filter { $0.kind == .name }.map(\.key) == ["zoe"])
-        #expect(try library.photosWithoutPerceptualHash(limit: 10).map(\.id) == [photo.id, placeholder.id])
+        #expect(try library.gallery.photos(.search("zoe")).map(\.id) == [photo.id])
+        #expect(try library.gallery.albums().filter { $0.kind == .name }.map(\.key) == ["zoe"])
+        #expect(try library.maintenance.photosWithoutPerceptualHash(limit: 10).map(\.id) == [photo.id, placeholder.id])
     }
 
     @Test("Names folded before NameKey stripped every mark are folded again when the catalog is opened")
@@ -235,7 +235,7 @@ struct FindingTests {
         let library = try LibraryFixture.open(fixture.directory)
         let key = NameKey.fold("क्षत्रिय")
         #expect(key != "क्षत्रिय")
-        #expect(try library.albums().filter { $0.kind == .name }.map(\.key) == [key])
-        #expect(try library.photos(.name(key)).map(\.id) == [photo.id])
+        #expect(try library.gallery.albums().filter { $0.kind == .name }.map(\.key) == [key])
+        #expect(try library.gallery.photos(.name(key)).map(\.id) == [photo.id])
     }
 }

@@ -16,23 +16,23 @@ struct HiddenPhotoTests {
         let new = try fixture.add(caption: "new")
         try fixture.library.setHidden(true, of: secret.id)
 
-        #expect(try fixture.library.photos().map(\.id) == [new.id, old.id])
-        #expect(try fixture.library.photos(skipping: 1, limit: 1).map(\.id) == [old.id])
-        #expect(try fixture.library.count() == 2)
-        #expect(try fixture.library.photo(id: secret.id) == nil)
-        #expect(try fixture.library.thumbnail(of: secret.id) == nil)
-        #expect(try fixture.library.position(of: old) == 1, "the hidden photo does not push others to a later page")
+        #expect(try fixture.library.gallery.photos().map(\.id) == [new.id, old.id])
+        #expect(try fixture.library.gallery.photos(skipping: 1, limit: 1).map(\.id) == [old.id])
+        #expect(try fixture.library.gallery.count() == 2)
+        #expect(try fixture.library.gallery.photo(id: secret.id) == nil)
+        #expect(try fixture.library.gallery.thumbnail(of: secret.id) == nil)
+        #expect(try fixture.library.gallery.position(of: old) == 1, "the hidden photo does not push others to a later page")
 
-        #expect(try fixture.library.photos(includingHidden: true).map(\.id) == [new.id, secret.id, old.id])
-        #expect(try fixture.library.count(includingHidden: true) == 3)
-        #expect(try fixture.library.photo(id: secret.id, includingHidden: true) == secret)
-        #expect(try fixture.library.thumbnail(of: secret.id, includingHidden: true) != nil)
-        #expect(try fixture.library.hiddenPhotos().map(\.id) == [secret.id], "the operator finds what to unhide")
+        #expect(try fixture.library.gallery.photos(includingHidden: true).map(\.id) == [new.id, secret.id, old.id])
+        #expect(try fixture.library.gallery.count(includingHidden: true) == 3)
+        #expect(try fixture.library.gallery.photo(id: secret.id, includingHidden: true) == secret)
+        #expect(try fixture.library.gallery.thumbnail(of: secret.id, includingHidden: true) != nil)
+        #expect(try fixture.library.gallery.hiddenPhotos().map(\.id) == [secret.id], "the operator finds what to unhide")
 
         try fixture.library.setHidden(false, of: secret.id)
-        #expect(try fixture.library.photos().map(\.id) == [new.id, secret.id, old.id])
-        #expect(try fixture.library.hiddenPhotos().isEmpty)
-        #expect(try fixture.library.position(of: old) == 2)
+        #expect(try fixture.library.gallery.photos().map(\.id) == [new.id, secret.id, old.id])
+        #expect(try fixture.library.gallery.hiddenPhotos().isEmpty)
+        #expect(try fixture.library.gallery.position(of: old) == 2)
         #expect(throws: LibraryError.unknownPhoto) { try fixture.library.setHidden(true, of: UUID()) }
     }
 
@@ -41,8 +41,8 @@ struct HiddenPhotoTests {
         let fixture = try LibraryFixture()
         let photo = try fixture.add()
         try fixture.library.setHidden(true, of: photo.id)
-        #expect(try fixture.library.reconcile().isEmpty)
-        let report = try fixture.library.check()
+        #expect(try fixture.library.maintenance.reconcile().isEmpty)
+        let report = try fixture.library.maintenance.check()
         #expect(report.isClean, "\(report.problems)")
         #expect(report.photoCount == 1)
     }
@@ -55,25 +55,27 @@ struct HiddenPhotoTests {
         var library = fixture.library
         if withMalformedRows {
             let photo = try fixture.add()
-            try library.database.write { db in try db.execute(sql: "UPDATE photo SET id = 'x' WHERE id = ?", arguments: [photo.id.lowercased]) }
+            try library.catalog.database.write { db in try db.execute(sql: "UPDATE photo SET id = 'x' WHERE id = ?", arguments: [photo.id.lowercased])
+            }
             library = try LibraryFixture.open(fixture.directory)
         }
-        #expect(library.shown(false).contains(PhotoLibrary.wellFormedID) == withMalformedRows)
-        let page = try plan(
-            library,
-            "SELECT \(PhotoLibrary.photoColumns) FROM photo WHERE \(library.shown(false)) ORDER BY \(PhotoLibrary.newestFirst) LIMIT 30 OFFSET 9000"
-        )
+        let gallery = library.gallery
+        #expect(try LibraryFixture.sql(of: gallery.shown(), in: library).contains(PhotoRecord.wellFormedID) == withMalformedRows)
+        let page = try LibraryFixture.plan(of: gallery.shown().newestFirst().limit(30, offset: 9000), in: library)
         #expect(page.contains { $0.contains("photo_visible_newest_first") }, "plan: \(page)")
         #expect(!page.contains { $0.contains("TEMP B-TREE") }, "plan: \(page)")
 
-        let count = try plan(library, "SELECT COUNT(*) FROM photo WHERE \(library.shown(false))")
+        let count = try LibraryFixture.plan(of: gallery.shown().select(literal: "COUNT(*)"), in: library)
         #expect(count.contains { $0.contains("photo_visible_newest_first") }, "plan: \(count)")
 
-        let everything = try plan(
-            library,
-            "SELECT \(PhotoLibrary.photoColumns) FROM photo WHERE \(library.shown(true)) ORDER BY \(PhotoLibrary.newestFirst) LIMIT 30")
+        let everything = try LibraryFixture.plan(of: gallery.shown(includingHidden: true).newestFirst().limit(30), in: library)
         #expect(everything.contains { $0.contains("photo_newest_first") }, "plan: \(everything)")
         #expect(!everything.contains { $0.contains("TEMP B-TREE") }, "plan: \(everything)")
+
+        let favourites = try LibraryFixture.plan(of: gallery.shown().favourites().newestFirst().limit(30), in: library)
+        #expect(favourites.contains { $0.contains("photo_visible_favourites") }, "plan: \(favourites)")
+        let named = try LibraryFixture.plan(of: gallery.shown().named("anna").newestFirst().limit(30), in: library)
+        #expect(named.contains { $0.contains("photo_visible_by_name") }, "plan: \(named)")
     }
 
     @Test("A library made before hidden photos existed opens with all its photos visible")
@@ -95,13 +97,7 @@ struct HiddenPhotoTests {
         try queue.close()
 
         let library = try LibraryFixture.open(directory, create: false)
-        #expect(try library.photos().map(\.id) == [id])
-        #expect(try library.count() == 1)
-    }
-
-    private func plan(_ library: PhotoLibrary, _ sql: String) throws -> [String] {
-        try library.read("explain") { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }
-        }
+        #expect(try library.gallery.photos().map(\.id) == [id])
+        #expect(try library.gallery.count() == 1)
     }
 }

@@ -1,6 +1,7 @@
 import BoothCore
 import BoothImaging
 import Foundation
+import GRDB
 import Logging
 
 @testable import BoothStore
@@ -53,5 +54,18 @@ final class LibraryFixture {
                 let values = try? directory.appendingPathComponent(path).resourceValues(forKeys: [.isRegularFileKey])
                 return values?.isRegularFile == true
             })
+    }
+
+    /// The SQL of `request`, as the catalog is sent it.
+    static func sql(of request: some FetchRequest, in library: PhotoLibrary) throws -> String {
+        try library.catalog.read("prepare") { db in try request.makePreparedRequest(db, forSingleResult: false).statement.sql }
+    }
+
+    /// SQLite's plan for `request`: one line per step.
+    static func plan(of request: some FetchRequest, in library: PhotoLibrary) throws -> [String] {
+        try library.catalog.read("explain") { db in
+            let statement = try request.makePreparedRequest(db, forSingleResult: false).statement
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + statement.sql, arguments: statement.arguments).map { $0["detail"] as String }
+        }
     }
 }

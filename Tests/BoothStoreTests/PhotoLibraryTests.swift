@@ -13,24 +13,24 @@ struct PhotoLibraryTests {
         let fixture = try LibraryFixture()
         #expect(try fixture.library.journalMode() == "wal")
         // The writer commits: its setting is the one that counts (readers never write).
-        let synchronous = try fixture.library.database.writeWithoutTransaction { db in
+        let synchronous = try fixture.library.catalog.database.writeWithoutTransaction { db in
             try Int.fetchOne(db, sql: "PRAGMA synchronous")
         }
         #expect(synchronous == 2, "2 is FULL")
         #expect(FileManager.default.fileExists(atPath: fixture.url("photobooth.sqlite").path))
     }
 
-    @Test("After the catalog's caches are released, photos are read and saved as before, and changes still counted")
+    @Test("After the catalog's caches are released, photos are read and saved as before, and changes still seen")
     func releasedMemory() throws {
         let fixture = try LibraryFixture()
         let first = try fixture.add(caption: "First")
-        #expect(try fixture.library.thumbnail(of: first.id) != nil)
-        let generation = fixture.library.changes.generation
+        #expect(try fixture.library.gallery.thumbnail(of: first.id) != nil)
+        let generation = fixture.library.changes.current
         fixture.library.releaseMemory()
         let second = try fixture.add(caption: "Second", frame: 2)
-        #expect(fixture.library.changes.generation > generation, "the writer's observer survived the release")
-        #expect(try fixture.library.thumbnail(of: first.id) != nil && fixture.library.thumbnail(of: second.id) != nil)
-        #expect(try fixture.library.photos().map(\.caption.text) == ["Second", "First"])
+        #expect(fixture.library.changes.current > generation, "the gallery saw the save")
+        #expect(try fixture.library.gallery.thumbnail(of: first.id) != nil && fixture.library.gallery.thumbnail(of: second.id) != nil)
+        #expect(try fixture.library.gallery.photos().map(\.caption.text) == ["Second", "First"])
     }
 
     @Test("A saved photo is the original bytes at photos/YYYY/MM/DD/<uuid>.jpg, with its row")
@@ -45,11 +45,11 @@ struct PhotoLibraryTests {
         #expect(photo.file == "photos/2026/09/21/\(id.lowercased).jpg")
         #expect(try Data(contentsOf: fixture.url(photo.file)) == jpeg)
         #expect(fixture.files().filter { $0.hasSuffix(".tmp") }.isEmpty)
-        let stored = try #require(try fixture.library.photo(id: id))
+        let stored = try #require(try fixture.library.gallery.photo(id: id))
         #expect(stored == photo)
         #expect(stored.createdAt.timeIntervalSince1970 == 1_790_000_000.25, "sub-second precision survives")
         #expect(stored.width == 320 && stored.height == 240 && stored.byteCount == jpeg.count)
-        let thumbnail = try #require(try fixture.library.thumbnail(of: id))
+        let thumbnail = try #require(try fixture.library.gallery.thumbnail(of: id))
         #expect(try JPEGHeader(thumbnail).width == 320)
     }
 
@@ -59,8 +59,8 @@ struct PhotoLibraryTests {
         try fixture.add(caption: "old", secondsAgo: 60)
         try fixture.add(caption: "new", secondsAgo: 1)
         try fixture.add(caption: "middle", secondsAgo: 30)
-        #expect(try fixture.library.photos().map(\.caption.text) == ["new", "middle", "old"])
-        #expect(try fixture.library.photos(limit: 1).map(\.caption.text) == ["new"])
+        #expect(try fixture.library.gallery.photos().map(\.caption.text) == ["new", "middle", "old"])
+        #expect(try fixture.library.gallery.photos(limit: 1).map(\.caption.text) == ["new"])
     }
 
     @Test("Pages of the gallery: newest first, photos of the same millisecond by number, no gaps or repeats")
@@ -79,19 +79,16 @@ struct PhotoLibraryTests {
             numbers.append(number)
         }
         let newestFirst = [numbers[6], numbers[5], numbers[4], numbers[3], numbers[2], numbers[1], numbers[0]]
-        let pages = try stride(from: 0, to: 7, by: 3).map { try fixture.library.photos(skipping: $0, limit: 3).map(\.number) }
+        let pages = try stride(from: 0, to: 7, by: 3).map { try fixture.library.gallery.photos(skipping: $0, limit: 3).map(\.number) }
         #expect(pages == [Array(newestFirst[0..<3]), Array(newestFirst[3..<6]), [newestFirst[6]]])
-        #expect(try fixture.library.photos(skipping: 7, limit: 3).isEmpty)
-        #expect(try fixture.library.count() == 7)
+        #expect(try fixture.library.gallery.photos(skipping: 7, limit: 3).isEmpty)
+        #expect(try fixture.library.gallery.count() == 7)
     }
 
     @Test("A page is read through the newest-first index, never by sorting the catalog")
     func pageUsesIndex() throws {
         let fixture = try LibraryFixture()
-        let detail = try fixture.library.read("explain") { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM photo ORDER BY \(PhotoLibrary.newestFirst) LIMIT 30 OFFSET 9000")
-                .map { $0["detail"] as String }
-        }
+        let detail = try LibraryFixture.plan(of: ListedPhoto.all().newestFirst().limit(30, offset: 9000), in: fixture.library)
         #expect(detail.contains { $0.contains("photo_newest_first") }, "plan: \(detail)")
         #expect(!detail.contains { $0.contains("TEMP B-TREE") }, "plan: \(detail)")
     }
@@ -112,7 +109,7 @@ struct PhotoLibraryTests {
         let fixture = try LibraryFixture()
         let photo = try fixture.add()
         try fixture.library.setCaption(Caption(sanitizing: "Bob")!, of: photo.id)
-        #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Bob")
+        #expect(try fixture.library.gallery.photo(id: photo.id)?.caption.text == "Bob")
         #expect(throws: LibraryError.unknownPhoto) { try fixture.library.setCaption(Caption(sanitizing: "x")!, of: UUID()) }
     }
 
@@ -120,15 +117,15 @@ struct PhotoLibraryTests {
     func lookup() throws {
         let fixture = try LibraryFixture()
         let photo = try fixture.add()
-        #expect(try fixture.library.photo(matching: photo.id.uuidString) == photo)
-        #expect(try fixture.library.photo(matching: String(photo.id.lowercased.prefix(6))) == photo)
-        #expect(throws: LibraryError.unknownPhoto) { try fixture.library.photo(matching: "zz-not-an-id") }
-        #expect(throws: LibraryError.unknownPhoto) { try fixture.library.photo(matching: "") }
+        #expect(try fixture.library.gallery.photo(matching: photo.id.uuidString) == photo)
+        #expect(try fixture.library.gallery.photo(matching: String(photo.id.lowercased.prefix(6))) == photo)
+        #expect(throws: LibraryError.unknownPhoto) { try fixture.library.gallery.photo(matching: "zz-not-an-id") }
+        #expect(throws: LibraryError.unknownPhoto) { try fixture.library.gallery.photo(matching: "") }
         // Two photos share the empty-ish prefix of one hex digit often enough: force it.
         var ids: [UUID] = []
         while Set(ids.map { $0.lowercased.prefix(1) }).count == ids.count { ids.append(try fixture.add().id) }
         let shared = ids.map { String($0.lowercased.prefix(1)) }.first { prefix in ids.filter { $0.lowercased.hasPrefix(prefix) }.count > 1 }!
-        #expect(throws: LibraryError.ambiguousPhoto) { try fixture.library.photo(matching: shared) }
+        #expect(throws: LibraryError.ambiguousPhoto) { try fixture.library.gallery.photo(matching: shared) }
     }
 
     @Test("Opening a folder without a catalog is an error unless asked to create one")

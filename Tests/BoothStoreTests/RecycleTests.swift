@@ -13,14 +13,14 @@ struct RecycleTests {
         let kept = try fixture.add(caption: "kept")
         let photo = try fixture.add(caption: "Alice & Bob")
         let original = try Data(contentsOf: fixture.url(photo.file))
-        let thumbnail = try #require(try fixture.library.thumbnail(of: photo.id))
+        let thumbnail = try #require(try fixture.library.gallery.thumbnail(of: photo.id))
 
         let destination = try fixture.library.recycle(photo.id)
         #expect(destination == fixture.url("recycle/\(photo.id.lowercased).jpg"))
         #expect(try Data(contentsOf: destination) == original)
         #expect(!FileManager.default.fileExists(atPath: fixture.url(photo.file).path))
-        #expect(try fixture.library.photo(id: photo.id, includingHidden: true) == nil)
-        #expect(try fixture.library.photos().map(\.id) == [kept.id])
+        #expect(try fixture.library.gallery.photo(id: photo.id, includingHidden: true) == nil)
+        #expect(try fixture.library.gallery.photos().map(\.id) == [kept.id])
 
         let record = try JSONDecoder().decode(
             RecycledPhoto.self, from: Data(contentsOf: fixture.url("recycle/\(photo.id.lowercased).json")))
@@ -30,7 +30,7 @@ struct RecycleTests {
         #expect(record.createdAt == photo.createdAt.utcTimestamp)
         #expect(record.file == photo.file)
         #expect(record.thumbnail == thumbnail)
-        #expect(try fixture.library.check().isClean)
+        #expect(try fixture.library.maintenance.check().isClean)
         #expect(throws: LibraryError.unknownPhoto) { try fixture.library.recycle(photo.id) }
     }
 
@@ -43,7 +43,7 @@ struct RecycleTests {
         let record = try JSONDecoder().decode(
             RecycledPhoto.self, from: Data(contentsOf: fixture.url("recycle/\(photo.id.lowercased).json")))
         #expect(record.hidden)
-        #expect(try fixture.library.count(includingHidden: true) == 0)
+        #expect(try fixture.library.gallery.count(includingHidden: true) == 0)
     }
 
     @Test("A crash after the record was written: the next start finishes the deletion")
@@ -56,12 +56,12 @@ struct RecycleTests {
             temporaryName: "record.tmp")
 
         let restarted = try LibraryFixture.open(fixture.directory)
-        #expect(try restarted.check().problems == [.interruptedRecycling(photo)])
-        let actions = try restarted.reconcile()
+        #expect(try restarted.maintenance.check().problems == [.interruptedRecycling(photo)])
+        let actions = try restarted.maintenance.reconcile()
         #expect(actions.count == 1 && actions[0].contains(photo.id.lowercased))
-        #expect(try restarted.photo(id: photo.id, includingHidden: true) == nil)
+        #expect(try restarted.gallery.photo(id: photo.id, includingHidden: true) == nil)
         #expect(try Data(contentsOf: fixture.url("recycle/\(photo.id.lowercased).jpg")) == original)
-        #expect(try restarted.check().isClean)
+        #expect(try restarted.maintenance.check().isClean)
     }
 
     @Test("A crash after the move: the row does not outlive it, and check names it until repaired")
@@ -75,13 +75,13 @@ struct RecycleTests {
         try DurableFile.move(fixture.url(photo.file), to: destination)
 
         let restarted = try LibraryFixture.open(fixture.directory)
-        let report = try restarted.check()
+        let report = try restarted.maintenance.check()
         #expect(report.problems == [.interruptedRecycling(photo)], "not reported as a missing original")
-        #expect(try restarted.repair(report).count == 1)
-        #expect(try restarted.photo(id: photo.id, includingHidden: true) == nil)
+        #expect(try restarted.maintenance.repair(report).count == 1)
+        #expect(try restarted.gallery.photo(id: photo.id, includingHidden: true) == nil)
         #expect(FileManager.default.fileExists(atPath: destination.path))
-        #expect(try restarted.check().isClean)
-        #expect(try restarted.reconcile().isEmpty)
+        #expect(try restarted.maintenance.check().isClean)
+        #expect(try restarted.maintenance.reconcile().isEmpty)
     }
 
     @Test("A crash while writing the record: the temporary file goes, the photo stays")
@@ -92,10 +92,10 @@ struct RecycleTests {
         try DurableFile.makeFolders(fixture.url("recycle"))
         try Data("{\"id\":".utf8).write(to: fixture.url(temporary))
 
-        #expect(try fixture.library.check().problems == [.temporaryFile(temporary)])
-        #expect(try fixture.library.reconcile().count == 1)
+        #expect(try fixture.library.maintenance.check().problems == [.temporaryFile(temporary)])
+        #expect(try fixture.library.maintenance.reconcile().count == 1)
         #expect(!FileManager.default.fileExists(atPath: fixture.url(temporary).path))
-        #expect(try fixture.library.photo(id: photo.id) == photo)
-        #expect(try fixture.library.check().isClean)
+        #expect(try fixture.library.gallery.photo(id: photo.id) == photo)
+        #expect(try fixture.library.maintenance.check().isClean)
     }
 }

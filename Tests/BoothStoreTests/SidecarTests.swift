@@ -63,7 +63,7 @@ struct SidecarTests {
         try fixture.library.setHidden(true, of: photo.id)
         #expect(try fixture.sidecar(of: photo)?.caption == Self.zoe)
         #expect(try fixture.sidecar(of: photo)?.hidden == true)
-        #expect(try fixture.library.check().isClean)
+        #expect(try fixture.library.maintenance.check().isClean)
 
         try fixture.library.recycle(photo.id)
         #expect(!FileManager.default.fileExists(atPath: fixture.library.sidecarURL(of: photo).path))
@@ -80,21 +80,21 @@ struct SidecarTests {
             withIntermediateDirectories: true)
         let error = #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
         #expect(error?.code == .fileFailure, "\(String(describing: error))")
-        #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Anna")
+        #expect(try fixture.library.gallery.photo(id: photo.id)?.caption.text == "Anna")
     }
 
     @Test("A change the catalog refuses puts the sidecar back, so the next start does not make it")
     func refusedChangeRestoresSidecar() throws {
         let fixture = try LibraryFixture()
         let photo = try fixture.add(caption: "Anna")
-        try fixture.library.database.write { db in
+        try fixture.library.catalog.database.write { db in
             try db.execute(sql: "CREATE TEMP TRIGGER refuse BEFORE UPDATE ON photo BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
         }
         let error = #expect(throws: LibraryError.self) { try fixture.library.setCaption(Self.zoe, of: photo.id) }
         #expect(error?.code == .databaseFailure, "\(String(describing: error))")
         #expect(try fixture.sidecar(of: photo)?.caption.text == "Anna")
-        #expect(try fixture.library.reconcile().isEmpty)
-        #expect(try fixture.library.photo(id: photo.id)?.caption.text == "Anna")
+        #expect(try fixture.library.maintenance.reconcile().isEmpty)
+        #expect(try fixture.library.gallery.photo(id: photo.id)?.caption.text == "Anna")
     }
 
     @Test("Names and hides of one photo from many threads at once: each succeeds, and sidecar and catalog agree")
@@ -115,7 +115,7 @@ struct SidecarTests {
             }
         }
         #expect(failures.withLock { $0 }.isEmpty)
-        #expect(try fixture.library.check().isClean, "the sidecar says what the catalog says")
+        #expect(try fixture.library.maintenance.check().isClean, "the sidecar says what the catalog says")
     }
 
     @Test("A catalog that lost changes (its write-ahead log) gets the names, hidden flags and rows back from the sidecars")
@@ -126,22 +126,22 @@ struct SidecarTests {
         try fixture.library.setCaption(Self.zoe, of: renamed.id)
         try fixture.library.setHidden(true, of: dropped.id)
         // What a lost write-ahead log does: the catalog is back as it was, or without the row.
-        try fixture.library.database.write { db in
+        try fixture.library.catalog.database.write { db in
             try db.execute(sql: "UPDATE photo SET caption = 'Photo 1' WHERE id = ?", arguments: [renamed.id.lowercased])
             try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [dropped.id.lowercased])
         }
-        let report = try fixture.library.check()
+        let report = try fixture.library.maintenance.check()
         #expect(report.problems.contains(.sidecarDiffers(renamed, caption: Self.zoe, hidden: false, favourite: false)))
         #expect(report.problems.contains(.unrecorded(file: dropped.file)))
 
-        let actions = try fixture.library.reconcile()
+        let actions = try fixture.library.maintenance.reconcile()
         #expect(actions.contains { $0.contains("restored the name \"\(Self.zoe)\"") }, "\(actions)")
         #expect(actions.contains { $0.contains("adopted \(dropped.file) as \"Ben\"") && $0.contains("from its sidecar") }, "\(actions)")
-        #expect(try fixture.library.photo(id: renamed.id)?.caption == Self.zoe)
-        let adopted = try #require(try fixture.library.photo(id: dropped.id, includingHidden: true))
+        #expect(try fixture.library.gallery.photo(id: renamed.id)?.caption == Self.zoe)
+        let adopted = try #require(try fixture.library.gallery.photo(id: dropped.id, includingHidden: true))
         #expect(adopted == dropped, "same id, number, name and time")
-        #expect(try fixture.library.photo(id: dropped.id) == nil, "still hidden")
-        #expect(try fixture.library.check().isClean)
+        #expect(try fixture.library.gallery.photo(id: dropped.id) == nil, "still hidden")
+        #expect(try fixture.library.maintenance.check().isClean)
         #expect(fixture.library.reservePhotoNumber() > dropped.number)
     }
 
@@ -150,14 +150,14 @@ struct SidecarTests {
         let fixture = try LibraryFixture()
         let photos = try (0..<3).map { try fixture.add(caption: "P\($0)", secondsAgo: Double($0)) }
         for photo in photos { try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: photo)) }
-        #expect(try fixture.library.check().problems == photos.sorted { $0.file < $1.file }.map { .missingSidecar($0) })
-        #expect(try fixture.library.reconcile() == ["wrote the sidecars of 3 photos that had none (<uuid>.xmp beside each original)"])
+        #expect(try fixture.library.maintenance.check().problems == photos.sorted { $0.file < $1.file }.map { .missingSidecar($0) })
+        #expect(try fixture.library.maintenance.reconcile() == ["wrote the sidecars of 3 photos that had none (<uuid>.xmp beside each original)"])
         #expect(try photos.allSatisfy { try fixture.sidecar(of: $0)?.caption == $0.caption })
 
         try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: photos[0]))
-        let actions = try fixture.library.repair(try fixture.library.check())
+        let actions = try fixture.library.maintenance.repair(try fixture.library.maintenance.check())
         #expect(actions == ["wrote the sidecar of photo \(photos[0].id.lowercased) \"P0\""])
-        #expect(try fixture.library.check().isClean)
+        #expect(try fixture.library.maintenance.check().isClean)
     }
 
     @Test("A sidecar that does not read is kept as <uuid>.xmp.unreadable, not overwritten, when the catalog writes a new one")
@@ -167,15 +167,18 @@ struct SidecarTests {
         let foreign = Data("<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">a tool's own tags".utf8)
         for photo in photos { try foreign.write(to: fixture.library.sidecarURL(of: photo)) }
 
-        #expect(try fixture.library.reconcile() == ["wrote the sidecars of 2 photos that had none (<uuid>.xmp beside each original)"])
+        #expect(try fixture.library.maintenance.reconcile() == ["wrote the sidecars of 2 photos that had none (<uuid>.xmp beside each original)"])
         let kept = fixture.library.sidecarURL(of: photos[0]).appendingPathExtension("unreadable")
         #expect(try Data(contentsOf: kept) == foreign)
         #expect(try fixture.sidecar(of: photos[0])?.caption == photos[0].caption)
 
         try foreign.write(to: fixture.library.sidecarURL(of: photos[1]))
-        #expect(try fixture.library.repair(try fixture.library.check()) == ["wrote the sidecar of photo \(photos[1].id.lowercased) \"P1\""])
+        #expect(
+            try fixture.library.maintenance.repair(try fixture.library.maintenance.check()) == [
+                "wrote the sidecar of photo \(photos[1].id.lowercased) \"P1\""
+            ])
         #expect(try Data(contentsOf: fixture.library.sidecarURL(of: photos[1]).appendingPathExtension("unreadable")) == foreign)
-        #expect(try fixture.library.check().isClean)
+        #expect(try fixture.library.maintenance.check().isClean)
     }
 
     @Test("A damaged catalog is set aside and rebuilt: names from the sidecars, else from the rows it still yields")
@@ -190,7 +193,7 @@ struct SidecarTests {
         try FileManager.default.removeItem(at: fixture.url(gone.file))
         fixture.library.close()
 
-        let actions = try PhotoLibrary.rebuildCatalog(
+        let actions = try LibraryMaintenance.rebuildCatalog(
             in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), boothName: "Booth 2")
         #expect(actions.first?.hasPrefix("set the damaged catalog aside as photobooth.damaged-") == true)
         #expect(
@@ -200,11 +203,11 @@ struct SidecarTests {
                 """, "\(actions)")
         #expect(fixture.files().contains { $0.hasPrefix("photobooth.damaged-") && $0.hasSuffix(".sqlite") })
         let library = try LibraryFixture.open(fixture.directory)
-        #expect(try library.photo(id: anna.id) == anna)
-        #expect(try library.photo(id: ben.id, includingHidden: true) == ben)
-        #expect(try library.photo(id: ben.id) == nil, "hidden, as the old row said")
-        #expect(try library.read("") { db in try String.fetchAll(db, sql: "SELECT caption FROM lost_photo") } == ["Gone"])
-        let report = try library.check()
+        #expect(try library.gallery.photo(id: anna.id) == anna)
+        #expect(try library.gallery.photo(id: ben.id, includingHidden: true) == ben)
+        #expect(try library.gallery.photo(id: ben.id) == nil, "hidden, as the old row said")
+        #expect(try library.catalog.read("") { db in try String.fetchAll(db, sql: "SELECT caption FROM lost_photo") } == ["Gone"])
+        let report = try library.maintenance.check()
         #expect(report.isClean, "\(report.problems)")
     }
 
@@ -221,15 +224,15 @@ struct SidecarTests {
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: true)
 
         let error = #expect(throws: LibraryError.self) {
-            try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+            try LibraryMaintenance.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
         }
         #expect(error?.code == .fileFailure, "\(String(describing: error))")
         #expect(try Data(contentsOf: fixture.url(PhotoLibrary.catalogName)) == garbage)
         #expect(!fixture.files().contains { $0.hasPrefix("photobooth.damaged-") || $0.hasPrefix("photobooth.rebuilding") }, "\(fixture.files())")
 
         try FileManager.default.removeItem(at: blocker)
-        _ = try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
-        #expect(try LibraryFixture.open(fixture.directory).photos().count == 1)
+        _ = try LibraryMaintenance.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+        #expect(try LibraryFixture.open(fixture.directory).gallery.photos().count == 1)
         #expect(!fixture.files().contains { $0.hasPrefix("photobooth.rebuilding") }, "\(fixture.files())")
     }
 
@@ -244,10 +247,10 @@ struct SidecarTests {
         fixture.library.close()
         try Data(repeating: 0x55, count: 4096).write(to: fixture.url(PhotoLibrary.catalogName))
 
-        _ = try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
+        _ = try LibraryMaintenance.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"))
         let library = try LibraryFixture.open(fixture.directory)
-        for photo in photos { #expect(try library.photo(id: photo.id) == photo, "number and name kept") }
-        let adopted = try #require(try library.photos().first { $0.file == bare })
+        for photo in photos { #expect(try library.gallery.photo(id: photo.id) == photo, "number and name kept") }
+        let adopted = try #require(try library.gallery.photos().first { $0.file == bare })
         #expect(adopted.number == 4 && adopted.caption.text == "Photo 4")
         #expect(library.reservePhotoNumber() == 5)
     }

@@ -57,8 +57,11 @@ final class CrashCopies: Sendable {
 
 @Suite("The start's check: the operations a crash interrupted, not the whole library")
 struct StartupTests {
-    /// What migration v9 adds, taken away: the catalog as a booth of before intents left it.
+    /// What migration v9 adds (and v11, which counts in its table), taken away: the catalog as a
+    /// booth of before intents left it.
     static let toVersion8 = """
+        DROP TRIGGER gallery_photo_insert; DROP TRIGGER gallery_photo_delete; DROP TRIGGER gallery_photo_update;
+        DELETE FROM grdb_migrations WHERE identifier LIKE 'v11%';
         DROP TRIGGER count_photo_insert; DROP TRIGGER count_photo_delete; DROP TRIGGER count_photo_update; DROP TRIGGER count_intent;
         DROP TABLE in_flight; DROP TABLE catalog_state; DROP INDEX photo_malformed_id; DROP INDEX photo_without_hash;
         DELETE FROM grdb_migrations WHERE identifier LIKE 'v9%';
@@ -67,7 +70,7 @@ struct StartupTests {
     /// A library past its first start (a new catalog's start checks every photo).
     static func started(boothName: String = "") throws -> LibraryFixture {
         let fixture = try LibraryFixture(boothName: boothName)
-        #expect(try fixture.library.reconcileAtStart().fullCheck != nil, "a new catalog's first start checks every photo")
+        #expect(try fixture.library.maintenance.reconcileAtStart().fullCheck != nil, "a new catalog's first start checks every photo")
         return fixture
     }
 
@@ -75,11 +78,11 @@ struct StartupTests {
     /// that leaves `check` clean and no intent behind. Returns the library and what it did.
     static func restart(_ folder: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> (PhotoLibrary, [String]) {
         let library = try LibraryFixture.open(folder, create: false)
-        let start = try library.reconcileAtStart()
+        let start = try library.maintenance.reconcileAtStart()
         #expect(start.fullCheck == nil, "\(start)", sourceLocation: sourceLocation)
-        let report = try library.check()
+        let report = try library.maintenance.check()
         #expect(report.isClean, "\(report.problems)", sourceLocation: sourceLocation)
-        let intents = try library.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM in_flight") }
+        let intents = try library.catalog.database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM in_flight") }
         #expect(intents == 0, sourceLocation: sourceLocation)
         return (library, start.actions)
     }
@@ -108,7 +111,7 @@ struct StartupTests {
         // Before the files: nothing to do, and the photo was never acknowledged.
         let (before, nothing) = try Self.restart(try crashes.folder(at: "save: intent committed"))
         #expect(nothing.isEmpty)
-        #expect(try before.photos().map(\.id) == [kept.id])
+        #expect(try before.gallery.photos().map(\.id) == [kept.id])
 
         // The temporary files written, none renamed; or the original renamed and not its sidecar.
         let written = try crashes.variant(of: "save: files in place") { base in
@@ -117,18 +120,18 @@ struct StartupTests {
         }
         let (unsaved, removed) = try Self.restart(written)
         #expect(Set(removed) == Set([jpegTemporary, xmpTemporary].map { "removed the temporary file \($0) left by an interrupted save" }))
-        #expect(try unsaved.photos().map(\.id) == [kept.id])
+        #expect(try unsaved.gallery.photos().map(\.id) == [kept.id])
         #expect(!Self.files(in: written).contains { $0.contains(photo.id.lowercased) })
 
         let halfRenamed = try crashes.variant(of: "save: files in place") { base in try moveBack(base, sidecar, xmpTemporary) }
         let (adoptedBare, bare) = try Self.restart(halfRenamed)
         #expect(bare.count == 2 && bare[1].hasPrefix("adopted \(photo.file) as \"Photo \(photo.number)\""), "\(bare)")
-        #expect(try adoptedBare.photo(id: photo.id) != nil)
+        #expect(try adoptedBare.gallery.photo(id: photo.id) != nil)
 
         // Both in place, the row not committed: adopted with its sidecar's name, number and time.
         let (adopted, actions) = try Self.restart(try crashes.folder(at: "save: files in place"))
         #expect(actions.count == 1 && actions[0].contains("from its sidecar"), "\(actions)")
-        #expect(try adopted.photo(id: photo.id) == photo)
+        #expect(try adopted.gallery.photo(id: photo.id) == photo)
     }
 
     @Test("A name, hide or favourite cut short: the next start gives the row what the sidecar says, or nothing changed")
@@ -149,19 +152,19 @@ struct StartupTests {
         }
         let (unchanged, nothing) = try Self.restart(crashes.taken[0].folder)
         #expect(nothing.isEmpty)
-        #expect(try unchanged.photo(id: photo.id)?.caption.text == "Anna")
+        #expect(try unchanged.gallery.photo(id: photo.id)?.caption.text == "Anna")
 
         let (renamed, restored) = try Self.restart(crashes.taken[1].folder)
         #expect(restored == ["restored the name \"Zoë\" (the catalog had \"Anna\") of photo \(photo.id.lowercased) from its sidecar"])
-        #expect(try renamed.photo(id: photo.id)?.caption.text == "Zoë")
+        #expect(try renamed.gallery.photo(id: photo.id)?.caption.text == "Zoë")
 
         let (hidden, hiding) = try Self.restart(crashes.taken[3].folder)
         #expect(hiding == ["restored its hidden flag of photo \(photo.id.lowercased) from its sidecar"])
-        #expect(try hidden.photo(id: photo.id) == nil && hidden.photo(id: photo.id, includingHidden: true) != nil)
+        #expect(try hidden.gallery.photo(id: photo.id) == nil && hidden.gallery.photo(id: photo.id, includingHidden: true) != nil)
 
         let (marked, marking) = try Self.restart(crashes.taken[5].folder)
         #expect(marking == ["restored its favourite mark of photo \(photo.id.lowercased) from its sidecar"])
-        #expect(try marked.photo(id: photo.id, includingHidden: true)?.favourite == true)
+        #expect(try marked.gallery.photo(id: photo.id, includingHidden: true)?.favourite == true)
 
         // Its temporary file goes, the old sidecar stays.
         let (_, cleaned) = try Self.restart(writing)
@@ -188,7 +191,7 @@ struct StartupTests {
         }
         let (kept, nothing) = try Self.restart(try crashes.folder(at: "recycle: intent committed"))
         #expect(nothing.isEmpty)
-        #expect(try kept.photo(id: photo.id) != nil)
+        #expect(try kept.gallery.photo(id: photo.id) != nil)
         let (_, removed) = try Self.restart(recording)
         #expect(removed == ["removed the temporary file \(recordTemporary) left by an interrupted deletion"])
 
@@ -196,7 +199,7 @@ struct StartupTests {
             let folder = try crashes.folder(at: step)
             let (library, actions) = try Self.restart(folder)
             #expect(actions.count == 1 && actions[0].hasPrefix("deleted photo \(photo.id.lowercased)"), "\(step): \(actions)")
-            #expect(try library.photo(id: photo.id, includingHidden: true) == nil)
+            #expect(try library.gallery.photo(id: photo.id, includingHidden: true) == nil)
             #expect(Self.files(in: folder).isSuperset(of: ["recycle/\(photo.id.lowercased).jpg", "recycle/\(photo.id.lowercased).xmp"]))
         }
     }
@@ -221,10 +224,10 @@ struct StartupTests {
 
         let (none, nothing) = try Self.restart(try crashes.folder(at: "import: intent committed"))
         #expect(nothing.isEmpty)
-        #expect(try none.count(includingHidden: true) == 0)
+        #expect(try none.gallery.count(includingHidden: true) == 0)
         let (adopting, adopted) = try Self.restart(try crashes.folder(at: "import: files in place"))
         #expect(adopted.count == 1 && adopted[0].contains("from its sidecar"), "\(adopted)")
-        #expect(try adopting.photo(id: imported.id) == imported, "its origin and booth too")
+        #expect(try adopting.gallery.photo(id: imported.id) == imported, "its origin and booth too")
 
         let removing = try crashes.folder(at: "remove imported: row deleted")
         let (_, removed) = try Self.restart(removing)
@@ -250,11 +253,11 @@ struct StartupTests {
             try LibraryFixture.jpeg(frame: 5).write(to: base.appendingPathComponent(stray))
         }
         let library = try LibraryFixture.open(folder, create: false)
-        let start = try library.reconcileAtStart()
+        let start = try library.maintenance.reconcileAtStart()
         #expect(start.fullCheck == nil)
         #expect(start.actions.count == 1 && start.actions[0].hasPrefix("restored the name \"Ben\""), "\(start.actions)")
         #expect(try Data(contentsOf: folder.appendingPathComponent(PhotoLibrary.sidecarPath(of: untouched.file))) == Data("not a sidecar".utf8))
-        let problems = try library.check().problems
+        let problems = try library.maintenance.check().problems
         #expect(problems.contains(.missingSidecar(untouched)) && problems.contains(.unrecorded(file: stray)), "\(problems)")
         #expect(problems.count == 2)
     }
@@ -264,7 +267,7 @@ struct StartupTests {
         let fixture = try Self.started()
         let early = try fixture.add(caption: "Early", secondsAgo: 60)
         let other = try fixture.add(caption: "Other", secondsAgo: 30)
-        try fixture.library.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try fixture.library.catalog.database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try fixture.library.setCaption(Caption(sanitizing: "Zoë")!, of: early.id)
         let late = try fixture.add(caption: "Late")
         // The copy of a booth killed now, then its write-ahead log deleted.
@@ -281,25 +284,25 @@ struct StartupTests {
         defer { try? FileManager.default.removeItem(at: cut) }
         try FileManager.default.copyItem(at: folder, to: cut)
         let refusing = try LibraryFixture.open(cut, create: false)
-        try refusing.database.write { db in
+        try refusing.catalog.database.write { db in
             try db.execute(sql: "CREATE TEMP TRIGGER refuse BEFORE INSERT ON photo BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
         }
-        #expect(throws: LibraryError.self) { try refusing.reconcileAtStart() }
+        #expect(throws: LibraryError.self) { try refusing.maintenance.reconcileAtStart() }
         refusing.close()
-        let resumed = try LibraryFixture.open(cut, create: false).reconcileAtStart()
+        let resumed = try LibraryFixture.open(cut, create: false).maintenance.reconcileAtStart()
         #expect(resumed.fullCheck?.contains("lost its last commits") == true, "\(String(describing: resumed.fullCheck))")
         #expect(resumed.actions.contains { $0.hasPrefix("adopted \(late.file) as \"Late\"") }, "\(resumed.actions)")
 
         let library = try LibraryFixture.open(folder, create: false)
         // Another command writing before the booth starts does not hide the loss.
         try library.setFavourite(true, of: other.id)
-        let start = try library.reconcileAtStart()
+        let start = try library.maintenance.reconcileAtStart()
         #expect(start.fullCheck?.contains("lost its last commits") == true, "\(String(describing: start.fullCheck))")
         #expect(start.actions.contains { $0.hasPrefix("restored the name \"Zoë\"") }, "\(start.actions)")
         #expect(start.actions.contains { $0.hasPrefix("adopted \(late.file) as \"Late\"") }, "\(start.actions)")
-        #expect(try library.check().isClean)
-        #expect(try library.reconcileAtStart() == PhotoLibrary.StartReconciliation(actions: [], fullCheck: nil), "once")
-        #expect(try LibraryFixture.open(folder, create: false).reconcileAtStart().fullCheck == nil, "nor in another process")
+        #expect(try library.maintenance.check().isClean)
+        #expect(try library.maintenance.reconcileAtStart() == LibraryMaintenance.StartReconciliation(actions: [], fullCheck: nil), "once")
+        #expect(try LibraryFixture.open(folder, create: false).maintenance.reconcileAtStart().fullCheck == nil, "nor in another process")
     }
 
     @Test("A catalog of the previous version (no intents) gets one full check, which writes the sidecars it lacks")
@@ -308,25 +311,25 @@ struct StartupTests {
         let photos = try (0..<3).map { try fixture.add(caption: "P\($0)", secondsAgo: Double($0)) }
         for photo in photos { try FileManager.default.removeItem(at: fixture.library.sidecarURL(of: photo)) }
         // Back to version 8's schema, as an earlier booth left it.
-        try fixture.library.database.write { db in try db.execute(sql: Self.toVersion8) }
+        try fixture.library.catalog.database.write { db in try db.execute(sql: Self.toVersion8) }
         fixture.library.close()
 
         let library = try LibraryFixture.open(fixture.directory, create: false)
-        let start = try library.reconcileAtStart()
+        let start = try library.maintenance.reconcileAtStart()
         #expect(start.fullCheck?.contains("earlier version") == true)
         #expect(start.actions == ["wrote the sidecars of 3 photos that had none (<uuid>.xmp beside each original)"])
-        #expect(try library.check().isClean)
-        #expect(try library.reconcileAtStart() == PhotoLibrary.StartReconciliation(actions: [], fullCheck: nil))
+        #expect(try library.maintenance.check().isClean)
+        #expect(try library.maintenance.reconcileAtStart() == LibraryMaintenance.StartReconciliation(actions: [], fullCheck: nil))
 
         // Taken back by hand to before a later migration, which comes again: the favourite
         // mark it lost (the column's default) comes back from the sidecar.
         try library.setFavourite(true, of: photos[0].id)
-        try library.database.write { db in
+        try library.catalog.database.write { db in
             try db.execute(sql: "UPDATE photo SET favourite = 0; DELETE FROM grdb_migrations WHERE identifier LIKE 'v8%'")
         }
         library.close()
         let upgraded = try LibraryFixture.open(fixture.directory, create: false)
-        let again = try upgraded.reconcileAtStart()
+        let again = try upgraded.maintenance.reconcileAtStart()
         #expect(again.fullCheck == "the catalog was brought up to date from an earlier version")
         #expect(again.actions == ["restored its favourite mark of photo \(photos[0].id.lowercased) from its sidecar"])
     }
@@ -335,50 +338,46 @@ struct StartupTests {
     func failedOperationLeavesIntent() throws {
         let fixture = try Self.started()
         let photo = try fixture.add(caption: "Anna")
-        try fixture.library.database.write { db in
+        try fixture.library.catalog.database.write { db in
             try db.execute(sql: "CREATE TEMP TRIGGER refuse BEFORE UPDATE ON photo BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
         }
         #expect(throws: LibraryError.self) { try fixture.library.setCaption(Caption(sanitizing: "Zoë")!, of: photo.id) }
         fixture.library.close()
         let (library, actions) = try Self.restart(fixture.directory)
         #expect(actions.isEmpty)
-        #expect(try library.photo(id: photo.id)?.caption.text == "Anna")
+        #expect(try library.gallery.photo(id: photo.id)?.caption.text == "Anna")
     }
 
     @Test("photobooth.changes is written after each commit and never goes back; one that does not read says nothing")
     func changesFile() throws {
         let fixture = try Self.started()
-        let file = fixture.url(PhotoLibrary.changesFileName)
-        let first = try #require(fixture.library.readChangesFile())
+        let file = fixture.url(CommitMirror.fileName)
+        let first = try #require(fixture.library.catalog.commits?.read())
         let photo = try fixture.add()
-        let second = try #require(fixture.library.readChangesFile())
+        let second = try #require(fixture.library.catalog.commits?.read())
         #expect(second.identity == first.identity && second.changes == first.changes + 2, "the intent and the row")
         try fixture.library.setFavourite(true, of: photo.id)
-        #expect(fixture.library.readChangesFile()?.changes == second.changes + 2)
-        try fixture.library.setSyncState(["last_success": "now"])
-        #expect(fixture.library.readChangesFile()?.changes == second.changes + 2, "a commit that touches no photo changes nothing")
+        #expect(fixture.library.catalog.commits?.read()?.changes == second.changes + 2)
+        try fixture.library.outbox.updateState { $0.lastUpload = Date() }
+        #expect(fixture.library.catalog.commits?.read()?.changes == second.changes + 2, "a commit that touches no photo changes nothing")
 
         try Data("photobooth catalog \(first.identity) changes 99".utf8).write(to: file)
-        #expect(fixture.library.readChangesFile() == nil, "cut short")
+        #expect(fixture.library.catalog.commits?.read() == nil, "cut short")
         try Data().write(to: file)
         fixture.library.close()
-        #expect(try LibraryFixture.open(fixture.directory, create: false).reconcileAtStart().fullCheck == nil)
+        #expect(try LibraryFixture.open(fixture.directory, create: false).maintenance.reconcileAtStart().fullCheck == nil)
     }
 
     @Test("What every start asks the catalog (rows without a photo id, photos without a hash) is answered from an index, not by reading every row")
     func startQueriesUseIndexes() throws {
         let fixture = try Self.started()
-        func plan(_ sql: String) throws -> String {
-            try fixture.library.database.read { db in
-                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String }.joined(separator: "; ")
-            }
-        }
-        // The queries of PhotoLibrary.init and photosWithoutPerceptualHash(limit:).
-        #expect(try plan("SELECT COUNT(*) FROM photo WHERE NOT (\(PhotoLibrary.wellFormedID))").contains("photo_malformed_id"))
+        let library = fixture.library
+        // The queries of PhotoLibrary.init and LibraryMaintenance.photosWithoutPerceptualHash(limit:).
         #expect(
-            try plan(
-                "SELECT \(PhotoLibrary.photoColumns) FROM photo WHERE \(fixture.library.wellFormed) AND perceptual_hash IS NULL ORDER BY created_at, number LIMIT 32"
-            ).contains("photo_without_hash"))
+            try LibraryFixture.plan(of: PhotoRecord.all().malformed().select(literal: "COUNT(*)"), in: library).joined().contains(
+                "photo_malformed_id"))
+        let withoutHash = library.gallery.shown(includingHidden: true).withoutPerceptualHash().oldestFirst().limit(32)
+        #expect(try LibraryFixture.plan(of: withoutHash, in: library).joined().contains("photo_without_hash"))
     }
 
     @Test("A rebuilt catalog needs no second full check at its first start")
@@ -386,9 +385,9 @@ struct StartupTests {
         let fixture = try Self.started()
         try fixture.add(caption: "Anna")
         fixture.library.close()
-        _ = try PhotoLibrary.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: .init(label: "test"))
+        _ = try LibraryMaintenance.rebuildCatalog(in: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: .init(label: "test"))
         let (library, actions) = try Self.restart(fixture.directory)
         #expect(actions.isEmpty)
-        #expect(try library.photos().map(\.caption.text) == ["Anna"])
+        #expect(try library.gallery.photos().map(\.caption.text) == ["Anna"])
     }
 }

@@ -65,7 +65,7 @@ struct StorageTests {
         }
         #expect(error?.code == .databaseFailure, "\(String(describing: error))")
         #expect(!fixture.files().contains { $0.contains(id.lowercased) }, "\(fixture.files())")
-        #expect(try fixture.library.reconcile().isEmpty, "nothing to adopt")
-        #expect(try fixture.library.photos().map(\.id) == [first.id])
+        #expect(try fixture.library.maintenance.reconcile().isEmpty, "nothing to adopt")
+        #expect(try fixture.library.gallery.photos().map(\.id) == [first.id])
     }
 }

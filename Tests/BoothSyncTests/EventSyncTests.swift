@@ -58,7 +58,7 @@ final class TestBooth: Sendable {
 
     /// The photos as guests see them: id and caption, sorted by id.
     func gallery() throws -> [String] {
-        try library.photos().map { "\($0.id.lowercased) \($0.caption)" }.sorted()
+        try library.gallery.photos().map { "\($0.id.lowercased) \($0.caption)" }.sorted()
     }
 }
 
@@ -73,7 +73,7 @@ struct EventSyncTests {
         let server = try await SeaweedFS()
         let (event, east, west, zoe) = try await TestBooth.twoConverging(through: server)
         // Imported photos say where they came from; the author is the booth that took them.
-        let imported = try #require(try west.library.photo(id: zoe.id))
+        let imported = try #require(try west.library.gallery.photo(id: zoe.id))
         #expect(imported.origin == "booth-east")
 
         let keys = try await server.store().listAll(prefix: BucketLayout.keyName(event) + "/").map(\.key)
@@ -117,8 +117,8 @@ struct EventSyncTests {
         try east.library.setHidden(true, of: second.id)
         try await east.sync.catchUp()
         try await west.sync.catchUp()
-        #expect(try west.library.photo(id: first.id)?.caption.text == "Carla")
-        #expect(try west.library.photo(id: second.id) == nil && west.library.photo(id: second.id, includingHidden: true) != nil)
+        #expect(try west.library.gallery.photo(id: first.id)?.caption.text == "Carla")
+        #expect(try west.library.gallery.photo(id: second.id) == nil && west.library.gallery.photo(id: second.id, includingHidden: true) != nil)
 
         // A guest's wish to be forgotten: the owner deletes, the bucket keeps only a tombstone,
         // and the other booth removes its copy entirely.
@@ -131,8 +131,8 @@ struct EventSyncTests {
         let tombstone = try #require(PhotoSidecar(xmp: tombstoneData))
         #expect(tombstone.deleted && tombstone.caption.text != "Carla")
         try await west.sync.catchUp()
-        #expect(try west.library.photo(id: first.id, includingHidden: true) == nil)
-        #expect(try west.library.photos(includingHidden: true).map(\.id) == [second.id])
+        #expect(try west.library.gallery.photo(id: first.id, includingHidden: true) == nil)
+        #expect(try west.library.gallery.photos(includingHidden: true).map(\.id) == [second.id])
         #expect(!FileManager.default.fileExists(atPath: west.library.url(of: first).path))
     }
 
@@ -148,18 +148,18 @@ struct EventSyncTests {
         try east.take("During 1")
         try east.take("During 2")
         await #expect(throws: StoreError.self) { try await east.sync.catchUp() }
-        #expect(try east.library.outboxSummary().pending == 2)
+        #expect(try east.library.outbox.summary().pending == 2)
         #expect(east.sync.metrics.snapshot.lastError?.kind == .unavailable)
-        #expect(try east.library.syncState("last_error")?.isEmpty == false)
+        #expect(try east.library.outbox.state().failure?.message.isEmpty == false)
         try await server.start()
         // The failed entries wait for their backoff; a restart of the booth would try at once.
-        try east.library.retryNow()
+        try east.library.outbox.retryNow()
         try await east.sync.catchUp()
         try await west.sync.catchUp()
         try await west.sync.catchUp()
         #expect(try west.gallery() == east.gallery())
         #expect(try west.gallery().count == 3)
-        #expect(try east.library.outboxSummary().pending == 0)
+        #expect(try east.library.outbox.summary().pending == 0)
     }
 
     @Test("Wrong credentials: a clear status, the outbox kept, and it recovers once they are fixed")
@@ -172,12 +172,12 @@ struct EventSyncTests {
         try wrong.take("Waiting")
         await #expect(throws: StoreError.self) { try await wrong.sync.catchUp() }
         #expect(wrong.sync.metrics.snapshot.lastError?.kind == .credentials)
-        #expect(try wrong.library.outboxSummary().pending == 1)
+        #expect(try wrong.library.outbox.summary().pending == 1)
         // The same library, with the secret fixed (the booth reads credentials again).
         wrong.library.close()
         let fixed = try TestBooth(reopening: wrong, event: event, server: server)
         try await fixed.sync.catchUp()
-        #expect(try fixed.library.outboxSummary().pending == 0)
+        #expect(try fixed.library.outbox.summary().pending == 0)
     }
 
     @Test("A store that throttles, then an upload cut half way: each says so, nothing half-stored, and the photo arrives once, whole")
@@ -192,20 +192,20 @@ struct EventSyncTests {
         await #expect(throws: StoreError.self) { try await booth.sync.catchUp() }
         let throttled = try #require(booth.sync.metrics.snapshot.lastError)
         #expect(throttled.kind == .throttled && throttled.description.contains("slow down"), "\(throttled)")
-        #expect(try booth.library.syncState("last_error")?.contains("slow down") == true)
+        #expect(try booth.library.outbox.state().failure?.message.contains("slow down") == true)
 
-        try booth.library.retryNow()
+        try booth.library.outbox.retryNow()
         await #expect(throws: StoreError.self) { try await booth.sync.catchUp() }
         let cut = try #require(booth.sync.metrics.snapshot.lastError)
         #expect(cut.kind == .unavailable && cut.description.contains("broke off during PUT \"\(layout.key(.photo, of: photo.id))\""), "\(cut)")
         #expect(link.faultsApplied == ["PUT slowDown", "PUT cutHalfway"])
         // The store kept nothing of the cut upload, and the photo still waits.
         #expect(try await server.store().listAll(prefix: layout.ownPrefix).isEmpty)
-        #expect(try booth.library.outboxSummary().pending == 1)
+        #expect(try booth.library.outbox.summary().pending == 1)
 
-        try booth.library.retryNow()
+        try booth.library.outbox.retryNow()
         try await booth.sync.catchUp()
-        #expect(try booth.library.outboxSummary().pending == 0)
+        #expect(try booth.library.outbox.summary().pending == 0)
         let keys = try await server.store().listAll(prefix: layout.ownPrefix).map(\.key)
         #expect(Set(keys) == Set(BucketLayout.Kind.allCases.map { layout.key($0, of: photo.id) }))
         let original = try #require(try await server.store().get(layout.key(.photo, of: photo.id)))
@@ -228,7 +228,7 @@ struct EventSyncTests {
             clock: CorrectedClock(system: { Date() - 3600 }))
         try booth.take("Late")
         try await late.catchUp()
-        #expect(try booth.library.outboxSummary().pending == 0)
+        #expect(try booth.library.outbox.summary().pending == 0)
         #expect(abs(late.metrics.snapshot.clockCorrection - 3600) < 120)
     }
 }
@@ -252,7 +252,7 @@ extension TestBooth {
         #expect(try east.gallery().count == 3, sourceLocation: sourceLocation)
         #expect(try east.gallery() == west.gallery(), sourceLocation: sourceLocation)
         #expect(
-            try east.library.outboxSummary().pending == 0 && west.library.outboxSummary().pending == 0, sourceLocation: sourceLocation)
+            try east.library.outbox.summary().pending == 0 && west.library.outbox.summary().pending == 0, sourceLocation: sourceLocation)
         return (event, east, west, zoe)
     }
 

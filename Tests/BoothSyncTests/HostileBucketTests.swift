@@ -142,7 +142,7 @@ struct HostileBucketTests {
             try await gallery.sync.catchUp()
         }
         #expect(try gallery.gallery() == before && west.gallery() == before)
-        #expect(try gallery.library.photo(id: photo.id)?.caption.text == "Anna")
+        #expect(try gallery.library.gallery.photo(id: photo.id)?.caption.text == "Anna")
         for (key, log) in [(forged[0], galleryLog), (forged[1], galleryLog), (forged[0], westLog), (forged[2], westLog)] {
             let said = log.messages(atLeast: .warning).filter { $0.contains(key) }
             #expect(said.count == 1, "\(key): \(said)")
@@ -164,7 +164,7 @@ struct HostileBucketTests {
         try await fresh.sync.catchUp()
         try await fresh.sync.catchUp()
         #expect(try fresh.gallery() == before)
-        #expect(try fresh.library.photo(id: photo.id)?.origin == "east")
+        #expect(try fresh.library.gallery.photo(id: photo.id)?.origin == "east")
         let claimed = freshLog.messages(atLeast: .warning).filter { $0.contains(forged[0]) }
         #expect(claimed.count == 1 && claimed.first?.contains("published first by \"east\"") == true, "\(claimed)")
 
@@ -189,13 +189,14 @@ struct HostileBucketTests {
         try await east.sync.catchUp()
         try await restarted.sync.catchUp()
         try await west.sync.catchUp()
-        #expect(try restarted.library.photo(id: photo.id)?.caption.text == "Carla")
-        #expect(try restarted.library.photo(id: other.id) == nil && restarted.library.photo(id: other.id, includingHidden: true) != nil)
-        #expect(try west.library.photo(id: photo.id)?.caption.text == "Carla")
+        #expect(try restarted.library.gallery.photo(id: photo.id)?.caption.text == "Carla")
+        #expect(
+            try restarted.library.gallery.photo(id: other.id) == nil && restarted.library.gallery.photo(id: other.id, includingHidden: true) != nil)
+        #expect(try west.library.gallery.photo(id: photo.id)?.caption.text == "Carla")
         try east.library.recycle(photo.id)
         try await east.sync.catchUp()
         try await restarted.sync.catchUp()
-        #expect(try restarted.library.photo(id: photo.id, includingHidden: true) == nil)
+        #expect(try restarted.library.gallery.photo(id: photo.id, includingHidden: true) == nil)
     }
 
     @Test(
@@ -260,12 +261,12 @@ struct HostileBucketTests {
         try await server.store().put(rogue.key(.record, of: welcome.id), Data(zalgoXMP.utf8), contentType: "application/rdf+xml")
 
         try await gallery.sync.catchUp()
-        let imported = try gallery.library.photos(includingHidden: true)
+        let imported = try gallery.library.gallery.photos(includingHidden: true)
         #expect(imported.map(\.id) == [welcome.id])
         let caption = try #require(imported.first?.caption)
         #expect(caption.text.utf8.count <= Caption.maximumBytes && caption.text.unicodeScalars.count <= 512)
         #expect(caption.text.allSatisfy { $0.unicodeScalars.count <= Caption.maximumScalarsPerCharacter })
-        let thumbnail = try #require(try gallery.library.thumbnail(of: welcome.id))
+        let thumbnail = try #require(try gallery.library.gallery.thumbnail(of: welcome.id))
         let thumbnailHeader = try JPEGDecoder().header(of: thumbnail)
         #expect(thumbnailHeader.width <= JPEGThumbnailer.longestSide && thumbnailHeader.height <= JPEGThumbnailer.longestSide)
 
@@ -285,13 +286,13 @@ struct HostileBucketTests {
         try await gallery.sync.catchUp()
         let second = gallery.sync.metrics.snapshot
         #expect(second.objectsImported == first.objectsImported, "the second listing fetched \(second.objectsImported - first.objectsImported)")
-        #expect(try gallery.library.photos(includingHidden: true).map(\.id) == [welcome.id])
+        #expect(try gallery.library.gallery.photos(includingHidden: true).map(\.id) == [welcome.id])
         #expect(log.messages(atLeast: .warning).count == warnings.count, "nothing is said twice")
 
         // Once the mismatched original is replaced by the right one, it is fetched and imported.
         try await server.store().put(rogue.key(.photo, of: mismatched.id), good, contentType: "image/jpeg")
         try await gallery.sync.catchUp()
-        #expect(try gallery.library.photo(id: mismatched.id) != nil)
+        #expect(try gallery.library.gallery.photo(id: mismatched.id) != nil)
     }
 
     @Test("A reader whose clock is a day behind takes the store's time: it logs the offset, and a photo taken now is not 'in the future'")
@@ -305,7 +306,7 @@ struct HostileBucketTests {
         let photo = try east.take("Now")
         try await east.sync.catchUp()
         try await west.sync.catchUp()
-        #expect(try west.library.photo(id: photo.id) != nil)
+        #expect(try west.library.gallery.photo(id: photo.id) != nil)
         let correction = try #require(clock.correction)
         #expect(abs(correction - 86_400) < 120)
         #expect(abs(clock.now.timeIntervalSinceNow) < 120)
@@ -325,12 +326,12 @@ struct HostileBucketTests {
         let gallery = try TestBooth("Gallery", event: event, server: server, serving: true)
         await server.stop(gracefully: true)
         await #expect(throws: StoreError.self) { try await gallery.sync.catchUp() }
-        #expect(try gallery.library.syncState("last_error") != nil)
+        #expect(try gallery.library.outbox.state().failure?.message != nil)
         #expect(gallery.sync.metrics.snapshot.lastError != nil)
         try await server.start()
         try await gallery.sync.catchUp()
-        #expect(try gallery.library.syncState("last_error") == nil)
-        #expect(try gallery.library.syncState("last_listing_at") != nil)
+        #expect(try gallery.library.outbox.state().failure?.message == nil)
+        #expect(try gallery.library.outbox.state().lastListing != nil)
         #expect(gallery.sync.metrics.snapshot.lastError == nil)
     }
 
@@ -351,7 +352,7 @@ struct HostileBucketTests {
         let kept = try east.take("Keep me")
         try await east.sync.catchUp()
         try await gallery.sync.catchUp()
-        let published = try #require(try gallery.library.deletionKey(of: photo.id))
+        let published = try #require(try gallery.library.outbox.deletionKey(of: photo.id))
         #expect(published.sha256 == SignatureV4.hash(Data("key-\(photo.id.lowercased)".utf8)))
 
         try gallery.library.requestDeletion(of: photo.id, key: "key-\(photo.id.lowercased)", at: Date())
@@ -361,20 +362,20 @@ struct HostileBucketTests {
         try await server.store().put(
             forgedKey, Data(#"{"photo":"\#(kept.id.lowercased)","key":"guess","requested_at":"\#(Date().utcTimestamp)"}"#.utf8),
             contentType: "application/json")
-        #expect(try gallery.library.photo(id: photo.id) == nil, "hidden at once")
+        #expect(try gallery.library.gallery.photo(id: photo.id) == nil, "hidden at once")
         try await gallery.sync.catchUp()
         let requestKey = BucketLayout(event: event, booth: nil).requestKey(of: photo.id)
         #expect(requestKey.contains("/_gallery/deletions/"))
         #expect(try await server.store().get(requestKey) != nil)
 
         try await east.sync.catchUp()
-        #expect(try east.library.photo(id: photo.id, includingHidden: true) == nil, "deleted where it was taken")
-        #expect(try east.library.photo(id: kept.id) != nil, "the forged request deleted nothing")
+        #expect(try east.library.gallery.photo(id: photo.id, includingHidden: true) == nil, "deleted where it was taken")
+        #expect(try east.library.gallery.photo(id: kept.id) != nil, "the forged request deleted nothing")
         #expect(log.messages(atLeast: .warning).filter { $0.contains(forgedKey) }.count == 1)
         try await east.sync.catchUp()
         try await gallery.sync.catchUp()
-        #expect(try gallery.library.photo(id: photo.id, includingHidden: true) == nil, "gone from the gallery too")
+        #expect(try gallery.library.gallery.photo(id: photo.id, includingHidden: true) == nil, "gone from the gallery too")
         #expect(try await server.store().get(requestKey) == nil, "the gallery took its request back")
-        #expect(try gallery.library.photo(id: kept.id) != nil)
+        #expect(try gallery.library.gallery.photo(id: kept.id) != nil)
     }
 }

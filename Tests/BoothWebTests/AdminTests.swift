@@ -28,7 +28,7 @@ struct AdminTests {
             let response = try await client.execute(uri: "/api/photos/\(photo.id.lowercased)", method: .delete, headers: [.authorization: "Bearer "])
             #expect(response.status == .forbidden, "an empty token is no token")
         }
-        #expect(try fixture.library.photo(id: photo.id) == photo)
+        #expect(try fixture.library.gallery.photo(id: photo.id) == photo)
     }
 
     @Test("A missing or wrong token is 401 with WWW-Authenticate: Bearer, and changes nothing")
@@ -50,7 +50,7 @@ struct AdminTests {
                 uri: "/api/photos/\(photo.id.lowercased)", method: .delete, headers: [.authorization: "Bearer nope"])
             #expect(delete.status == .unauthorized)
         }
-        #expect(try fixture.library.photo(id: photo.id) == photo)
+        #expect(try fixture.library.gallery.photo(id: photo.id) == photo)
     }
 
     @Test("Hiding takes a photo out of every guest view; unhiding brings it back")
@@ -95,7 +95,7 @@ struct AdminTests {
             #expect(again.status == .notFound)
             #expect(try APITests.error(again).contains(id))
         }
-        #expect(try fixture.library.count(includingHidden: true) == 0)
+        #expect(try fixture.library.gallery.count(includingHidden: true) == 0)
     }
 
     @Test("A hidden photo can still be deleted and unhidden by the admin")
@@ -117,7 +117,7 @@ struct AdminTests {
                 #expect(response.status == status, "\(method) \(uri)")
             }
         }
-        #expect(try fixture.library.photos().map(\.id) == [other.id])
+        #expect(try fixture.library.gallery.photos().map(\.id) == [other.id])
     }
 
     @Test("Favourites: marked and unmarked with the token, shown in the JSON API")
@@ -154,10 +154,10 @@ struct AdminTests {
         let third = try fixture.add(caption: "Burst 3", secondsAgo: 10)
         let different = try fixture.add(caption: "Elsewhere", secondsAgo: 5)
         try fixture.add(caption: "No hash yet")
-        try fixture.library.setPerceptualHash(0x0F0F_0F0F_0F0F_0F0F, of: first.id)
-        try fixture.library.setPerceptualHash(0x0F0F_0F0F_0F0F_0F0E, of: second.id)
-        try fixture.library.setPerceptualHash(0x0F0F_0F0F_0F0F_00FF, of: third.id)
-        try fixture.library.setPerceptualHash(0xF0F0_F0F0_F0F0_F0F0, of: different.id)
+        try fixture.library.maintenance.setPerceptualHash(0x0F0F_0F0F_0F0F_0F0F, of: first.id)
+        try fixture.library.maintenance.setPerceptualHash(0x0F0F_0F0F_0F0F_0F0E, of: second.id)
+        try fixture.library.maintenance.setPerceptualHash(0x0F0F_0F0F_0F0F_00FF, of: third.id)
+        try fixture.library.maintenance.setPerceptualHash(0xF0F0_F0F0_F0F0_F0F0, of: different.id)
         try await fixture.application().test(.router) { client in
             #expect(try await client.execute(uri: "/api/duplicates", method: .get).status == .unauthorized)
             let response = try await client.execute(uri: "/api/duplicates", method: .get, headers: Self.admin)

@@ -85,7 +85,7 @@ struct GuestDeletionTests {
             let form = String(buffer: question.body)
             #expect(form.contains("Delete \u{201C}Mine\u{201D}?"))
             #expect(form.contains("<form method=\"post\" action=\"/photos/\(id)/delete\"><input type=\"hidden\" name=\"key\" value=\"\(key)\">"))
-            #expect(try fixture.library.photo(id: photo.id) != nil, "asking deletes nothing")
+            #expect(try fixture.library.gallery.photo(id: photo.id) != nil, "asking deletes nothing")
 
             let deleted = try await Self.delete(photo.id, key: key, with: client)
             #expect(deleted.status == .ok)
@@ -93,7 +93,7 @@ struct GuestDeletionTests {
             #expect(FileManager.default.fileExists(atPath: fixture.directory.appendingPathComponent("recycle/\(id).jpg").path))
             #expect(try await client.execute(uri: "/photos/\(id)", method: .get).status == .notFound)
         }
-        #expect(try fixture.library.photos().map(\.id) == [kept.id])
+        #expect(try fixture.library.gallery.photos().map(\.id) == [kept.id])
     }
 
     @Test("Replayed after the deletion, the key gets 410 and a page that says the photo is gone")
@@ -132,13 +132,13 @@ struct GuestDeletionTests {
                 buffer: try await client.execute(uri: "/photos/\(old.id.lowercased)?key=\(Self.keys.key(for: old.id))", method: .get).body)
             #expect(page.contains("that time has passed") && !page.contains("class=\"delete\""), "the photo page says why it offers nothing")
         }
-        #expect(try fixture.library.count() == 3)
+        #expect(try fixture.library.gallery.count() == 3)
         // A booth whose links do not delete refuses every key.
         try await fixture.application(WebSettings(boothName: "Test Booth")).test(.router) { client in
             let response = try await Self.delete(photo.id, key: Self.keys.key(for: photo.id), with: client)
             #expect(response.status == .forbidden)
         }
-        #expect(try fixture.library.count() == 3)
+        #expect(try fixture.library.gallery.count() == 3)
     }
 
     @Test("A deletion form longer than a key is 413, with the photo kept, even with the right key after the noise")
@@ -152,7 +152,7 @@ struct GuestDeletionTests {
                 body: ByteBuffer(string: "noise=\(String(repeating: "x", count: 2000))&key=\(key)"))
             #expect(response.status == .contentTooLarge)
         }
-        #expect(try fixture.library.count() == 1)
+        #expect(try fixture.library.gallery.count() == 1)
     }
 
     @Test("A photo imported from another booth of the event cannot be deleted here")
@@ -173,7 +173,7 @@ struct GuestDeletionTests {
             #expect(posted.status == .forbidden)
             #expect(String(buffer: posted.body).contains("only that booth can delete it"))
         }
-        #expect(try fixture.library.photo(id: photo.id) != nil)
+        #expect(try fixture.library.gallery.photo(id: photo.id) != nil)
     }
 
     @Test("A photo the operator hid is refused like one deleted: its key gets 410 and deletes nothing, another key 403")
@@ -190,7 +190,7 @@ struct GuestDeletionTests {
                     == .gone)
             #expect(try await Self.delete(photo.id, key: "AAAAAAAAAAAAAAAAAAAAAA", with: client).status == .forbidden)
         }
-        #expect(try fixture.library.photo(id: photo.id, includingHidden: true) != nil, "nothing deleted")
+        #expect(try fixture.library.gallery.photo(id: photo.id, includingHidden: true) != nil, "nothing deleted")
     }
 
     @Test(
@@ -231,10 +231,10 @@ struct GuestDeletionTests {
             #expect(try await client.execute(uri: "/photos/\(id)", method: .get).status == .notFound, "hidden at once")
             #expect(try await Self.delete(photo.id, key: key, with: client).status == .gone)
         }
-        let request = try #require(try fixture.library.deletionRequest(of: photo.id))
+        let request = try #require(try fixture.library.outbox.deletionRequest(of: photo.id))
         #expect(request.key == key && !request.settled)
-        #expect(try fixture.library.deletionRequestsToUpload().map(\.id) == [photo.id])
-        #expect(try fixture.library.photo(id: photo.id, includingHidden: true) != nil, "its booth deletes it, not the gallery")
-        #expect(try fixture.library.photo(id: old.id) != nil)
+        #expect(try fixture.library.outbox.deletionRequestsToUpload().map(\.id) == [photo.id])
+        #expect(try fixture.library.gallery.photo(id: photo.id, includingHidden: true) != nil, "its booth deletes it, not the gallery")
+        #expect(try fixture.library.gallery.photo(id: old.id) != nil)
     }
 }

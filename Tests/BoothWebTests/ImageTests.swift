@@ -15,7 +15,7 @@ struct ImageTests {
     func thumbnail() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add()
-        let jpeg = try #require(try fixture.library.thumbnail(of: photo.id))
+        let jpeg = try #require(try fixture.library.gallery.thumbnail(of: photo.id))
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/thumbnails/\(photo.id.lowercased).jpg", method: .get)
             #expect(response.status == .ok)

@@ -21,18 +21,6 @@ struct KeptAnswerHandlerTests {
         return try #require(Int(line.split(separator: " ")[1]))
     }
 
-    /// Dates the catalog's files a second back, past ``CatalogGeneration/settling``: within
-    /// that moment after a write every look counts as a change, and nothing would be served
-    /// again. The generation is then what it stays, with no wait.
-    static func settle(_ fixture: WebFixture) throws {
-        let catalog = fixture.directory.appendingPathComponent(PhotoLibrary.catalogName).path
-        let past = timespec(tv_sec: time(nil) - 1, tv_nsec: 0)
-        for path in [catalog, catalog + "-wal"] {
-            var times = [past, past]
-            #expect(utimensat(AT_FDCWD, path, &times, 0) == 0, "\(path)")
-        }
-    }
-
     /// The headers an answer's client reads, beside its body.
     static let compared: [HTTPField.Name] = [.contentType, .contentLength, .eTag, .cacheControl, .contentDisposition, .contentLanguage, .vary]
 
@@ -47,7 +35,6 @@ struct KeptAnswerHandlerTests {
         // Larger than a socket's buffer: the original's file goes out in several writes.
         let photo = try fixture.add(caption: "Zoë", width: 1600, height: 1200)
         let uri = template.replacingOccurrences(of: "{id}", with: photo.id.lowercased)
-        try Self.settle(fixture)
         try await fixture.application().test(.live) { client in
             let first = try await client.execute(uri: uri, method: .get)
             #expect(first.status == .ok)
@@ -92,7 +79,7 @@ struct KeptAnswerHandlerTests {
             #expect(String(buffer: try await client.execute(uri: "/", method: .get).body).contains("Bruno"), "a save")
 
             try fixture.library.setCaption(Caption(sanitizing: "Charlotte")!, of: alice.id)
-            let renamed = try #require(try fixture.library.photo(id: alice.id))
+            let renamed = try #require(try fixture.library.gallery.photo(id: alice.id))
             let copy = try await client.execute(uri: original, method: .get)
             #expect(Data(copy.body.readableBytesView) == (try ImageTests.outgoing(renamed, in: fixture)), "the new name in the original")
 
@@ -105,6 +92,35 @@ struct KeptAnswerHandlerTests {
             try fixture.library.setHidden(true, of: alice.id)
             #expect(try await client.execute(uri: original, method: .get).status == .notFound, "a hidden photo's original")
             #expect(!String(buffer: try await client.execute(uri: "/", method: .get).body).contains("Charlotte"), "a hide")
+        }
+    }
+
+    @Test("An upload's progress and the sync's state leave what the connection keeps; a change guests see empties it")
+    func syncKeepsAnswers() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Alice")
+        try await fixture.application().test(.live) { client in
+            _ = try await client.execute(uri: "/", method: .get)
+            let before = try await Self.keptCount(client)
+            #expect(String(buffer: try await client.execute(uri: "/", method: .get).body).contains("Alice"))
+            #expect(try await Self.keptCount(client) == before + 1)
+
+            // The sync at work, in the same catalog: an upload that fails, is retried and done.
+            let outbox = fixture.library.outbox
+            let entry = try #require(try outbox.nextUpload())
+            try outbox.uploadFailed(entry, error: "slow down", retryAt: Date(timeIntervalSinceNow: 60))
+            try outbox.retryNow()
+            try outbox.uploaded(entry)
+            try outbox.updateState { state in
+                state.lastUpload = Date()
+                state.failure = nil
+            }
+            #expect(String(buffer: try await client.execute(uri: "/", method: .get).body).contains("Alice"))
+            #expect(try await Self.keptCount(client) == before + 2, "served from memory still")
+
+            try fixture.library.setHidden(true, of: photo.id)
+            #expect(!String(buffer: try await client.execute(uri: "/", method: .get).body).contains("Alice"), "made again")
+            #expect(try await Self.keptCount(client) == before + 2)
         }
     }
 
@@ -156,7 +172,6 @@ struct KeptAnswerHandlerTests {
     @Test("A request whose head or body stops coming is closed after the idle timeout, kept answer or not")
     func stalledBodies() throws {
         let fixture = try WebFixture()
-        try Self.settle(fixture)
         let kept = KeptAnswers(library: fixture.library)
         let stalled = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: ["Host": "localhost", "Content-Length": "10"])
         let answer = ServedAnswer(KeptAnswer(headers: [.contentType: "text/plain", .eTag: "\"1\""], body: ByteBuffer(string: "kept")))

@@ -29,7 +29,7 @@ struct KeptAnswerTests {
     func neverStale() async throws {
         let fixture = try WebFixture()
         let first = try fixture.add(caption: "Alice", secondsAgo: 10)
-        let generation = fixture.library.changes.generation
+        let generation = fixture.library.changes.current
         try await fixture.application().test(.router) { client in
             var (page, etag) = try await Self.twice(client, "/")
             #expect(page.contains("Alice"))
@@ -66,7 +66,7 @@ struct KeptAnswerTests {
             (api, _) = try await Self.twice(client, "/api/photos")
             #expect(api == "[]")
         }
-        #expect(fixture.library.changes.generation == generation + 5, "one change per save, rename, favourite, hide, deletion")
+        #expect(fixture.library.changes.current == generation + 5, "one change per save, rename, favourite, hide, deletion")
     }
 
     /// GETs `uri` with the ETag of an earlier answer: it must have changed.
@@ -81,16 +81,16 @@ struct KeptAnswerTests {
     func otherProcess() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice")
-        // Another connection to the catalog, as `photobooth hide` opens: this library's
-        // observer does not see its commits.
+        // Another connection to the catalog, as `photobooth hide` opens: its commits are seen
+        // through the catalog's files.
         let other = try PhotoLibrary(directory: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: .init(label: "other"), create: false)
         try await fixture.application().test(.router) { client in
             let (page, etag) = try await Self.twice(client, "/")
             #expect(page.contains("Alice"))
             _ = try await Self.twice(client, "/thumbnails/\(photo.id.lowercased).jpg")
-            let generation = fixture.library.changes.generation
+            let generation = fixture.library.changes.current
             try other.setHidden(true, of: photo.id)
-            #expect(fixture.library.changes.generation == generation, "not seen by this library's observer")
+            #expect(fixture.library.changes.current == generation + 1, "seen by this library's signal")
             let (hidden, _) = try await Self.changed(client, "/", from: etag)
             #expect(!hidden.contains("Alice"))
             let thumbnail = try await client.execute(uri: "/thumbnails/\(photo.id.lowercased).jpg", method: .get)
@@ -189,7 +189,7 @@ struct KeptAnswerTests {
                 #expect(Data(part.body.readableBytesView) == file[range], "\(range)")
             }
             try fixture.library.setCaption(Caption(sanitizing: "Larger")!, of: photo.id)
-            let renamed = try #require(try fixture.library.photo(id: photo.id))
+            let renamed = try #require(try fixture.library.gallery.photo(id: photo.id))
             let answer = try await client.execute(uri: uri, method: .get)
             #expect(Data(answer.body.readableBytesView) == (try ImageTests.outgoing(renamed, in: fixture)), "the new name, at once")
             #expect(Data(answer.body.readableBytesView) != file)

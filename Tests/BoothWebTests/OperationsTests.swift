@@ -37,7 +37,7 @@ struct OperationsTests {
     @Test("/healthz is 503 and names the store when the catalog cannot be read")
     func storeBroken() async throws {
         let fixture = try WebFixture()
-        try await fixture.library.database.write { db in try db.execute(sql: "ALTER TABLE photo RENAME TO broken") }
+        try await fixture.library.catalog.database.write { db in try db.execute(sql: "ALTER TABLE photo RENAME TO broken") }
         try await fixture.application().test(.router) { client in
             let response = try await client.execute(uri: "/healthz", method: .get)
             #expect(response.status == .serviceUnavailable)

@@ -64,7 +64,6 @@ struct SecurityHeaderTests {
     func keptAnswers() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Zoë", width: 640, height: 480)
-        try KeptAnswerHandlerTests.settle(fixture)
         try await fixture.application().test(.live) { client in
             for uri in [
                 "/", "/albums", "/photos/\(photo.id.lowercased)", "/api/photos", "/thumbnails/\(photo.id.lowercased).jpg",

@@ -2,43 +2,11 @@ import BoothCore
 import Foundation
 import GRDB
 
-extension PhotoLibrary {
+extension GalleryQueries {
     /// How many of the 64 bits two photos' perceptual hashes may differ in and still count as
     /// near-duplicates, unless the operator says otherwise: shots of one burst differ by a few
     /// bits, different scenes by about half of them.
-    public static let defaultDuplicateDistance = 10
-
-    /// Stores a photo's perceptual hash, made after the fact (a photo saved before the catalog
-    /// kept them). A derived value: no sidecar keeps it, and the event's bucket does not
-    /// need it.
-    public func setPerceptualHash(_ hash: UInt64, of id: UUID) throws(LibraryError) {
-        try write("store a perceptual hash") { db in
-            try db.execute(
-                sql: "UPDATE photo SET perceptual_hash = ? WHERE id = ?", arguments: [Int64(bitPattern: hash), id.lowercased])
-        }
-    }
-
-    /// Photos whose perceptual hash is not known yet, oldest first, at most `limit`.
-    public func photosWithoutPerceptualHash(limit: Int) throws(LibraryError) -> [Photo] {
-        try read("list photos without a perceptual hash") { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.photoColumns) FROM photo WHERE \(wellFormed) AND perceptual_hash IS NULL
-                    ORDER BY created_at, number LIMIT ?
-                    """,
-                arguments: [limit]
-            ).map(Self.photo(from:))
-        }
-    }
-
-    /// A photo's perceptual hash, when known.
-    public func perceptualHash(of id: UUID) throws(LibraryError) -> UInt64? {
-        try read("read a perceptual hash") { db in
-            try Int64.fetchOne(db, sql: "SELECT perceptual_hash FROM photo WHERE id = ?", arguments: [id.lowercased])
-                .map { UInt64(bitPattern: $0) }
-        }
-    }
+    package static let defaultDuplicateDistance = 10
 
     /// The visible photos that look alike: groups of photos each within `maxDistance` differing
     /// bits of another of its group (single linkage, so a burst that drifts slowly stays one
@@ -47,15 +15,12 @@ extension PhotoLibrary {
     ///
     /// Every pair is compared: a popcount each, about 50 million for 10,000 photos, well under
     /// a second; an event's library is far smaller.
-    public func duplicateGroups(maxDistance: Int) throws(LibraryError) -> [[Photo]] {
-        let rows = try read("list perceptual hashes") { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(Self.photoColumns), perceptual_hash FROM photo
-                    WHERE \(shown(false)) AND perceptual_hash IS NOT NULL ORDER BY \(Self.newestFirst)
-                    """
-            ).map { (photo: try Self.photo(from: $0), hash: UInt64(bitPattern: $0["perceptual_hash"] as Int64)) }
+    package func duplicateGroups(maxDistance: Int) throws(LibraryError) -> [[Photo]] {
+        let request = shown().withPerceptualHash().newestFirst().annotated(with: PhotoRecord.Columns.perceptualHash)
+        let rows = try catalog.read("list perceptual hashes") { db in
+            try Row.fetchAll(db, request).map { row in
+                (photo: try ListedPhoto(row: row).photo, hash: UInt64(bitPattern: row[PhotoRecord.Columns.perceptualHash] as Int64))
+            }
         }
         // The hashes alone, side by side, for a loop that reads memory in order.
         let hashes = rows.map(\.hash)
@@ -76,6 +41,12 @@ extension PhotoLibrary {
             members[root, default: []].append(rows[index].photo)
         }
         return order.compactMap { members[$0]!.count > 1 ? members[$0] : nil }
+    }
+
+    /// A photo's perceptual hash, when known.
+    package func perceptualHash(of id: UUID) throws(LibraryError) -> UInt64? {
+        let request = PhotoRecord.all().photo(id).select(PhotoRecord.Columns.perceptualHash, as: Int64?.self)
+        return try catalog.read("read a perceptual hash") { db in try request.fetchOne(db).flatMap { $0 }.map { UInt64(bitPattern: $0) } }
     }
 }
 

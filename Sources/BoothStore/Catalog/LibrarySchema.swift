@@ -157,7 +157,7 @@ enum LibrarySchema {
         // into photos/ first commits its intent (`in_flight`: which photo, which file, what it
         // does), then does its file work, then removes the intent in its own final commit: a
         // crash leaves exactly the intents whose files need a look, and a start looks at those
-        // alone (``PhotoLibrary/reconcileAtStart()``). `catalog_state` is one row: the catalog's
+        // alone (``LibraryMaintenance/reconcileAtStart()``). `catalog_state` is one row: the catalog's
         // identity (new with each catalog, so that a rebuilt one is not compared with the old),
         // a count of the changes made to photos and intents (raised by the triggers below, and
         // mirrored after each commit into `photobooth.changes` beside the catalog, where a
@@ -196,11 +196,11 @@ enum LibrarySchema {
                     """)
             // Two questions every start asks, answered from partial indexes that hold only the
             // rows asked for, rather than by reading every row (tens of milliseconds for 100,000
-            // photos): whether any row has an id that is not a photo id (``PhotoLibrary/wellFormedID``,
+            // photos): whether any row has an id that is not a photo id (``PhotoRecord/wellFormedID``,
             // never written by the booth), and which photos the background filler still has to
             // give a perceptual hash (the hash is stored after the thumbnail, so reading it
             // reads the whole row). Each index's condition is the one its query states.
-            try db.execute(sql: "CREATE INDEX photo_malformed_id ON photo(id) WHERE NOT (\(PhotoLibrary.wellFormedID))")
+            try db.execute(sql: "CREATE INDEX photo_malformed_id ON photo(id) WHERE NOT (\(PhotoRecord.wellFormedID))")
             try db.execute(sql: "CREATE INDEX photo_without_hash ON photo(created_at, number) WHERE perceptual_hash IS NULL")
             try db.execute(
                 sql: "INSERT INTO catalog_state (only, identity, changes, full_check_due) VALUES (1, ?, 0, ?)",
@@ -230,6 +230,39 @@ enum LibrarySchema {
                         requested_at TEXT NOT NULL,
                         uploaded_at TEXT,
                         settled_at TEXT);
+                    """)
+        }
+        // One signal for what guests see (issue 26): the web keeps its answers, and the booth's
+        // screens their pages, for as long as the photos they show stay as they are
+        // (``GalleryChanges``). `gallery_changes` counts the changes guests can see, raised in the
+        // transaction of each by triggers, so that no writer of the catalog, in any process, can
+        // forget it: a photo added or deleted, or changed in what the gallery shows of it. An
+        // update that changes nothing guests see (a perceptual hash, or the same value again)
+        // is not counted, nor is a write to any other table (the sync's outbox and state, the
+        // intents). The update trigger compares every column but the perceptual hash: a
+        // migration that drops one of them drops the trigger first, and one that adds a column
+        // makes it again.
+        migrator.registerMigration("v11: one signal for what guests see") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE catalog_state ADD COLUMN gallery_changes INTEGER NOT NULL DEFAULT 0;
+                    CREATE TRIGGER gallery_photo_insert AFTER INSERT ON photo BEGIN
+                        UPDATE catalog_state SET gallery_changes = gallery_changes + 1;
+                    END;
+                    CREATE TRIGGER gallery_photo_delete AFTER DELETE ON photo BEGIN
+                        UPDATE catalog_state SET gallery_changes = gallery_changes + 1;
+                    END;
+                    CREATE TRIGGER gallery_photo_update AFTER UPDATE ON photo
+                    WHEN old.id IS NOT new.id OR old.number IS NOT new.number OR old.caption IS NOT new.caption
+                        OR old.created_at IS NOT new.created_at OR old.thumbnail IS NOT new.thumbnail OR old.width IS NOT new.width
+                        OR old.height IS NOT new.height OR old.byte_count IS NOT new.byte_count OR old.file IS NOT new.file
+                        OR old.booth IS NOT new.booth OR old.hidden IS NOT new.hidden OR old.camera_make IS NOT new.camera_make
+                        OR old.camera_model IS NOT new.camera_model OR old.origin IS NOT new.origin
+                        OR old.name_key IS NOT new.name_key OR old.search_text IS NOT new.search_text
+                        OR old.favourite IS NOT new.favourite
+                    BEGIN
+                        UPDATE catalog_state SET gallery_changes = gallery_changes + 1;
+                    END;
                     """)
         }
         return migrator

@@ -6,15 +6,29 @@ import Logging
 /// Keeping files, sidecars and catalog in agreement. A crash can leave three things behind: a
 /// temporary file (the write did not finish; the photo was never acknowledged), an original
 /// without a row (the process died between rename and commit) and a deletion half done (see
-/// ``recycle(_:)``). A catalog that lost its write-ahead log lost rows and names, which the
-/// sidecars still have. All are handled at start: the operations a crash interrupted alone,
-/// unless the catalog lost commits (``reconcileAtStart()``), when ``reconcile()`` checks every
-/// photo. What a crash cannot explain is reported by ``check()`` and fixed by ``repair(_:)``,
-/// which never deletes an original; a catalog SQLite cannot read is set aside and rebuilt
-/// (``rebuildCatalog(in:thumbnailer:logger:boothName:)``).
-extension PhotoLibrary {
+/// ``PhotoLibrary/recycle(_:)``). A catalog that lost its write-ahead log lost rows and names,
+/// which the sidecars still have. All are handled at start: the operations a crash interrupted
+/// alone, unless the catalog lost commits (``reconcileAtStart()``), when ``reconcile()`` checks
+/// every photo. What a crash cannot explain is reported by ``check()`` and fixed by
+/// ``repair(_:)``, which never deletes an original; a catalog SQLite cannot read is set aside and
+/// rebuilt (``rebuildCatalog(in:thumbnailer:logger:boothName:)``). The derived values a photo
+/// gets after the fact (its perceptual hash) are filled in here too.
+///
+/// It works through the library's own durable operations (a photo adopted is recorded as a save
+/// records it) and keeps no state of its own: ``PhotoLibrary/maintenance`` hands one out.
+package struct LibraryMaintenance: Sendable {
+    let library: PhotoLibrary
+
+    var directory: URL { library.directory }
+    var catalog: Catalog { library.catalog }
+    var logger: Logger { library.logger }
+    var thumbnailer: any Thumbnailer { library.thumbnailer }
+    var boothName: String { library.boothName }
+}
+
+extension LibraryMaintenance {
     /// The folder where ``repair(_:)`` moves originals that cannot be decoded.
-    public static let quarantineFolder = "quarantine"
+    package static let quarantineFolder = "quarantine"
 
     /// Checks every photo, reading every sidecar: finishes interrupted deletions, removes
     /// temporary files, adopts originals without a row (with the name and time of their sidecar,
@@ -23,9 +37,9 @@ extension PhotoLibrary {
     /// library of an earlier version has none). The operations in flight it began with are
     /// settled by it, and no full check is due after it (``reconcileAtStart()``). Returns what it
     /// did, one line per action.
-    public func reconcile() throws(LibraryError) -> [String] {
+    package func reconcile() throws(LibraryError) -> [String] {
         let settled = try lastIntent()
-        var actions = try finishInterruptedRecycling()
+        var actions = try library.finishInterruptedRecycling()
         let files = try scanPhotos()
         for temporary in files.temporaries {
             try DurableFile.remove(directory.appendingPathComponent(temporary))
@@ -39,7 +53,7 @@ extension PhotoLibrary {
         for row in malformed { logger.warning("\(LibraryReport.Problem.malformedRow(row))") }
         let sidecars = readSidecars(of: files)
         // An original adopted without a sidecar must not take the number another one's sidecar holds.
-        for (file, sidecar) in sidecars where rows[file] == nil { numberTaken(sidecar.number) }
+        for (file, sidecar) in sidecars where rows[file] == nil { library.numberTaken(sidecar.number) }
         var missingSidecars: [(Photo, PhotoSidecar)] = []
         for file in files.originals where !heldByMalformedRows.contains(file) {
             let sidecar = sidecars[file]
@@ -59,7 +73,7 @@ extension PhotoLibrary {
             for (photo, sidecar) in missingSidecars {
                 try setAsideUnreadableSidecar(of: photo)
                 try DurableFile.replaceWithoutSync(
-                    sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: photo.id, extension: "xmp"))
+                    library.sidecarURL(of: photo), with: sidecar.xmp, temporaryName: PhotoLibrary.temporaryName(for: photo.id, extension: "xmp"))
             }
             DurableFile.syncEverything()
             let count = missingSidecars.count
@@ -87,9 +101,9 @@ extension PhotoLibrary {
     }
 
     /// Compares catalog, sidecars and files, decoding every original. Read-only.
-    public func check() throws(LibraryError) -> LibraryReport {
+    package func check() throws(LibraryError) -> LibraryReport {
         var problems: [LibraryReport.Problem] = []
-        let integrity = try read("check the catalog") { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        let integrity = try catalog.read("check the catalog") { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
         problems += integrity.filter { $0 != "ok" }.map { .damagedCatalog($0) }
 
         let files = try scanPhotos()
@@ -97,7 +111,7 @@ extension PhotoLibrary {
         problems += malformed.map { .malformedRow($0) }
         let heldByMalformedRows = Set(malformed.map(\.file))
         let onDisk = Set(files.originals)
-        let beingRecycled = try interruptedRecycling()
+        let beingRecycled = try library.interruptedRecycling()
         problems += beingRecycled.map { .interruptedRecycling($0) }
         for (photo, _, hidden) in rows.values.sorted(by: { $0.0.file < $1.0.file }) where !beingRecycled.contains(photo) {
             guard onDisk.contains(photo.file) else {
@@ -137,7 +151,7 @@ extension PhotoLibrary {
     ///
     /// Its steps record no intents: while it runs, the next start is told to check every photo,
     /// in case it is cut short (``reconcileAtStart()``).
-    public func repair(_ report: LibraryReport) throws(LibraryError) -> [String] {
+    package func repair(_ report: LibraryReport) throws(LibraryError) -> [String] {
         // A catalog that cannot be written (a full disk) or read still lets temporary files be removed.
         var marked = false
         do throws(LibraryError) {
@@ -158,7 +172,7 @@ extension PhotoLibrary {
         for problem in report.problems {
             switch problem {
             case .interruptedRecycling(let photo):
-                actions.append(try finishRecycling(photo))
+                actions.append(try library.finishRecycling(photo))
             case .temporaryFile(let file):
                 try DurableFile.remove(directory.appendingPathComponent(file))
                 actions.append("removed the temporary file \(file)")
@@ -186,15 +200,16 @@ extension PhotoLibrary {
                     actions.append("moved \(file) to \(destination): it does not decode")
                 }
             case .missingSidecar(let photo):
-                guard let (photo, booth, hidden) = try row(of: photo.id) else { continue }
+                guard let row = try library.row(of: photo.id) else { continue }
+                let photo = row.photo
                 try setAsideUnreadableSidecar(of: photo)
                 try DurableFile.replace(
-                    sidecarURL(of: photo), with: PhotoSidecar(photo, booth: booth, hidden: hidden).xmp,
-                    temporaryName: Self.temporaryName(for: photo.id, extension: "xmp"))
+                    library.sidecarURL(of: photo), with: PhotoSidecar(photo, booth: row.booth, hidden: row.hidden).xmp,
+                    temporaryName: PhotoLibrary.temporaryName(for: photo.id, extension: "xmp"))
                 actions.append("wrote the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\"")
             case .sidecarDiffers(let photo, _, _, _):
-                guard let (photo, _, hidden) = try row(of: photo.id), let sidecar = readSidecar(of: photo.file),
-                    let restored = try restore(photo, hidden: hidden, from: sidecar)
+                guard let row = try library.row(of: photo.id), let sidecar = readSidecar(of: row.photo.file),
+                    let restored = try restore(row.photo, hidden: row.hidden, from: sidecar)
                 else { continue }
                 actions.append(restored)
             case .damagedCatalog(let detail):
@@ -202,158 +217,6 @@ extension PhotoLibrary {
             }
         }
         return actions
-    }
-
-    // MARK: Rebuilding the catalog
-
-    /// Replaces a catalog SQLite cannot read (truncated, overwritten, its write-ahead log lost
-    /// mid-checkpoint): the rows it still yields are salvaged, a new catalog is made from the
-    /// originals, each with the name and time of its sidecar, else of its salvaged row, else a
-    /// default caption, and rows whose original is gone are kept as lost. The new catalog is made
-    /// as `photobooth.rebuilding.sqlite` and only once whole takes the place of the damaged one,
-    /// which is set aside as `photobooth.damaged-<time>.sqlite` (with its `-wal` and `-shm`): a
-    /// rebuild cut short (a power cut, a full disk) leaves the damaged catalog where it was, and
-    /// the next one starts over. Never deletes an original. Returns what it did, one line per
-    /// action. Call it with the library's lock held and no other ``PhotoLibrary`` open on the
-    /// folder.
-    public static func rebuildCatalog(
-        in directory: URL, thumbnailer: any Thumbnailer, logger: Logger, boothName: String = ""
-    ) throws(LibraryError) -> [String] {
-        let directory = directory.standardizedFileURL
-        let storage = StorageHealth.check(directory, reserveBytes: 0)
-        if storage.problem == .full {
-            throw LibraryError.storageFull("rebuild the damaged catalog of \(directory.path), which needs room for a new one", storage)
-        }
-        let rebuilding = "photobooth.rebuilding.sqlite"
-        try removeCatalog(rebuilding, in: directory)
-        let salvaged = salvage(directory.appendingPathComponent(catalogName).path, logger: logger)
-        let library = try PhotoLibrary(
-            directory: directory, catalogFile: rebuilding, thumbnailer: thumbnailer, logger: logger, create: true, boothName: boothName)
-        var actions: [String]
-        do throws(LibraryError) {
-            guard !library.isReadOnly else { throw LibraryError.readOnlyCatalog("rebuild the catalog", library.catalogPath) }
-            actions = try library.fillRebuiltCatalog(salvaged)
-            try library.closeCheckpointed()
-        } catch {
-            library.close()
-            try? removeCatalog(rebuilding, in: directory)
-            throw error
-        }
-
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let damaged = "photobooth.damaged-\(formatter.string(from: Date())).sqlite"
-        // The write-ahead log and its index first: beside the new catalog they would be applied to it.
-        for suffix in ["-wal", "-shm", ""] {
-            let source = directory.appendingPathComponent(catalogName + suffix)
-            guard FileManager.default.fileExists(atPath: source.path) else { continue }
-            try DurableFile.move(source, to: directory.appendingPathComponent(damaged + suffix))
-        }
-        try DurableFile.move(directory.appendingPathComponent(rebuilding), to: directory.appendingPathComponent(catalogName))
-        // Empty since the checkpoint; beside no catalog now.
-        try removeCatalog(rebuilding, in: directory)
-        return ["set the damaged catalog aside as \(damaged)"] + actions
-    }
-
-    /// Removes the catalog `name` and its `-wal` and `-shm`, if there.
-    private static func removeCatalog(_ name: String, in directory: URL) throws(LibraryError) {
-        for suffix in ["-wal", "-shm", ""] {
-            try DurableFile.remove(directory.appendingPathComponent(name + suffix))
-        }
-    }
-
-    /// Fills a new, empty catalog from the originals, their sidecars and the rows `salvaged`
-    /// from the damaged one; returns what it did.
-    private func fillRebuiltCatalog(_ salvaged: (photos: [UUID: PhotoSidecar], highestLost: Int?)) throws(LibraryError) -> [String] {
-        let (salvaged, highestLost) = salvaged
-        let files = try scanPhotos()
-        let sidecars = readSidecars(of: files)
-        // Numbers are never reused: an original described by nothing gets one after every number
-        // a sidecar or a salvaged row (of a photo or of a lost one) holds, and the described are
-        // adopted first so that none of them finds its number taken.
-        for number in sidecars.values.map(\.number) + salvaged.values.map(\.number) + [highestLost ?? 0] {
-            numberTaken(number)
-        }
-        func description(of file: String) -> (sidecar: PhotoSidecar?, row: PhotoSidecar?) {
-            let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-            return (sidecars[file], (sidecars[file]?.id ?? UUID(uuidString: stem)).flatMap { salvaged[$0] })
-        }
-        let (described, undescribed) = files.originals.reduce(into: ([String](), [String]())) { sorted, file in
-            let (sidecar, row) = description(of: file)
-            if sidecar ?? row != nil { sorted.0.append(file) } else { sorted.1.append(file) }
-        }
-        var (fromSidecars, fromRows, unnamed, unreadable, newIDs) = (0, 0, 0, 0, 0)
-        var adopted = Set<UUID>()
-        for file in described + undescribed {
-            let (sidecar, row) = description(of: file)
-            switch try adopt(file, described: sidecar ?? row) {
-            case .adopted(let photo, let newID):
-                adopted.insert(sidecar?.id ?? row?.id ?? photo.id)
-                if sidecar != nil { fromSidecars += 1 } else if row != nil { fromRows += 1 } else { unnamed += 1 }
-                if let newID {
-                    newIDs += 1
-                    logger.notice("The rebuilt catalog gives \(file) the new id \(photo.id.lowercased), since \(newID).")
-                }
-            case .unreadable:
-                unreadable += 1
-            }
-        }
-        var lost = 0
-        for (id, row) in salvaged where !adopted.contains(id) {
-            try recordLost(row, reason: "original missing when the catalog was rebuilt")
-            lost += 1
-        }
-        var summary = """
-            rebuilt the catalog from \(files.originals.count) original\(files.originals.count == 1 ? "" : "s"): \
-            \(fromSidecars) named from their sidecars, \(fromRows) from the damaged catalog, \(unnamed) given a default name
-            """
-        if newIDs > 0 { summary += "; \(newIDs) given a new id, having none of their own that was free" }
-        if unreadable > 0 { summary += "; \(unreadable) that do not decode are left for `photobooth check --repair`" }
-        if lost > 0 { summary += "; \(lost) salvaged row\(lost == 1 ? "" : "s") without an original kept as lost" }
-        // Every original was looked at: the new catalog needs no full check at its first start.
-        try fullCheckDone(settlingUpTo: nil)
-        return [summary]
-    }
-
-    /// The photos a damaged catalog still yields, read forward and backward until SQLite gives
-    /// up each way (empty when it yields nothing), and the highest number of a lost photo it
-    /// still yields.
-    private static func salvage(_ path: String, logger: Logger) -> (photos: [UUID: PhotoSidecar], highestLost: Int?) {
-        var found: [UUID: PhotoSidecar] = [:]
-        var highestLost: Int?
-        do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let catalog = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? catalog.close() }
-            try catalog.read { db in
-                for order in ["ASC", "DESC"] {
-                    do {
-                        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM photo ORDER BY rowid \(order)")
-                        while let row = try rows.next() {
-                            guard let id = (row["id"] as String?).flatMap(UUID.init(uuidString:)), let number: Int = row["number"],
-                                let caption = (row["caption"] as String?).flatMap(Caption.init(sanitizing:)),
-                                let createdAt = (row["created_at"] as String?).flatMap(Date.init(utcTimestamp:))
-                            else { continue }
-                            var record = PhotoSidecar(
-                                id: id, number: number, caption: caption, createdAt: createdAt, booth: row["booth"] ?? "",
-                                hidden: row["hidden"] ?? false,
-                                camera: (row["camera_model"] as String?).map { CameraModel(make: row["camera_make"], model: $0) })
-                            // A catalog of before favourites has no such column: nil, not a favourite.
-                            record.favourite = row["favourite"] ?? false
-                            found[id] = record
-                        }
-                    } catch {
-                        logger.warning("The damaged catalog yields no more rows read \(order == "ASC" ? "forward" : "backward"): \(error)")
-                    }
-                }
-                highestLost = try? Int.fetchOne(db, sql: "SELECT MAX(number) FROM lost_photo")
-            }
-        } catch {
-            logger.warning("Nothing could be read from the damaged catalog \(path): \(error)")
-        }
-        return (found, highestLost)
     }
 
     // MARK: Helpers
@@ -392,12 +255,12 @@ extension PhotoLibrary {
             id = UUID.random()
             newID = "neither a sidecar nor its file name gives one"
         }
-        if try photo(id: id, includingHidden: true) != nil {
+        if try library.gallery.photo(id: id, includingHidden: true) != nil {
             newID = "its id \(id.lowercased) belongs to another photo"
             id = UUID.random()
         }
-        var number = description?.number ?? reservePhotoNumber()
-        if try isNumberTaken(number) { number = reservePhotoNumber() }
+        var number = description?.number ?? library.reservePhotoNumber()
+        if try isNumberTaken(number) { number = library.reservePhotoNumber() }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
         let photo = Photo(
             id: id, number: number, caption: description?.caption ?? .placeholder(number: number),
@@ -406,9 +269,10 @@ extension PhotoLibrary {
             origin: description?.origin, booth: description?.booth ?? boothName, favourite: description?.favourite ?? false)
         let sidecar = PhotoSidecar(photo, booth: description?.booth ?? boothName, hidden: description?.hidden ?? false)
         if sidecar != readSidecar(of: file) {
-            try DurableFile.replace(sidecarURL(of: photo), with: sidecar.xmp, temporaryName: Self.temporaryName(for: id, extension: "xmp"))
+            try DurableFile.replace(
+                library.sidecarURL(of: photo), with: sidecar.xmp, temporaryName: PhotoLibrary.temporaryName(for: id, extension: "xmp"))
         }
-        try insert(
+        try library.insert(
             photo, thumbnail: thumbnail.jpeg, booth: sidecar.booth, hidden: sidecar.hidden, perceptualHash: thumbnail.perceptualHash)
         return .adopted(photo, newID: newID)
     }
@@ -419,10 +283,10 @@ extension PhotoLibrary {
     /// the id it has, and the original moved to `quarantine/`. Returns what it did.
     private func recordAgain(_ row: LibraryReport.MalformedRow) throws(LibraryError) -> String {
         // The row's file is as suspect as its id: only a file under photos/ is the booth's.
-        let isOurs = row.file.hasPrefix(Self.photosFolder + "/") && !row.file.split(separator: "/").contains("..")
+        let isOurs = row.file.hasPrefix(PhotoLibrary.photosFolder + "/") && !row.file.split(separator: "/").contains("..")
         let exists = isOurs && access(directory.appendingPathComponent(row.file).path, F_OK) == 0
         if exists, unreadableReason(row.file) == nil {
-            try write("remove a row without a photo id") { db in try Self.forget(row, in: db) }
+            try catalog.write("remove a row without a photo id") { db in try Self.forget(row, in: db) }
             switch try adopt(row.file, described: readSidecar(of: row.file)) {
             case .adopted(let photo, let newID):
                 let source = newID.map { "with a new id since \($0)" } ?? "with the id of its sidecar or file name"
@@ -436,14 +300,10 @@ extension PhotoLibrary {
             let destination = try quarantine(row.file)
             reason = "its catalog row had the id \"\(row.id)\", which is not a photo id, and its original does not decode (moved to \(destination))"
         }
-        try write("record a lost photo") { db in
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO lost_photo
-                    SELECT id, number, caption, created_at, thumbnail, width, height, byte_count, file, ?, ?
-                    FROM photo WHERE rowid = ?
-                    """,
-                arguments: [Date().utcTimestamp, reason, row.rowID])
+        try catalog.write("record a lost photo") { db in
+            if let photo = try PhotoRecord.filter(Column.rowID == row.rowID).fetchOne(db) {
+                try LostPhotoRecord(photo, lostAt: Date(), reason: reason).insert(db, onConflict: .replace)
+            }
             try Self.forget(row, in: db)
         }
         return "recorded photo \(row.number) \"\(row.caption)\" as lost: \(reason)"
@@ -451,22 +311,21 @@ extension PhotoLibrary {
 
     /// Removes a row without a photo id, and what the sync outbox holds for it.
     private static func forget(_ row: LibraryReport.MalformedRow, in db: Database) throws {
-        try db.execute(sql: "DELETE FROM photo WHERE rowid = ?", arguments: [row.rowID])
-        try db.execute(sql: "DELETE FROM sync_outbox WHERE photo_id = ?", arguments: [row.id])
+        try PhotoRecord.filter(Column.rowID == row.rowID).deleteAll(db)
+        try OutboxRecord.deleteOne(db, key: row.id)
     }
 
-    /// Gives a row the name and hidden flag of its sidecar when they differ; returns what it
-    /// did, or `nil` when they agree.
+    /// Gives a row the name, hidden flag and favourite mark of its sidecar when they differ;
+    /// returns what it did, or `nil` when they agree.
     func restore(_ photo: Photo, hidden: Bool, from sidecar: PhotoSidecar) throws(LibraryError) -> String? {
         guard sidecar.caption != photo.caption || sidecar.hidden != hidden || sidecar.favourite != photo.favourite else { return nil }
-        try write("restore a photo from its sidecar") { db in
-            try db.execute(
-                sql: "UPDATE photo SET caption = ?, name_key = ?, search_text = ?, hidden = ?, favourite = ? WHERE id = ?",
-                arguments: [
-                    sidecar.caption.text, NameKey.of(sidecar.caption, number: photo.number), NameKey.fold(sidecar.caption.text),
-                    sidecar.hidden, sidecar.favourite,
-                    photo.id.lowercased,
-                ])
+        try catalog.write("restore a photo from its sidecar") { db in
+            guard var row = try PhotoRecord.fetchOne(db, key: photo.id.lowercased) else { return }
+            try row.updateChanges(db) { row in
+                row.caption = sidecar.caption.text
+                row.hidden = sidecar.hidden
+                row.favourite = sidecar.favourite
+            }
         }
         var changes: [String] = []
         if sidecar.caption != photo.caption { changes.append("the name \"\(sidecar.caption)\" (the catalog had \"\(photo.caption)\")") }
@@ -480,7 +339,7 @@ extension PhotoLibrary {
     /// The sidecars that read, by the original they are beside.
     func readSidecars(of files: FolderContents) -> [String: PhotoSidecar] {
         var sidecars: [String: PhotoSidecar] = [:]
-        for file in files.originals where files.sidecars.contains(Self.sidecarPath(of: file)) {
+        for file in files.originals where files.sidecars.contains(PhotoLibrary.sidecarPath(of: file)) {
             sidecars[file] = readSidecar(of: file)
         }
         return sidecars
@@ -488,7 +347,7 @@ extension PhotoLibrary {
 
     /// The sidecar beside the original `file`; `nil` when there is none or it does not read.
     func readSidecar(of file: String) -> PhotoSidecar? {
-        guard let data = try? DurableFile.read(directory.appendingPathComponent(Self.sidecarPath(of: file))) else { return nil }
+        guard let data = try? DurableFile.read(directory.appendingPathComponent(PhotoLibrary.sidecarPath(of: file))) else { return nil }
         return PhotoSidecar(xmp: data)
     }
 
@@ -497,7 +356,7 @@ extension PhotoLibrary {
     /// so that what a photo tool wrote in it is kept for a person to look at. Nothing to do when
     /// there is no file.
     func setAsideUnreadableSidecar(of photo: Photo) throws(LibraryError) {
-        let sidecar = sidecarURL(of: photo)
+        let sidecar = library.sidecarURL(of: photo)
         guard access(sidecar.path, F_OK) == 0 else { return }
         let destination = sidecar.appendingPathExtension("unreadable")
         guard rename(sidecar.path, destination.path) == 0 else {
@@ -524,69 +383,59 @@ extension PhotoLibrary {
     private func quarantine(_ file: String) throws(LibraryError) -> String {
         let destination = Self.quarantineFolder + "/" + file
         try DurableFile.move(directory.appendingPathComponent(file), to: directory.appendingPathComponent(destination))
-        let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: file))
+        let sidecar = directory.appendingPathComponent(PhotoLibrary.sidecarPath(of: file))
         if FileManager.default.fileExists(atPath: sidecar.path) {
-            try DurableFile.move(sidecar, to: directory.appendingPathComponent(Self.quarantineFolder + "/" + Self.sidecarPath(of: file)))
+            try DurableFile.move(sidecar, to: directory.appendingPathComponent(Self.quarantineFolder + "/" + PhotoLibrary.sidecarPath(of: file)))
         }
         return destination
     }
 
     /// Moves a photo's row to `lost_photo` in one transaction.
     private func markLost(_ photo: Photo, reason: String) throws(LibraryError) {
-        try write("record a lost photo") { db in
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO lost_photo
-                    SELECT id, number, caption, created_at, thumbnail, width, height, byte_count, file, ?, ?
-                    FROM photo WHERE id = ?
-                    """,
-                arguments: [Date().utcTimestamp, reason, photo.id.lowercased])
-            try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photo.id.lowercased])
+        try catalog.write("record a lost photo") { db in
+            guard let row = try PhotoRecord.fetchOne(db, key: photo.id.lowercased) else { return }
+            try LostPhotoRecord(row, lostAt: Date(), reason: reason).insert(db, onConflict: .replace)
+            try row.delete(db)
         }
     }
 
     /// Records a salvaged photo whose original is gone as lost: its name, number and time are
     /// all that is left of it.
-    private func recordLost(_ photo: PhotoSidecar, reason: String) throws(LibraryError) {
-        try write("record a lost photo") { db in
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO lost_photo (id, number, caption, created_at, thumbnail, width, height, byte_count, file, lost_at, reason)
-                    VALUES (?, ?, ?, ?, x'', 0, 0, 0, ?, ?, ?)
-                    """,
-                arguments: [
-                    photo.id.lowercased, photo.number, photo.caption.text, photo.createdAt.utcTimestamp,
-                    Self.relativePath(for: photo.id, createdAt: photo.createdAt), Date().utcTimestamp, reason,
-                ])
+    func recordLost(_ photo: PhotoSidecar, reason: String) throws(LibraryError) {
+        try catalog.write("record a lost photo") { db in
+            try LostPhotoRecord(
+                photo, file: PhotoLibrary.relativePath(for: photo.id, createdAt: photo.createdAt), lostAt: Date(), reason: reason
+            ).insert(db, onConflict: .replace)
         }
-        numberTaken(photo.number)
+        library.numberTaken(photo.number)
     }
 
     /// Whether a photo, recorded or lost, has this number.
     private func isNumberTaken(_ number: Int) throws(LibraryError) -> Bool {
-        try read("look up a photo number") { db in
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM photo WHERE number = ? UNION ALL SELECT 1 FROM lost_photo WHERE number = ?)",
-                arguments: [number, number]) ?? false
+        try catalog.read("look up a photo number") { db in
+            try !PhotoRecord.filter(PhotoRecord.Columns.number == number).isEmpty(db)
+                || !LostPhotoRecord.filter(LostPhotoRecord.Columns.number == number).isEmpty(db)
         }
     }
 
     /// Every recorded photo, hidden or not, by its file, with its booth and hidden flag; and
-    /// the rows whose id is not a photo id, which are no photo (``wellFormedID``).
+    /// the rows whose id is not a photo id, which are no photo (``PhotoRecord/wellFormedID``).
     private func recordedRows() throws(LibraryError) -> (
         photos: [String: (Photo, booth: String, hidden: Bool)], malformed: [LibraryReport.MalformedRow]
     ) {
-        try read("list recorded photos") { db in
+        try catalog.read("list recorded photos") { db in
             var rows: [String: (Photo, booth: String, hidden: Bool)] = [:]
             var malformed: [LibraryReport.MalformedRow] = []
-            for row in try Row.fetchAll(db, sql: "SELECT rowid, \(Self.photoColumns), booth, hidden FROM photo ORDER BY file") {
-                do throws(MalformedRow) {
-                    let photo = try Self.photo(from: row)
-                    rows[photo.file] = (photo, row["booth"], row["hidden"])
-                } catch {
+            let request = ListedPhoto.all().annotated(with: Column.rowID).order(PhotoRecord.Columns.file)
+            for row in try Row.fetchAll(db, request) {
+                do {
+                    let listed = try ListedPhoto(row: row)
+                    rows[listed.photo.file] = (listed.photo, listed.booth, listed.hidden)
+                } catch let error as MalformedRow {
                     malformed.append(
                         LibraryReport.MalformedRow(
-                            rowID: row["rowid"], id: error.id, file: error.file, number: row["number"], caption: row["caption"]))
+                            rowID: row[Column.rowID], id: error.id, file: error.file, number: row[PhotoRecord.Columns.number],
+                            caption: row[PhotoRecord.Columns.caption]))
                 }
             }
             return (rows, malformed)
@@ -606,18 +455,18 @@ extension PhotoLibrary {
     /// The originals (`*.jpg`) and sidecars (`*.xmp`) under `photos/` and the temporary files
     /// (`*.tmp`) under `photos/` and `recycle/`, as paths relative to the library folder,
     /// sorted.
-    private func scanPhotos() throws(LibraryError) -> FolderContents {
+    func scanPhotos() throws(LibraryError) -> FolderContents {
         var originals: [String] = []
         var sidecars: Set<String> = []
         var temporaries: [String] = []
-        for folder in [Self.photosFolder, Self.recycleFolder] {
+        for folder in [PhotoLibrary.photosFolder, PhotoLibrary.recycleFolder] {
             for file in try DurableFile.regularFiles(under: directory.appendingPathComponent(folder)) {
                 let relative = folder + "/" + file
                 if relative.hasSuffix(".tmp") {
                     temporaries.append(relative)
-                } else if folder == Self.photosFolder && relative.hasSuffix(".jpg") {
+                } else if folder == PhotoLibrary.photosFolder && relative.hasSuffix(".jpg") {
                     originals.append(relative)
-                } else if folder == Self.photosFolder && relative.hasSuffix(".xmp") {
+                } else if folder == PhotoLibrary.photosFolder && relative.hasSuffix(".xmp") {
                     sidecars.insert(relative)
                 }
             }
