@@ -267,12 +267,15 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "PhotoboothEndToEndTests",
-            // A real serial keypad on a pseudo-terminal drives the real binary.
+            // The full lane (PHOTOBOOTH_FULL_TESTS=1, as scripts/test runs it): the real binary,
+            // driven by pipes and by a real serial keypad on a pseudo-terminal; the event's sync
+            // against real S3 servers (Bucket/); the stress campaigns.
             dependencies: [
-                "photobooth", "BoothCore", "BoothImaging", "BoothSync", "CPseudoTerminal", "CSpawn", "StoreFixture",
+                "photobooth", "BoothCore", "BoothImaging", "BoothStore", "BoothSync", "CPseudoTerminal", "CSpawn", "StoreFixture",
                 // The key a guest's QR code carries, made from the library's secret.
                 "BoothWeb",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),

@@ -63,7 +63,7 @@ final class TestBooth: Sendable {
 }
 
 @Suite(
-    "Booths of one event converge through a real bucket (SeaweedFS on loopback)",
+    "Booths of one event converge through a real bucket (SeaweedFS on loopback)", .fullLane,
     .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)))
 struct EventSyncTests {
     @Test(
@@ -264,7 +264,7 @@ extension TestBooth {
     }
 }
 
-@Suite("A second S3 implementation (moto) takes the same uploads", .enabled(if: Moto.available, Comment(rawValue: Moto.missing)))
+@Suite("A second S3 implementation (moto) takes the same uploads", .fullLane, .enabled(if: Moto.available, Comment(rawValue: Moto.missing)))
 struct SecondStoreTests {
     @Test("Two booths converge through moto's bucket, page by page; every object is where SeaweedFS has it, whole")
     func converge() async throws {

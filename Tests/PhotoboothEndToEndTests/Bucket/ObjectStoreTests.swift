@@ -5,7 +5,8 @@ import Testing
 
 @testable import BoothSync
 
-@Suite("The S3 client against a real store (SeaweedFS on loopback)", .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)))
+@Suite(
+    "The S3 client against a real store (SeaweedFS on loopback)", .fullLane, .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)))
 struct ObjectStoreTests {
     @Test("Put, get, list page by page with continuation tokens, delete")
     func roundTrip() async throws {

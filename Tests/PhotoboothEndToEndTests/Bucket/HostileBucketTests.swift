@@ -98,7 +98,7 @@ struct RogueBooth {
 }
 
 @Suite(
-    "A rogue or broken booth of the event changes nothing it does not own, and one bad object never stops or floods the sync (SeaweedFS)",
+    "A rogue or broken booth of the event changes nothing it does not own, and one bad object never stops or floods the sync (SeaweedFS)", .fullLane,
     .enabled(if: SeaweedFS.available, Comment(rawValue: SeaweedFS.missing)))
 struct HostileBucketTests {
     @Test(
