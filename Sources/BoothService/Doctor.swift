@@ -128,7 +128,7 @@ public enum Doctor {
         case .failure(let error):
             return Check(
                 part: "event bucket", passed: false, detail: error.description,
-                fix: "check sync.endpoint, sync.bucket, sync.region and sync.path_style, and the credentials (README: One event, many booths).")
+                fix: "check sync.endpoint, sync.bucket, sync.region and sync.path_style, and the credentials (docs/event-sync.md).")
         }
     }
 

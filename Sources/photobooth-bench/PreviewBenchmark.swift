@@ -33,7 +33,7 @@ struct PreviewBenchmark {
     func run() throws {
         let counter = InstructionCounter()
         print("The preview per frame: decode at scale and fit, paint the words over it, copy to the framebuffer.")
-        print("Pi 4 share: Callgrind's instructions per frame x \(Self.previewRate) fps / 1.5e9 (an estimate, see the README).")
+        print("Pi 4 share: Callgrind's instructions per frame x \(Self.previewRate) fps / 1.5e9 (an estimate, see docs/benchmarks.md).")
         if let reason = counter.unavailable { print("Instructions not counted: \(reason)") }
         print("")
         print("camera     screen               decode+fit  paint   copy    total   (fps here)  instructions  Pi 4 core at \(Self.previewRate) fps")
