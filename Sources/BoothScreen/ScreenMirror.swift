@@ -25,9 +25,9 @@ public final class ScreenMirror: Screen {
     public let pictures: LatestValue<Data>
     private let requests: RenderRequests
     private let thread: DedicatedThread
-    /// How many times the thread looked and found nobody watching, for tests.
-    var unwatchedLooks: Int { looks.unwatched.load(ordering: .relaxed) }
-    private let looks: Looks
+    /// How many times the thread woke and found nobody watching, for tests.
+    var wakeupsWithoutViewers: Int { idleWakeups.unwatched.load(ordering: .relaxed) }
+    private let idleWakeups: IdleWakeups
 
     /// A mirror `width` x `height` pixels. Fonts are loaded here, so a mirror that cannot draw
     /// text fails now rather than when someone watches; this blocks until they are: call it
@@ -43,8 +43,8 @@ public final class ScreenMirror: Screen {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
         let requests = RenderRequests(previewInterval: .seconds(1) / picturesPerSecond)
         self.requests = requests
-        let looks = Looks()
-        self.looks = looks
+        let idleWakeups = IdleWakeups()
+        self.idleWakeups = idleWakeups
         // A picture stays until the screen changes: the thread withdraws it then, or draws anew.
         let pictures = LatestValue<Data>(staleness: .whenWithdrawn) { requests.wakeup.signal() }
         self.pictures = pictures
@@ -58,7 +58,7 @@ public final class ScreenMirror: Screen {
             let encoder = try Self.makeEncoder()
             reviews?.register(screen: PixelSize(width: width, height: height)) { requests.redraw(showingPhoto: $0) }
             started()
-            Self.run(renderer: &renderer, encoder: encoder, requests: requests, pictures: pictures, looks: looks, logger: logger)
+            Self.run(renderer: &renderer, encoder: encoder, requests: requests, pictures: pictures, idleWakeups: idleWakeups, logger: logger)
         }
     }
 
@@ -90,14 +90,14 @@ public final class ScreenMirror: Screen {
 
     // MARK: Mirror thread
 
-    /// Counts the thread's looks that found nobody watching.
-    private final class Looks: Sendable {
+    /// Counts the thread's wake-ups that found nobody watching.
+    private final class IdleWakeups: Sendable {
         let unwatched = Atomic(0)
     }
 
     private static func run(
         renderer: inout ScreenRenderer, encoder: borrowing JPEGEncoder, requests: RenderRequests, pictures: LatestValue<Data>,
-        looks: Looks, logger: Logger
+        idleWakeups: IdleWakeups, logger: Logger
     ) {
         let clock = MonotonicClock()
         let wakeup = requests.wakeup
@@ -109,7 +109,7 @@ public final class ScreenMirror: Screen {
                 // Nobody watches: nothing is drawn. The last picture stays for the next viewer
                 // while it shows the screen as it is, and is withdrawn once something changed,
                 // so that nobody sees a stale screen first. A change or a viewer wakes the thread.
-                looks.unwatched.add(1, ordering: .relaxed)
+                idleWakeups.unwatched.add(1, ordering: .relaxed)
                 if !requests.isUpToDate {
                     pictures.withdraw()
                     unrepeated = nil

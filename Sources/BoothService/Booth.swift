@@ -98,7 +98,7 @@ public enum Booth {
             enabled: configuration.web.enabled, deletionKeys: deletionKeys)
         let live = LiveBooth(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
-        let memory = MemoryKeeper {
+        let memory = IdleMemoryTrimmer {
             // The last shots' pictures at the screen's size: no screen shows them once idle.
             reviews.removeAll()
             library.releaseMemory()

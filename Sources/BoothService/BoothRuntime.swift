@@ -13,7 +13,7 @@ import Synchronization
 /// (presses, keys, camera status, save results, deadlines, requests to stop) into the machine and
 /// carries out its effects; the machine decides everything, when to stop included. The loop owns
 /// the machine, so there is no shared mutable state; everything that blocks happens elsewhere
-/// (device threads, the photo writer's queue, the screen filler's catalog reads).
+/// (device threads, the photo writer's queue, the screen content loader's catalog reads).
 ///
 /// Its time is `TimeSource`'s: ``MonotonicClock`` in the booth, on which devices stamp presses
 /// and frames; a clock the test advances in tests, so that no deadline passes because the
@@ -40,7 +40,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     private let keypad: any Keypad
     /// Every screen update passes through it, in order, to get the gallery's photos and the
     /// saved photo's link.
-    private let screen: ScreenFiller
+    private let screen: ScreenContentLoader
     private let library: PhotoLibrary
     private let logger: Logger
     private let clock: TimeSource
@@ -75,7 +75,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.frames = frames
         self.button = button
         self.keypad = keypad
-        self.screen = ScreenFiller(
+        self.screen = ScreenContentLoader(
             screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, deletionKey: deletionKey, logger: logger)
         self.library = library
         self.logger = logger

@@ -39,12 +39,12 @@ final class FramebufferScreen: Screen {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
         let requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
         self.requests = requests
-        let drawer = Drawer(
+        let renderLoop = FramebufferRenderLoop(
             device: device, console: console, fonts: fonts, keys: keys, texts: texts, reviews: reviews,
             requests: requests, logger: logger)
         // The render thread opens the device, owns it, and gives it back when it ends.
         thread = try DedicatedThread(name: "framebuffer screen", wakeup: requests.wakeup) { (wakeup, started) throws(DeviceError) in
-            try drawer.run(started: started)
+            try renderLoop.run(started: started)
         }
         logger.info("Screen on \(device), preview at most \(previewFPS) frames per second.")
     }
@@ -76,7 +76,7 @@ final class FramebufferScreen: Screen {
 }
 
 /// What the framebuffer's render thread does, from opening the device to giving it back.
-private struct Drawer: Sendable {
+private struct FramebufferRenderLoop: Sendable {
     let device: String
     let console: String?
     let fonts: ScreenFonts

@@ -536,7 +536,7 @@ public final class EventSync: Sendable {
         try await thread.run { [library] in try library.outbox.markSeen(key, etag: version) }
     }
 
-    /// Looks at one record of another booth that changed since it was last dealt with: applies
+    /// IdleWakeups at one record of another booth that changed since it was last dealt with: applies
     /// it to the photo already here, or imports a new photo; refuses it (once) when it does not
     /// check out. A store that fails is thrown (the listing stops, and is tried again); a library
     /// that cannot take a photo now (a full disk) leaves it for the next listing.

@@ -101,7 +101,7 @@ public final class ObjectStore: Sendable {
         var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", "\(pageSize)")]
         if let token { query.append(("continuation-token", token)) }
         let answer = try await send("GET", key: nil, query: query, expecting: [200], limit: Self.listingLimit)
-        guard let page = StoreAnswer.listing(answer.body) else {
+        guard let page = S3Response.listing(answer.body) else {
             throw StoreError(
                 .protocolError,
                 "\(endpoint.absoluteString) answered a listing of \(bucket) with something that is not one; is sync.endpoint an S3-compatible store?")
@@ -281,7 +281,7 @@ public final class ObjectStore: Sendable {
 
     /// What a refusal means, from its status and S3 error code.
     private func refusal(status: Int, body: Data, headers: HTTPHeaders, method: String, key: String?) -> StoreError {
-        let parsed = StoreAnswer.error(body)
+        let parsed = S3Response.error(body)
         let code = parsed?.code
         // The store's words go into log lines: escaped, as anything that comes from outside.
         let message =

@@ -8,7 +8,7 @@ struct RunningBoothBenchmark {
     let folder: URL
     let photos: Int
 
-    /// How long the booth is left alone before the idle figures: its memory keeper tidies after
+    /// How long the booth is left alone before the idle figures: its idle memory trimmer tidies after
     /// 30 s of quiet.
     static let settle = Duration.seconds(40)
     /// How long the share of a core is measured over.

@@ -30,7 +30,7 @@ struct ScreenMirrorTests {
         mirror.show(.saving)
         // The thread looks once as it starts, and again when the change wakes it: the second
         // look saw the change, and nobody watching.
-        try await waitUntil { mirror.unwatchedLooks >= 2 }
+        try await waitUntil { mirror.wakeupsWithoutViewers >= 2 }
         #expect(mirror.pictures.latest == nil)
 
         let watch = mirror.pictures.watch()

@@ -10,14 +10,14 @@ struct SyncFuzzRegressionTests {
     func listingNotUTF8() throws {
         // `<ListBucketRes\u{DC}ult ...>`: FoundationXML stops the process on such a name.
         let answer = try FuzzRegression.payload("bucket", "listing-name-not-utf8")
-        #expect(StoreAnswer.listing(answer) == nil)
+        #expect(S3Response.listing(answer) == nil)
         // `<?xm\u{EC} ...?>`: a processing instruction whose name is not UTF-8.
-        #expect(StoreAnswer.listing(try FuzzRegression.payload("bucket", "listing-instruction-not-utf8")) == nil)
+        #expect(S3Response.listing(try FuzzRegression.payload("bucket", "listing-instruction-not-utf8")) == nil)
         // `<?thtps:1?>`: an instruction without data, whose missing data FoundationXML reads.
-        #expect(StoreAnswer.listing(try FuzzRegression.payload("bucket", "listing-instruction-without-data")) == nil)
+        #expect(S3Response.listing(try FuzzRegression.payload("bucket", "listing-instruction-without-data")) == nil)
         var error = Data("<Error><Code>SlowDown</Code><Message>Reduce your rate.</Message></Error>".utf8)
         error[3] = 0xDC
-        #expect(StoreAnswer.error(error) == nil)
+        #expect(S3Response.error(error) == nil)
     }
 
     @Test("A store's Date header with a year beyond the timestamp's four digits is no date")

@@ -23,7 +23,7 @@ public func fuzzBucket(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let body = Data(input.rest())
     switch what {
     case 0:
-        guard let page = StoreAnswer.listing(body) else { return 0 }
+        guard let page = S3Response.listing(body) else { return 0 }
         for object in page.objects {
             require(!object.key.isEmpty, "an object without a key")
             guard let parsed = layout.parse(object.key) else { continue }
@@ -34,7 +34,7 @@ public func fuzzBucket(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
                 "\(object.key.debugDescription) is \(parsed), but its own key \(own.debugDescription) is not")
         }
     case 1:
-        if let error = StoreAnswer.error(body), let time = error.serverTime {
+        if let error = S3Response.error(body), let time = error.serverTime {
             _ = try? Date(time, strategy: .iso8601)
         }
     case 3:

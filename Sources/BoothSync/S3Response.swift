@@ -25,7 +25,7 @@ public struct ListPage: Sendable, Hashable {
 /// Reads the XML the store answers with: a listing, or an error's code and message. Listings
 /// come from outside (a store, or whatever answers at its address), so nothing here trusts them:
 /// a malformed answer is `nil`, never a crash.
-enum StoreAnswer {
+enum S3Response {
     /// A ListObjectsV2 result; `nil` when `data` is not one.
     static func listing(_ data: Data) -> ListPage? {
         let reader = ElementReader(

@@ -12,7 +12,7 @@ import Synchronization
 /// It tidies once per quiet stretch: after ``quietPeriod`` in the idle state with something
 /// done since the last tidy (the start counts), on a thread of its own (reading
 /// `/proc/self/maps` and `madvise` are system calls, off Swift's cooperative pool).
-final class MemoryKeeper: Sendable {
+final class IdleMemoryTrimmer: Sendable {
     static let quietPeriod = Duration.seconds(30)
 
     private struct State {
@@ -29,7 +29,7 @@ final class MemoryKeeper: Sendable {
 
     /// - Parameter tidy: what tidying does (the booth's lets go of the review pictures, releases
     ///   the catalog's caches, then trims malloc and unmaps code); the tests count it.
-    init(quietPeriod: Duration = MemoryKeeper.quietPeriod, tidy: @escaping @Sendable () -> Void) {
+    init(quietPeriod: Duration = IdleMemoryTrimmer.quietPeriod, tidy: @escaping @Sendable () -> Void) {
         self.quietPeriod = quietPeriod
         self.tidy = tidy
     }
@@ -51,7 +51,7 @@ final class MemoryKeeper: Sendable {
     /// Starts the thread that waits for quiet stretches.
     func start() {
         let clock = MonotonicClock()
-        let started = DedicatedThread(name: "memory keeper", priority: .background) { [self] wakeup in
+        let started = DedicatedThread(name: "idle memory trimmer", priority: .background) { [self] wakeup in
             while !wakeup.isStopping {
                 wakeup.wait(until: tidyDue())
                 if !wakeup.isStopping, tidyIfDue(now: clock.now) { tidy() }

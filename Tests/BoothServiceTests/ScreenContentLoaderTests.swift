@@ -8,17 +8,17 @@ import Testing
 
 @testable import BoothService
 
-/// A screen filler over a library in a temporary folder.
+/// A screen content loader over a library in a temporary folder.
 private final class FillerRig: Sendable {
     let screen = RecordingScreen()
     let directory: URL
     let library: PhotoLibrary
-    let filler: ScreenFiller
+    let loader: ScreenContentLoader
 
     init(logger: Logger = Logger(label: "test")) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-filler-\(UUID().lowercased)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-loader-\(UUID().lowercased)")
         library = try PhotoLibrary(directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
-        filler = ScreenFiller(
+        loader = ScreenContentLoader(
             screen: screen, library: library, dateFormat: .standard, photoLink: { "http://booth.test/photos/\($0.lowercased)" },
             deletionKey: { FillerRig.key(for: $0) }, logger: logger)
     }
@@ -31,16 +31,16 @@ private final class FillerRig: Sendable {
     }
 }
 
-@Suite("Screen filler", .timeLimit(.minutes(1)))
+@Suite("Screen loader", .timeLimit(.minutes(1)))
 struct ScreenFillerTests {
     @Test("The saved screen gets its photo's link, with the deletion key apart; a screen that reads nothing is shown as it is")
     func savedGetsItsLink() async throws {
         let rig = try FillerRig()
         let naming = ScreenContent.naming(typed: "", placeholder: .placeholder(number: 1), photo: UUID())
-        rig.filler.show(naming)
+        rig.loader.show(naming)
         let id = UUID()
-        rig.filler.show(.saved(.placeholder(number: 1), photo: id))
-        await rig.filler.drain()
+        rig.loader.show(.saved(.placeholder(number: 1), photo: id))
+        await rig.loader.drain()
         let link = PhotoLink(page: "http://booth.test/photos/\(id.lowercased)", deletionKey: FillerRig.key(for: id))
         #expect(rig.screen.contents == [naming, .saved(.placeholder(number: 1), photo: id, link: link)])
     }
@@ -52,8 +52,8 @@ struct ScreenFillerTests {
         logger.logLevel = .trace
         let rig = try FillerRig(logger: logger)
         let id = UUID()
-        rig.filler.show(.saved(.placeholder(number: 1), photo: id))
-        await rig.filler.drain()
+        rig.loader.show(.saved(.placeholder(number: 1), photo: id))
+        await rig.loader.drain()
         let logged = lines.withLock { $0 }
         #expect(logged.contains { $0.contains("photo page http://booth.test/photos/\(id.lowercased)") }, "\(logged)")
         #expect(!logged.contains { $0.contains(FillerRig.key(for: id)) || $0.contains("key=") }, "\(logged)")
@@ -66,12 +66,12 @@ struct ScreenFillerTests {
     func order() async throws {
         let rig = try FillerRig()
         for _ in 0..<20 {
-            rig.filler.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
-            rig.filler.show(.ready)
-            rig.filler.show(.photo(GalleryPhoto(position: GalleryPosition(index: 0, count: 0))))
-            rig.filler.show(.countdown(secondsLeft: 3))
+            rig.loader.show(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))))
+            rig.loader.show(.ready)
+            rig.loader.show(.photo(GalleryPhoto(position: GalleryPosition(index: 0, count: 0))))
+            rig.loader.show(.countdown(secondsLeft: 3))
         }
-        await rig.filler.drain()
+        await rig.loader.drain()
         let kinds = rig.screen.contents.map { content in
             switch content {
             case .gallery: "gallery"
@@ -95,8 +95,8 @@ struct ScreenFillerTests {
             added.append(photo)
         }
         try rig.library.setFavourite(true, of: added[1].id)
-        for number in 0..<6 { rig.filler.show(.attract(AttractSlide(number: number))) }
-        await rig.filler.drain()
+        for number in 0..<6 { rig.loader.show(.attract(AttractSlide(number: number))) }
+        await rig.loader.drain()
         let shown = rig.screen.contents.map { content -> UUID? in
             guard case .attract(let slide) = content, slide.originals != nil else { return nil }
             return slide.entry?.id
@@ -106,8 +106,8 @@ struct ScreenFillerTests {
 
         // An empty library: the slides stay empty, and the screen shows the invitation alone.
         let empty = try FillerRig()
-        empty.filler.show(.attract(AttractSlide(number: 0)))
-        await empty.filler.drain()
+        empty.loader.show(.attract(AttractSlide(number: 0)))
+        await empty.loader.drain()
         #expect(empty.screen.contents == [.attract(AttractSlide(number: 0))])
     }
 
@@ -124,8 +124,8 @@ struct ScreenFillerTests {
         }
         let list = ScreenContent.gallery(GalleryList(position: GalleryPosition(index: 0, count: 2)))
         func names() async -> [String] {
-            rig.filler.show(list)
-            await rig.filler.drain()
+            rig.loader.show(list)
+            await rig.loader.drain()
             guard case .gallery(let shown) = rig.screen.contents.last else { return [] }
             return shown.rows.map(\.entry.caption.text)
         }

@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// The list is paged from SQLite: one page (``GalleryList/rowsPerPage`` photos) is read when
 /// the selection reaches it, and moves within the page read nothing.
-final class ScreenFiller: Screen {
+final class ScreenContentLoader: Screen {
     private let screen: any Screen
     private let library: PhotoLibrary
     private let dateFormat: PhotoDateFormat
@@ -24,7 +24,7 @@ final class ScreenFiller: Screen {
     private let logger: Logger
     /// Where the screens read the originals: the library.
     private let originals: LibraryOriginals
-    private let worker = SerialWorker(name: "screen filler")
+    private let worker = SerialWorker(name: "screen content loader")
     /// The page last read, while the gallery is open. Touched on `worker` only; the mutex makes
     /// that safe to state to the compiler.
     private let page = Mutex<Page?>(nil)

@@ -10,7 +10,7 @@ struct MemoryKeeperTests {
 
     @Test("A tidy is due a quiet period after the booth became idle, once per quiet stretch")
     func oncePerQuietStretch() {
-        let keeper = MemoryKeeper(quietPeriod: .seconds(30), tidy: {})
+        let keeper = IdleMemoryTrimmer(quietPeriod: .seconds(30), tidy: {})
         #expect(keeper.tidyDue() == nil, "not before the booth is idle")
         keeper.stateChanged(to: .idle, at: start)
         #expect(keeper.tidyDue() == start + .seconds(30))
@@ -24,7 +24,7 @@ struct MemoryKeeperTests {
 
     @Test("A guest ends the quiet stretch; the next one is counted from the return to idle")
     func guestEndsQuiet() {
-        let keeper = MemoryKeeper(quietPeriod: .seconds(30), tidy: {})
+        let keeper = IdleMemoryTrimmer(quietPeriod: .seconds(30), tidy: {})
         keeper.stateChanged(to: .idle, at: start)
         keeper.stateChanged(to: .countdown(shutterAt: start + .seconds(23)), at: start + .seconds(20))
         #expect(keeper.tidyDue() == nil)
@@ -38,7 +38,7 @@ struct MemoryKeeperTests {
     func threadTidies() async {
         let tidied = Mutex(0)
         let done = AsyncStream<Void>.makeStream()
-        let keeper = MemoryKeeper(quietPeriod: .milliseconds(1)) {
+        let keeper = IdleMemoryTrimmer(quietPeriod: .milliseconds(1)) {
             tidied.withLock { $0 += 1 }
             done.continuation.yield()
         }

@@ -1,0 +1,1 @@
+../../../Sources/BoothSync/S3Response.swift

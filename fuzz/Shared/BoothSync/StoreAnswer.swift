@@ -1,1 +1,0 @@
-../../../Sources/BoothSync/StoreAnswer.swift
