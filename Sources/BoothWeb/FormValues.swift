@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 
 /// The values of a query string or a form's body (`application/x-www-form-urlencoded`), as a
 /// browser encodes them: `+` is a space, `%XX` a byte of UTF-8. A value that does not decode
@@ -46,7 +45,7 @@ struct FormValues: Sendable {
     /// Checks that every name and value of `query` decodes: each `%` followed by two
     /// hexadecimal digits, and bytes that make UTF-8 text. A 400 that names the first that does
     /// not, rather than a search or an album taken as no filter at all.
-    static func check(query: String?) throws(WebError) {
+    static func check(query: String?) throws(Malformed) {
         for pair in (query ?? "").split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]) else {
@@ -58,21 +57,16 @@ struct FormValues: Sendable {
         }
     }
 
-    private static func malformed(_ what: String) -> WebError {
-        .badRequest(
-            """
-            \(what) is not well-formed: each % must be followed by two hexadecimal digits, and the bytes must \
-            make UTF-8 text. Encode the text's UTF-8 bytes as %XX (a browser's forms and links do).
-            """)
+    /// A query that does not decode, and what to do about it.
+    struct Malformed: Error, Sendable {
+        let message: String
     }
-}
 
-/// Answers 400 to a request whose query does not decode (``FormValues/check(query:)``),
-/// whatever the route: a page or the API reads its parameters only once they are known to be
-/// text.
-struct QueryCheck<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try FormValues.check(query: request.uri.query)
-        return try await next(request, context)
+    private static func malformed(_ what: String) -> Malformed {
+        Malformed(
+            message: """
+                \(what) is not well-formed: each % must be followed by two hexadecimal digits, and the bytes must \
+                make UTF-8 text. Encode the text's UTF-8 bytes as %XX (a browser's forms and links do).
+                """)
     }
 }
