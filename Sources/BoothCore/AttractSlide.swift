@@ -11,11 +11,11 @@ public struct AttractSlide: Sendable, Hashable {
     /// How many slides came before this one since the slideshow began; the booth shows its
     /// photos in turn and starts over after the last.
     public var number: Int
-    public var entry: GalleryEntry?
+    package var entry: GalleryEntry?
     /// Where the screens get the photo's original.
-    public var originals: (any PhotoOriginals)?
+    package var originals: (any PhotoOriginals)?
 
-    public init(number: Int, entry: GalleryEntry? = nil, originals: (any PhotoOriginals)? = nil) {
+    package init(number: Int, entry: GalleryEntry? = nil, originals: (any PhotoOriginals)? = nil) {
         self.number = number
         self.entry = entry
         self.originals = originals

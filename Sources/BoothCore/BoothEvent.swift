@@ -59,12 +59,12 @@ public struct ShotRequest: Sendable, Hashable {
     /// The shutter instant: the frame exposed nearest it is the photo.
     public var exposedAt: MonotonicInstant
     /// How far from the shutter instant a frame may be exposed and still be the shot.
-    public var window: Duration
+    package var window: Duration
     /// How long to wait for a frame exposed at or after the shutter instant, which may be the
     /// nearest.
-    public var waitingAtMost: Duration
+    package var waitingAtMost: Duration
 
-    public init(photo: UUID, exposedAt: MonotonicInstant, window: Duration, waitingAtMost: Duration) {
+    package init(photo: UUID, exposedAt: MonotonicInstant, window: Duration, waitingAtMost: Duration) {
         self.photo = photo
         self.exposedAt = exposedAt
         self.window = window

@@ -12,12 +12,12 @@ public struct BoothLanguage: Sendable, Hashable, Identifiable, CustomStringConve
     /// The language's name in itself, for a choice of languages: "Français".
     public let nativeName: String
     /// The booth's words in this language.
-    public let texts: BoothTexts
+    package let texts: BoothTexts
     /// How a photo's creation time is written, unless the operator configured a pattern.
     public let dateFormat: PhotoDateFormat
 
     /// Which form of a counting text a number takes.
-    public var pluralRule: PluralRule { texts.pluralRule }
+    package var pluralRule: PluralRule { texts.pluralRule }
 
     public var id: String { code }
 
@@ -26,7 +26,7 @@ public struct BoothLanguage: Sendable, Hashable, Identifiable, CustomStringConve
 
     /// A language whose table is `templates`, counted by `pluralRule`; the keys it lacks read
     /// as English's.
-    public init(
+    package init(
         code: String, nativeName: String, dateFormat: PhotoDateFormat, pluralRule: PluralRule,
         templates: [BoothText: BoothTexts.Template]
     ) {

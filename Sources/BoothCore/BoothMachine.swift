@@ -7,32 +7,32 @@ public struct BoothMachine: Sendable {
     /// Where the booth is now.
     public private(set) var state: BoothState = .starting
     /// How long each part of the cycle lasts.
-    public let settings: BoothSettings
+    package let settings: BoothSettings
     /// Whether the camera delivers frames. A guest who is naming a photo finishes even when
     /// the camera goes away; the fault shows once the cycle is back at the main screen.
-    public private(set) var cameraPresent = false
+    package private(set) var cameraPresent = false
     /// Why the storage cannot take a photo now (full below the reserve, or not writable);
     /// `nil` when it can. A press then shows the fault at once instead of a countdown: no guest
     /// poses for a photo that cannot be saved.
-    public private(set) var storageFault: BoothFault?
+    package private(set) var storageFault: BoothFault?
     /// The phone key being tapped while a name is typed; `nil` when the next tap types a new
     /// letter. It ends at its own deadline, or with any other key.
-    public private(set) var tap: MultiTap?
+    package private(set) var tap: MultiTap?
     /// The start of a name a guest is typing in the gallery's list to find a photo; `nil` when
     /// none is. It ends at its own deadline, with a key that moves, opens or goes back, and when
     /// the gallery closes.
-    public private(set) var search: GallerySearch?
+    package private(set) var search: GallerySearch?
     /// The strongest request to stop so far; the machine stops once no photo is in flight
     /// (at once for a shutdown).
-    public private(set) var stopRequest: StopRequest?
+    package private(set) var stopRequest: StopRequest?
     /// Whether the machine has said ``BoothEffect/stop(restarting:)``; it then handles nothing.
-    public private(set) var isStopped = false
+    package private(set) var isStopped = false
     /// When the main screen becomes the slideshow, if nobody comes first
     /// (``BoothSettings/attractAfter``); `nil` off the main screen, or with attract mode off.
-    public private(set) var attractAt: MonotonicInstant?
+    package private(set) var attractAt: MonotonicInstant?
     /// How many answers of the library the machine waits for (a count of the photos, where a
     /// name is): the booth is busy until they come.
-    public private(set) var pendingAnswers = 0
+    package private(set) var pendingAnswers = 0
     /// The line being typed on a keyboard whose keys come a line at a time
     /// (``KeyBindings/lines``), until its Enter.
     private var line = TypedLine()
@@ -71,7 +71,7 @@ public struct BoothMachine: Sendable {
     /// typed, nothing while it is busy (counting down, taking or saving a photo, waiting for the
     /// library's answer to a key, or for its camera) or stopped. Input faster than a guest (a
     /// script piped into the simulated booth) waits for it, so that none is lost.
-    public var awaitedInput: AwaitedInput {
+    package var awaitedInput: AwaitedInput {
         guard !isStopped, pendingAnswers == 0 else { return [] }
         switch state {
         case .idle, .saved, .attract, .browsing, .viewing: return [.keys, .press]
@@ -84,7 +84,7 @@ public struct BoothMachine: Sendable {
     /// Whether the booth is between cycles, where input may end: it waits for a guest (a name
     /// being typed too, which the end of input gives up) or shows a fault, and waits for no
     /// answer of the library.
-    public var isAtRest: Bool {
+    package var isAtRest: Bool {
         guard pendingAnswers == 0 else { return false }
         switch state {
         case .idle, .naming, .saved, .fault, .browsing, .viewing, .attract: return true
@@ -505,7 +505,7 @@ public struct BoothMachine: Sendable {
     }
 
     /// What the screen shows in the current state.
-    public func screen(now: MonotonicInstant) -> ScreenContent {
+    package func screen(now: MonotonicInstant) -> ScreenContent {
         switch state {
         case .starting: .starting
         case .idle: .ready
@@ -532,14 +532,14 @@ public struct BoothMachine: Sendable {
 }
 
 /// A name being typed in the gallery to find a photo, as the machine keeps it.
-public struct GallerySearch: Sendable, Hashable {
+package struct GallerySearch: Sendable, Hashable {
     /// What has been typed; empty on a phone keypad between the key that starts the search
     /// and its first letter.
-    public var prefix: String
+    package var prefix: String
     /// When the search ends if no key comes (``KeyBindings/findTimeout``).
-    public var until: MonotonicInstant
+    package var until: MonotonicInstant
     /// The phone key being tapped, which may still change the last letter.
-    public var tap: MultiTap?
+    package var tap: MultiTap?
     /// Whether the library's last answer found a photo whose name starts with ``prefix``.
-    public var matches: Bool
+    package var matches: Bool
 }

@@ -5,15 +5,15 @@ public struct BoothSettings: Sendable, Hashable {
     /// How long the booth waits for the next key while a name is typed.
     public var nameTimeout: Duration
     /// How long "Saved as …" stays on screen.
-    public var savedDisplay: Duration
+    package var savedDisplay: Duration
     /// How long the booth waits for the frame of the shot before it gives up.
-    public var captureTimeout: Duration
+    package var captureTimeout: Duration
     /// How far from the shutter instant a frame may have been exposed and still be the shot.
-    public var shotWindow: Duration
+    package var shotWindow: Duration
     /// How long the booth waits for a photo to be committed before it reports failing storage.
-    public var saveTimeout: Duration
+    package var saveTimeout: Duration
     /// How long a fault stays on screen before the booth tries again.
-    public var faultRetry: Duration
+    package var faultRetry: Duration
     /// How long the gallery stays open without a key before the booth goes back to the main
     /// screen, so a guest who walks away does not leave it there.
     public var galleryTimeout: Duration
@@ -21,7 +21,7 @@ public struct BoothSettings: Sendable, Hashable {
     /// library's photos (attract mode); `nil`: it never does.
     public var attractAfter: Duration?
     /// How long each photo of the slideshow stays on screen.
-    public var attractSlide: Duration
+    package var attractSlide: Duration
     /// What the keypad's keys mean.
     public var keys: KeyBindings
 

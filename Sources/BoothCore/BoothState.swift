@@ -25,7 +25,7 @@ public enum BoothFault: Sendable, Hashable {
     case storageFailing
 
     /// Whether the fault is the storage's: full, or not writable.
-    public var isStorage: Bool { self == .storageFull || self == .storageFailing }
+    package var isStorage: Bool { self == .storageFull || self == .storageFailing }
 }
 
 /// Where the booth is in its cycle. Every state that waits has a deadline that leads back to
@@ -102,11 +102,11 @@ public enum BoothState: Sendable, Hashable {
     }
 
     /// A short name for logs.
-    public var name: String { kind.description }
+    package var name: String { kind.description }
 
     /// Whether a photo is in flight: being counted down to, taken, named or saved. A booth asked
     /// to stop or restart waits for such a state to end.
-    public var hasPhotoInFlight: Bool {
+    package var hasPhotoInFlight: Bool {
         switch self {
         case .countdown, .capturing, .naming, .saving: true
         case .starting, .idle, .saved, .fault, .browsing, .viewing, .attract: false

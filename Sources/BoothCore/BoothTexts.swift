@@ -184,17 +184,17 @@ public struct BoothTexts: Sendable {
     /// The text of one key: a single template, or one per plural category for a text that
     /// counts (`"{count} photo"`, `"{count} photos"`), chosen by the language's ``PluralRule``.
     /// A string literal is a single template.
-    public struct Template: Sendable, Hashable, ExpressibleByStringLiteral {
+    package struct Template: Sendable, Hashable, ExpressibleByStringLiteral {
         /// The templates by category; `.other` is always there, and stands for any category
         /// the language's rule names that the template leaves out.
-        public let forms: [PluralCategory: String]
+        package let forms: [PluralCategory: String]
 
-        public init(stringLiteral text: String) {
+        package init(stringLiteral text: String) {
             forms = [.other: text]
         }
 
         /// A text that counts, with a template for each category the language's rule uses.
-        public static func plural(
+        package static func plural(
             zero: String? = nil, one: String? = nil, two: String? = nil, few: String? = nil, many: String? = nil,
             other: String
         ) -> Template {
@@ -234,10 +234,10 @@ public struct BoothTexts: Sendable {
     /// What a key missing from `templates` reads as: English's templates (empty for English).
     private let fallback: [BoothText: Template]
     /// Which form of a counting text a number takes.
-    public let pluralRule: PluralRule
+    package let pluralRule: PluralRule
 
     /// A table in a language counted by `pluralRule`; the keys it lacks read as English's.
-    public init(_ templates: [BoothText: Template], pluralRule: PluralRule = .oneIsSingular) {
+    package init(_ templates: [BoothText: Template], pluralRule: PluralRule = .oneIsSingular) {
         self.init(templates, pluralRule: pluralRule, fallback: BoothLanguage.english.texts.templates)
     }
 
@@ -253,13 +253,13 @@ public struct BoothTexts: Sendable {
 
     /// The keys this table lacks: these read as English's (English itself lacks none; a key
     /// it lacked would show its own name).
-    public var missingKeys: [BoothText] {
+    package var missingKeys: [BoothText] {
         BoothText.allCases.filter { templates[$0] == nil }
     }
 
     /// The keys whose templates name other blanks than English's for the same key: a blank
     /// English fills that this table leaves empty, or one this table names that nobody fills.
-    public var keysWithOtherBlanks: [BoothText] {
+    package var keysWithOtherBlanks: [BoothText] {
         let english = BoothTexts.english.templates
         return BoothText.allCases.filter { key in
             guard let own = templates[key], let reference = english[key] else { return false }
@@ -269,32 +269,32 @@ public struct BoothTexts: Sendable {
 
     /// This table with every template passed through `transform` (a display's own spelling of
     /// punctuation, say); the values filled in later are not.
-    public func mapping(_ transform: (String) -> String) -> BoothTexts {
+    package func mapping(_ transform: (String) -> String) -> BoothTexts {
         BoothTexts(
             templates.mapValues { $0.mapping(transform) }, pluralRule: pluralRule,
             fallback: fallback.mapValues { $0.mapping(transform) })
     }
 
     /// A stretch of a text, set apart or not.
-    public struct Run: Sendable, Hashable {
+    package struct Run: Sendable, Hashable {
         public var text: String
         /// The words the template marks with `*...*`.
-        public var emphasized: Bool
+        package var emphasized: Bool
 
-        public init(_ text: String, emphasized: Bool = false) {
+        package init(_ text: String, emphasized: Bool = false) {
             self.text = text
             self.emphasized = emphasized
         }
     }
 
     /// `key`'s text with its blanks filled in, as runs for a screen that sets words apart.
-    public func runs(_ key: BoothText, _ values: [String: String] = [:]) -> [Run] {
+    package func runs(_ key: BoothText, _ values: [String: String] = [:]) -> [Run] {
         runs(template(key, .other), values)
     }
 
     /// `key`'s text for `count` things, in the plural form the language gives that number,
     /// with `{count}` filled in and the other blanks from `values`, as runs.
-    public func runs(_ key: BoothText, count: Int, _ values: [String: String] = [:]) -> [Run] {
+    package func runs(_ key: BoothText, count: Int, _ values: [String: String] = [:]) -> [Run] {
         runs(template(key, pluralRule(count)), values.merging(["count": "\(count)"]) { own, _ in own })
     }
 
@@ -349,7 +349,7 @@ public struct BoothTexts: Sendable {
 
 extension BoothFault {
     /// The fault in a few words, as the screen announces it.
-    public var headline: BoothText {
+    package var headline: BoothText {
         switch self {
         case .cameraMissing: .cameraMissingHeadline
         case .shotFailed: .shotFailedHeadline
@@ -359,7 +359,7 @@ extension BoothFault {
     }
 
     /// What the fault means for the guest, under the headline.
-    public var message: BoothText {
+    package var message: BoothText {
         switch self {
         case .cameraMissing: .cameraMissingMessage
         case .shotFailed: .shotFailedMessage
@@ -370,7 +370,7 @@ extension BoothFault {
 
     /// Headline and message on one line, for a terminal, a keypad's display or a log, in
     /// `texts`' language.
-    public func sentence(in texts: BoothTexts = .english) -> String {
+    package func sentence(in texts: BoothTexts = .english) -> String {
         texts(.faultSentence, ["headline": texts(headline), "message": texts(message)])
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Implementations read the device on a thread of their own and hand frames over through the
 /// stream; they never block the caller.
-public protocol Camera: Sendable {
+package protocol Camera: Sendable {
     /// A name for logs and messages: "/dev/video0", "simulated camera".
     var name: String { get }
 
@@ -18,5 +18,5 @@ public protocol Camera: Sendable {
 }
 
 extension Camera {
-    public var devicePath: String? { nil }
+    package var devicePath: String? { nil }
 }

@@ -9,17 +9,17 @@ import Foundation
 /// else is kept exactly as typed.
 public struct Caption: Sendable, Hashable, CustomStringConvertible {
     /// The longest caption, in characters as people count them.
-    public static let maximumLength = 64
+    package static let maximumLength = 64
     /// The longest caption in UTF-8 bytes. A key of a keypad or keyboard types a character of at
     /// most 4 bytes (the letters of every script, CJK, a single emoji), so 64 typed characters
     /// take at most 256 bytes; twice that leaves room for letters typed as a letter and its
     /// marks and for a few emoji sequences. Without it, 64 "characters" each carrying thousands
     /// of combining marks made a 5 MB caption that every page repeated.
-    public static let maximumBytes = 512
+    package static let maximumBytes = 512
     /// The most scalars one character keeps. The longest emoji sequences have 10 (a kiss with
     /// two skin tones) and a script's syllable fewer; marks stacked beyond that on one letter
     /// only draw over the lines around it.
-    public static let maximumScalarsPerCharacter = 16
+    package static let maximumScalarsPerCharacter = 16
 
     /// The cleaned text, never empty.
     public let text: String
@@ -69,7 +69,7 @@ public struct Caption: Sendable, Hashable, CustomStringConvertible {
     /// The caption in double quotes, with `\` and `"` escaped by a backslash: how log lines
     /// write it, so that a program (or an operator's grep) reads back the very name a guest typed,
     /// even one holding quotes. A caption has no control characters, so nothing else needs escaping.
-    public var quoted: String {
+    package var quoted: String {
         var result = "\""
         for scalar in text.unicodeScalars {
             if scalar == "\\" || scalar == "\"" { result.unicodeScalars.append("\\") }

@@ -10,7 +10,7 @@ public struct CaptionDraft: Sendable, Hashable {
     private var lastTypeKept = false
 
     /// Creates a draft, empty unless some text is given.
-    public init(_ text: String = "") {
+    package init(_ text: String = "") {
         self.text = ""
         for character in text { type(character) }
     }
@@ -19,7 +19,7 @@ public struct CaptionDraft: Sendable, Hashable {
     /// before anything else, which the caption would trim, or the draft is full). A character
     /// of more than ``Caption/maximumScalarsPerCharacter`` scalars keeps the first ones.
     @discardableResult
-    public mutating func type(_ character: Character) -> Bool {
+    package mutating func type(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars.compactMap(Caption.clean)
         guard !scalars.isEmpty else { return false }
         let typed = String(String.UnicodeScalarView(scalars)).map(Caption.bounded).joined()
@@ -35,7 +35,7 @@ public struct CaptionDraft: Sendable, Hashable {
     /// When the last key typed nothing (the draft was full, or a leading space), nothing is
     /// replaced: `character` is typed like any other.
     @discardableResult
-    public mutating func retype(_ character: Character) -> Bool {
+    package mutating func retype(_ character: Character) -> Bool {
         guard lastTypeKept else { return type(character) }
         let before = self
         text.removeLast()
@@ -47,7 +47,7 @@ public struct CaptionDraft: Sendable, Hashable {
 
     /// Removes the last character; returns `false` when the draft was already empty.
     @discardableResult
-    public mutating func erase() -> Bool {
+    package mutating func erase() -> Bool {
         lastTypeKept = false
         return text.popLast() != nil
     }

@@ -10,9 +10,9 @@ import Synchronization
 /// its reader being too far behind, returns `false`: it is unsubscribed there and then, and
 /// tells its reader that it missed events (the web closes the client's connection). So no
 /// reader ever skips an event without knowing, and a slow one costs memory only up to its bound.
-public final class EventBroadcast<Value: Sendable>: Sendable {
+package final class EventBroadcast<Value: Sendable>: Sendable {
     /// What a receiver is handed.
-    public enum Delivery: Sendable {
+    package enum Delivery: Sendable {
         /// The next value.
         case value(Value)
         /// The broadcast is closed: nothing comes after.
@@ -22,7 +22,7 @@ public final class EventBroadcast<Value: Sendable>: Sendable {
     /// Keeps a delivery for its reader and returns at once; `false` when it cannot keep a value
     /// (it is then unsubscribed). It must not publish, subscribe or cancel on the same
     /// broadcast.
-    public typealias Receiver = @Sendable (Delivery) -> Bool
+    package typealias Receiver = @Sendable (Delivery) -> Bool
 
     private struct State {
         /// In the order they subscribed.
@@ -37,10 +37,10 @@ public final class EventBroadcast<Value: Sendable>: Sendable {
     /// subscription can come or go meanwhile.
     private let handingOut = Mutex(())
 
-    public init() {}
+    package init() {}
 
     /// Hands `value` to every subscriber; one that cannot keep it is unsubscribed.
-    public func publish(_ value: Value) {
+    package func publish(_ value: Value) {
         handingOut.withLock { _ in
             let receivers = state.withLock { $0.closed ? [] : $0.receivers }
             let refused = Set(receivers.filter { !$0.receive(.value(value)) }.map(\.id))
@@ -51,7 +51,7 @@ public final class EventBroadcast<Value: Sendable>: Sendable {
 
     /// Subscribes `receive` to the values published from now on. A subscription made after
     /// ``close()`` is handed ``Delivery/closed`` at once.
-    public func subscribe(_ receive: @escaping Receiver) -> Subscription {
+    package func subscribe(_ receive: @escaping Receiver) -> Subscription {
         let id = state.withLock { state -> Int? in
             guard !state.closed else { return nil }
             defer { state.nextID += 1 }
@@ -69,7 +69,7 @@ public final class EventBroadcast<Value: Sendable>: Sendable {
 
     /// Ends the broadcast: every subscriber is handed ``Delivery/closed``, and later values are
     /// dropped.
-    public func close() {
+    package func close() {
         handingOut.withLock { _ in
             let receivers = state.withLock { state in
                 defer {
@@ -88,7 +88,7 @@ public final class EventBroadcast<Value: Sendable>: Sendable {
 
     /// A subscriber's registration; ``cancel()`` it when its reader goes (it cancels itself
     /// when released).
-    public final class Subscription: Sendable {
+    package final class Subscription: Sendable {
         private let onCancel: Mutex<(@Sendable () -> Void)?>
 
         init(onCancel: @escaping @Sendable () -> Void) {
@@ -96,7 +96,7 @@ public final class EventBroadcast<Value: Sendable>: Sendable {
         }
 
         /// Stops handing values to the receiver; later calls do nothing.
-        public func cancel() {
+        package func cancel() {
             onCancel.withLock { action in
                 defer { action = nil }
                 return action

@@ -4,29 +4,29 @@ import Foundation
 /// the newest photo, as the library lists them.
 public struct GalleryPosition: Sendable, Hashable {
     /// The selected photo, 0 (newest) to `count - 1`; 0 in an empty library.
-    public var index: Int
+    package var index: Int
     /// How many photos the library held when the gallery was opened.
-    public var count: Int
+    package var count: Int
 
-    public init(index: Int, count: Int) {
+    package init(index: Int, count: Int) {
         self.index = index
         self.count = count
     }
 
     /// The position one photo newer, or this one at the top.
-    public var previous: GalleryPosition { GalleryPosition(index: max(0, index - 1), count: count) }
+    package var previous: GalleryPosition { GalleryPosition(index: max(0, index - 1), count: count) }
     /// The position one photo older, or this one at the bottom.
-    public var next: GalleryPosition { GalleryPosition(index: min(max(0, count - 1), index + 1), count: count) }
+    package var next: GalleryPosition { GalleryPosition(index: min(max(0, count - 1), index + 1), count: count) }
 }
 
 /// What the gallery says of one photo, on every screen that shows it.
-public struct GalleryEntry: Sendable, Hashable {
+package struct GalleryEntry: Sendable, Hashable {
     public var id: UUID
     public var caption: Caption
     /// When it was taken, written for people ("Taken on 22/11/2026 at 14h05").
-    public var takenOn: String
+    package var takenOn: String
 
-    public init(id: UUID, caption: Caption, takenOn: String) {
+    package init(id: UUID, caption: Caption, takenOn: String) {
         self.id = id
         self.caption = caption
         self.takenOn = takenOn
@@ -40,12 +40,12 @@ public struct GalleryEntry: Sendable, Hashable {
 /// that is not empty shows that the photos cannot be read.
 public struct GalleryList: Sendable, Hashable {
     /// One photo of the page, with its thumbnail.
-    public struct Row: Sendable, Hashable {
-        public var entry: GalleryEntry
+    package struct Row: Sendable, Hashable {
+        package var entry: GalleryEntry
         /// The catalog's thumbnail JPEG (longest side 320 px).
-        public var thumbnail: Data
+        package var thumbnail: Data
 
-        public init(entry: GalleryEntry, thumbnail: Data) {
+        package init(entry: GalleryEntry, thumbnail: Data) {
             self.entry = entry
             self.thumbnail = thumbnail
         }
@@ -53,15 +53,15 @@ public struct GalleryList: Sendable, Hashable {
 
     /// How many photos one page of the list shows: few enough that a name and a time read
     /// from two metres on a 640x480 screen.
-    public static let rowsPerPage = 5
+    package static let rowsPerPage = 5
 
-    public var position: GalleryPosition
+    package var position: GalleryPosition
     /// The photos of ``page``, newest first; empty until the booth reads them.
-    public var rows: [Row]
+    package var rows: [Row]
     /// The start of a name the guest is typing to find a photo; `nil` when none is.
-    public var search: NameSearch?
+    package var search: NameSearch?
 
-    public init(position: GalleryPosition, rows: [Row] = [], search: NameSearch? = nil) {
+    package init(position: GalleryPosition, rows: [Row] = [], search: NameSearch? = nil) {
         self.position = position
         self.rows = rows
         self.search = search
@@ -70,13 +70,13 @@ public struct GalleryList: Sendable, Hashable {
     /// The indices of the photos on the selected photo's page: the list turns a whole page at
     /// a time, so the booth reads one page of the library per turn and none while the
     /// selection moves within it.
-    public var page: Range<Int> {
+    package var page: Range<Int> {
         let start = position.index / Self.rowsPerPage * Self.rowsPerPage
         return start..<min(position.count, start + Self.rowsPerPage)
     }
 
     /// The selected photo's row, once the rows are filled in.
-    public var selectedRow: Row? {
+    package var selectedRow: Row? {
         let offset = position.index - page.lowerBound
         return rows.indices.contains(offset) ? rows[offset] : nil
     }
@@ -84,15 +84,15 @@ public struct GalleryList: Sendable, Hashable {
 
 /// The start of a name a guest types in the gallery, which the selection follows to the newest
 /// photo whose name starts so.
-public struct NameSearch: Sendable, Hashable {
+package struct NameSearch: Sendable, Hashable {
     /// What has been typed; empty on a phone keypad between the key that starts a search and
     /// the first letter.
-    public var prefix: String
+    package var prefix: String
     /// Whether some photo's name starts with ``prefix`` (the selection is there); `true` while
     /// the library has not answered, and for an empty prefix.
-    public var matches: Bool
+    package var matches: Bool
 
-    public init(prefix: String, matches: Bool = true) {
+    package init(prefix: String, matches: Bool = true) {
         self.prefix = prefix
         self.matches = matches
     }
@@ -104,12 +104,12 @@ public struct NameSearch: Sendable, Hashable {
 /// its original. Both stay `nil` when the photo is no longer in the library or the catalog
 /// cannot be read; the screen then says so.
 public struct GalleryPhoto: Sendable, Hashable {
-    public var position: GalleryPosition
-    public var entry: GalleryEntry?
+    package var position: GalleryPosition
+    package var entry: GalleryEntry?
     /// Where the screens get the photo's original.
-    public var originals: (any PhotoOriginals)?
+    package var originals: (any PhotoOriginals)?
 
-    public init(position: GalleryPosition, entry: GalleryEntry? = nil, originals: (any PhotoOriginals)? = nil) {
+    package init(position: GalleryPosition, entry: GalleryEntry? = nil, originals: (any PhotoOriginals)? = nil) {
         self.position = position
         self.entry = entry
         self.originals = originals
@@ -128,7 +128,7 @@ public struct GalleryPhoto: Sendable, Hashable {
 
 /// Where the screens get a photo's original. The booth implements it over its library, so no
 /// screen reads files itself; the screens call it from their own threads, and it may block.
-public protocol PhotoOriginals: Sendable {
+package protocol PhotoOriginals: Sendable {
     /// The original JPEG of the photo `id`.
     func original(of id: UUID) throws -> Data
     /// Where that original is kept, for an operator reading the terminal (a file's path).

@@ -16,7 +16,7 @@ public enum KeypadKey: Sendable, Hashable {
 }
 
 /// The keypad (or keyboard) a guest uses to name a photo.
-public protocol Keypad: Sendable {
+package protocol Keypad: Sendable {
     /// The keys in the order they were pressed. A single consumer reads it. The stream ends only
     /// when input has ended for good (a script piped into the simulated booth); the booth then
     /// finishes what it is doing and stops.
@@ -48,18 +48,18 @@ public struct KeyBindings: Sendable, Hashable {
     public var multiTapTimeout: Duration
     /// How long the gallery waits for the next letter of a name being found: after it the
     /// search ends, and the next letter starts a new one.
-    public var findTimeout: Duration
+    package var findTimeout: Duration
     /// How the keys of a keyboard that sends them a line at a time (a terminal) are read
     /// together; `nil` for a keypad or keyboard whose keys come one by one.
-    public var lines: LineKeys?
+    package var lines: LineKeys?
     /// The keys that press the shutter, for a keyboard that is also the booth's button (the
     /// terminal of a simulated booth without one); `nil` when a button does.
-    public var shutter: ShutterKeys?
+    package var shutter: ShutterKeys?
 
     /// The key that opens the gallery from the main screen: the chosen one, else v (0 on a
     /// phone keypad). While a name is typed it types itself; in the gallery of a phone keypad
     /// it starts a search by name.
-    public var viewKey: Character { chosenViewKey ?? (layout == .phone ? "0" : "v") }
+    package var viewKey: Character { chosenViewKey ?? (layout == .phone ? "0" : "v") }
 
     public init(
         layout: KeypadLayout = .keyboard, viewKey: Character? = nil, multiTapTimeout: Duration = .seconds(1),
@@ -93,9 +93,9 @@ public struct KeyBindings: Sendable, Hashable {
 public struct ShutterKeys: Sendable, Hashable {
     /// The key that presses the shutter on the main screen (or what stands for it: the saved
     /// screen, a fault, the slideshow).
-    public var atRest: KeypadKey
+    package var atRest: KeypadKey
     /// The key that presses the shutter in the gallery, where Enter opens a photo.
-    public var inGallery: KeypadKey
+    package var inGallery: KeypadKey
 
     public init(atRest: KeypadKey = .enter, inGallery: KeypadKey = .character("p")) {
         self.atRest = atRest
@@ -118,16 +118,16 @@ public struct ShutterKeys: Sendable, Hashable {
 /// read without their case.
 public struct LineKeys: Sendable, Hashable {
     /// The letter that moves up in the gallery, beside the up arrow.
-    public var up: Character
+    package var up: Character
     /// The letter that moves down in the gallery, beside the down arrow.
-    public var down: Character
+    package var down: Character
     /// The letter that goes back in the gallery (and ends a search), beside Escape.
-    public var back: Character
+    package var back: Character
     /// What starts a gallery line whose rest is the start of a name to find.
-    public var find: Character
+    package var find: Character
 
     /// The most keys a line holds; the rest of a longer line is dropped.
-    public static let maximumKeys = 256
+    package static let maximumKeys = 256
 
     public init(up: Character = "u", down: Character = "d", back: Character = "b", find: Character = "/") {
         self.up = up
@@ -237,10 +237,10 @@ enum KeyAction: Hashable {
 
 /// A phone key being tapped while a name is typed: which key, which of its letters was typed
 /// last, and until when another tap of it replaces that letter.
-public struct MultiTap: Sendable, Hashable {
-    public let key: Character
-    public let index: Int
-    public let until: MonotonicInstant
+package struct MultiTap: Sendable, Hashable {
+    package let key: Character
+    package let index: Int
+    package let until: MonotonicInstant
 
     /// The letter `key` types when tapped at `now` after `previous`: its next letter in place
     /// of the last one (`replacing`) when it is the key tapped before its deadline, else its

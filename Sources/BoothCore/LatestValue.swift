@@ -8,11 +8,11 @@ import Synchronization
 /// version it last saw and gets the newest one, skipping any it was too slow for. Producers
 /// that must work to make a value (encode a JPEG) check ``isWatched`` first, and learn that a
 /// watcher arrived from the `watcherArrived` they give.
-public final class LatestValue<Value: Sendable>: Sendable {
+package final class LatestValue<Value: Sendable>: Sendable {
     private typealias Reader = CheckedContinuation<(version: UInt64, value: Value)?, Never>
 
     /// When the latest value stops being handed to new readers.
-    public enum Staleness: Sendable {
+    package enum Staleness: Sendable {
         /// When the last watcher leaves: nobody keeps it fresh after that (a camera's frames),
         /// so the next watcher waits for a new one instead of seeing an old one first.
         case whenUnwatched
@@ -39,13 +39,13 @@ public final class LatestValue<Value: Sendable>: Sendable {
     ///   - staleness: when the latest value is no longer handed to new readers.
     ///   - watcherArrived: called, outside any lock and at once, each time a reader starts to
     ///     ``watch()``: a producer that rests while nobody watches wakes for it.
-    public init(staleness: Staleness = .whenUnwatched, watcherArrived: @escaping @Sendable () -> Void = {}) {
+    package init(staleness: Staleness = .whenUnwatched, watcherArrived: @escaping @Sendable () -> Void = {}) {
         self.staleness = staleness
         self.watcherArrived = watcherArrived
     }
 
     /// Makes `value` the latest and hands it to every reader waiting for one.
-    public func publish(_ value: Value) {
+    package func publish(_ value: Value) {
         let (version, waiting) = state.withLock { state -> (UInt64, [Reader]) in
             guard !state.closed else { return (0, []) }
             state.version += 1
@@ -57,13 +57,13 @@ public final class LatestValue<Value: Sendable>: Sendable {
     }
 
     /// The latest value and its version, if any was published.
-    public var latest: (version: UInt64, value: Value)? {
+    package var latest: (version: UInt64, value: Value)? {
         state.withLock { state in state.value.map { (state.version, $0) } }
     }
 
     /// Waits for a value newer than `version` (0 for any) and returns the newest one; `nil` once
     /// the stream is closed or the waiting task is cancelled.
-    public func next(after version: UInt64) async -> (version: UInt64, value: Value)? {
+    package func next(after version: UInt64) async -> (version: UInt64, value: Value)? {
         let id = state.withLock { state in
             defer { state.nextReader += 1 }
             return state.nextReader
@@ -90,7 +90,7 @@ public final class LatestValue<Value: Sendable>: Sendable {
     /// When the last watcher goes, a feed whose values go stale ``Staleness/whenUnwatched``
     /// forgets the latest one: nobody kept it fresh since, so the next watcher waits for a new
     /// one instead of seeing a stale picture first.
-    public func watch() -> Watch {
+    package func watch() -> Watch {
         state.withLock { $0.watchers += 1 }
         watcherArrived()
         return Watch { [self] in
@@ -103,7 +103,7 @@ public final class LatestValue<Value: Sendable>: Sendable {
 
     /// Forgets the latest value, which no longer shows what is: readers from now on wait for
     /// the next one. The version stays, so a reader never gets a value twice.
-    public func withdraw() {
+    package func withdraw() {
         state.withLock { $0.value = nil }
     }
 
@@ -112,10 +112,10 @@ public final class LatestValue<Value: Sendable>: Sendable {
     package var waitingReaders: Int { state.withLock { $0.readers.count } }
 
     /// Whether any reader is watching; producers skip costly work when nobody is.
-    public var isWatched: Bool { state.withLock { $0.watchers > 0 } }
+    package var isWatched: Bool { state.withLock { $0.watchers > 0 } }
 
     /// Ends the stream: waiting readers get `nil`, and so does every later ``next(after:)``.
-    public func close() {
+    package func close() {
         let waiting = state.withLock { state -> [Reader] in
             state.closed = true
             defer { state.readers = [:] }
@@ -126,7 +126,7 @@ public final class LatestValue<Value: Sendable>: Sendable {
 
     /// A reader's registration as a watcher; ``end()`` it when the reader goes (it ends itself
     /// when released).
-    public final class Watch: Sendable {
+    package final class Watch: Sendable {
         private let ended = Mutex(false)
         private let onEnd: @Sendable () -> Void
 
@@ -135,7 +135,7 @@ public final class LatestValue<Value: Sendable>: Sendable {
         }
 
         /// Stops counting this reader as a watcher; later calls do nothing.
-        public func end() {
+        package func end() {
             let first = ended.withLock { ended in
                 defer { ended = true }
                 return !ended

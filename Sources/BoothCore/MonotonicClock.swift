@@ -45,7 +45,7 @@ public struct MonotonicInstant: InstantProtocol, Sendable, Hashable, Comparable,
 
 extension Duration {
     /// The whole duration in nanoseconds, saturating at the bounds of `Int64`.
-    public var inNanoseconds: Int64 {
+    package var inNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -53,12 +53,12 @@ extension Duration {
     }
 
     /// The duration in seconds as a floating-point number, for logs and configuration.
-    public var inSeconds: Double {
+    package var inSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
     /// Milliseconds with one decimal, for log lines ("12.5 ms").
-    public var formattedMilliseconds: String {
+    package var formattedMilliseconds: String {
         String(format: "%.1f ms", Double(inNanoseconds) / 1e6)
     }
 }

@@ -27,7 +27,7 @@ public enum NameKey {
 
     /// The key of a photo's name for albums and the jump to a name; empty for the placeholder a
     /// photo gets when nobody names it ("Photo 42"), which is nobody's name.
-    public static func of(_ caption: Caption, number: Int) -> String {
+    package static func of(_ caption: Caption, number: Int) -> String {
         caption == .placeholder(number: number) ? "" : fold(caption.text)
     }
 }

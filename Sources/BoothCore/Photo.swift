@@ -13,9 +13,9 @@ public struct Photo: Sendable, Hashable, Identifiable {
     /// The original's size in pixels and bytes.
     public var width: Int
     public var height: Int
-    public var byteCount: Int
+    package var byteCount: Int
     /// The original's path relative to the library folder: `photos/YYYY/MM/DD/<uuid>.jpg`.
-    public var file: String
+    package var file: String
     /// The camera that took it, where the booth could tell.
     public var camera: CameraModel?
     /// The booth of the event it was imported from (as that booth's folder in the bucket is
@@ -23,12 +23,12 @@ public struct Photo: Sendable, Hashable, Identifiable {
     public var origin: String?
     /// The name of the booth that took it, as that booth calls itself (for an imported photo:
     /// its author); `nil` when the catalog did not say.
-    public var booth: String?
+    package var booth: String?
     /// Whether the operator marked it as one of the event's best: favourites come first in the
     /// slideshow and have their own album.
     public var favourite: Bool
 
-    public init(
+    package init(
         id: UUID, number: Int, caption: Caption, createdAt: Date, width: Int, height: Int, byteCount: Int,
         file: String, camera: CameraModel? = nil, origin: String? = nil, booth: String? = nil, favourite: Bool = false
     ) {

@@ -9,10 +9,10 @@ public struct PhotoDateFormat: Sendable, Hashable {
     /// is printed as it is.
     public var pattern: String
     /// The locale whose names a pattern's `MMMM` or `EEEE` write ("novembre"): the language's.
-    public var locale: String
+    package var locale: String
 
     /// English's: "Taken on 22/11/2026 at 14h05".
-    public static var standard: PhotoDateFormat { BoothLanguage.english.dateFormat }
+    package static var standard: PhotoDateFormat { BoothLanguage.english.dateFormat }
 
     /// - Parameter locale: a locale identifier; the fixed `en_US_POSIX` by default.
     public init(pattern: String, locale: String = "en_US_POSIX") {

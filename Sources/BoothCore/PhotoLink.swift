@@ -7,19 +7,19 @@
 /// message), is the page alone: a key never reaches the logs.
 public struct PhotoLink: Sendable, Hashable {
     /// The photo page's address, without a key.
-    public let page: String
+    package let page: String
     /// The guest's deletion key, for the page's `key` parameter; `nil` when guests cannot delete
     /// their photos.
-    public let deletionKey: String?
+    package let deletionKey: String?
 
-    public init(page: String, deletionKey: String? = nil) {
+    package init(page: String, deletionKey: String? = nil) {
         self.page = page
         self.deletionKey = deletionKey
     }
 
     /// The address `audience` is given: the page with the deletion key (`?key=`) for the guest
     /// at the booth, the page alone for anyone else.
-    public func address(for audience: ScreenAudience) -> String {
+    package func address(for audience: ScreenAudience) -> String {
         guard audience == .guest, let deletionKey else { return page }
         return page + "?key=" + deletionKey
     }

@@ -17,18 +17,18 @@ public struct CameraModel: Sendable, Hashable {
 public struct PhotoMetadata: Sendable, Hashable {
     public var id: UUID
     /// The name exactly as the guest typed it.
-    public var title: String
+    package var title: String
     /// When the shot was exposed.
     public var createdAt: Date
     /// The booth's offset from UTC at `createdAt`, in seconds: the time is written as the booth's
     /// local time, with this offset beside it.
-    public var utcOffsetSeconds: Int
+    package var utcOffsetSeconds: Int
     public var camera: CameraModel?
     /// The program and its version, for EXIF `Software`.
-    public var software: String
+    package var software: String
     /// The booth that took it and the event it belongs to (empty when there is none).
-    public var booth: String
-    public var event: String
+    package var booth: String
+    package var event: String
 
     public init(
         id: UUID, title: String, createdAt: Date, utcOffsetSeconds: Int, camera: CameraModel?, software: String,
@@ -45,11 +45,11 @@ public struct PhotoMetadata: Sendable, Hashable {
     }
 
     /// The creation time in the booth's local time.
-    public var localTime: CivilTime { createdAt.civilTime(utcOffsetSeconds: utcOffsetSeconds) }
+    package var localTime: CivilTime { createdAt.civilTime(utcOffsetSeconds: utcOffsetSeconds) }
 
     /// The XMP that travels inside the JPEG: name as typed, local time with its offset, booth
     /// and event.
-    public var xmp: XMPPacket {
+    package var xmp: XMPPacket {
         let time = localTime.iso8601
         var properties: [(name: String, value: String)] = [
             ("xmp:CreateDate", time), ("photoshop:DateCreated", time), ("exif:DateTimeOriginal", time),
@@ -66,29 +66,29 @@ public struct PhotoMetadata: Sendable, Hashable {
 }
 
 /// A moment as a wall clock at some offset from UTC shows it.
-public struct CivilTime: Sendable, Hashable {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-    public var hour: Int
-    public var minute: Int
-    public var second: Int
-    public var millisecond: Int
-    public var utcOffsetSeconds: Int
+package struct CivilTime: Sendable, Hashable {
+    package var year: Int
+    package var month: Int
+    package var day: Int
+    package var hour: Int
+    package var minute: Int
+    package var second: Int
+    package var millisecond: Int
+    package var utcOffsetSeconds: Int
 
     /// `+01:00`, `-05:30`, `+00:00`: the form of EXIF `OffsetTimeOriginal` and of ISO 8601.
-    public var offset: String {
+    package var offset: String {
         let minutes = abs(utcOffsetSeconds) / 60
         return String(format: "%@%02d:%02d", utcOffsetSeconds < 0 ? "-" : "+", minutes / 60, minutes % 60)
     }
 
     /// `2026:11:22 08:33:00`: EXIF's form of a date and time.
-    public var exif: String {
+    package var exif: String {
         String(format: "%04d:%02d:%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
     }
 
     /// `2026-11-22T08:33:00.123+01:00`.
-    public var iso8601: String {
+    package var iso8601: String {
         String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d", year, month, day, hour, minute, second, millisecond) + offset
     }
 }

@@ -1,15 +1,15 @@
 /// The forms a language gives a counted word, by the names the Unicode CLDR gives them: English
 /// has `one` ("1 photo") and `other` ("2 photos"); Polish would add `few` and `many`.
-public enum PluralCategory: String, CaseIterable, Sendable, Hashable {
+package enum PluralCategory: String, CaseIterable, Sendable, Hashable {
     case zero, one, two, few, many, other
 }
 
 /// Which plural form a language gives a number of things.
-public struct PluralRule: Sendable {
+package struct PluralRule: Sendable {
     private let category: @Sendable (Int) -> PluralCategory
 
     /// A rule that names `category(n)` for `n` things.
-    public init(_ category: @escaping @Sendable (Int) -> PluralCategory) {
+    package init(_ category: @escaping @Sendable (Int) -> PluralCategory) {
         self.category = category
     }
 
@@ -19,8 +19,8 @@ public struct PluralRule: Sendable {
     }
 
     /// One thing is singular, any other number (0 too) plural: English, German.
-    public static let oneIsSingular = PluralRule { $0 == 1 ? .one : .other }
+    package static let oneIsSingular = PluralRule { $0 == 1 ? .one : .other }
 
     /// None and one thing are singular, from two plural: French ("0 photo", "1 photo", "2 photos").
-    public static let zeroAndOneAreSingular = PluralRule { $0 == 0 || $0 == 1 ? .one : .other }
+    package static let zeroAndOneAreSingular = PluralRule { $0 == 0 || $0 == 1 ? .one : .other }
 }

@@ -14,41 +14,41 @@
 ///     "photobooth_web_streams", .gauge, help: "Live streams open now.",
 ///     samples: [.init(labels: ["stream": "preview"], value: 1)])
 /// ```
-public struct PrometheusText: Sendable, CustomStringConvertible {
+package struct PrometheusText: Sendable, CustomStringConvertible {
     /// What a family measures, as its `# TYPE` line says.
-    public enum MetricType: String, Sendable {
+    package enum MetricType: String, Sendable {
         case counter, gauge, histogram
     }
 
     /// One line of a family: its labels and value, and the suffix a histogram's lines add to
     /// the family's name (`_bucket`, `_sum`, `_count`).
-    public struct Sample: Sendable {
-        public var suffix: String
+    package struct Sample: Sendable {
+        package var suffix: String
         /// Label names and values, in the order they are written.
-        public var labels: KeyValuePairs<String, String>
-        public var value: Double
+        package var labels: KeyValuePairs<String, String>
+        package var value: Double
 
-        public init(suffix: String = "", labels: KeyValuePairs<String, String> = [:], value: Double) {
+        package init(suffix: String = "", labels: KeyValuePairs<String, String> = [:], value: Double) {
             self.suffix = suffix
             self.labels = labels
             self.value = value
         }
 
-        public init(suffix: String = "", labels: KeyValuePairs<String, String> = [:], value: some BinaryInteger) {
+        package init(suffix: String = "", labels: KeyValuePairs<String, String> = [:], value: some BinaryInteger) {
             self.init(suffix: suffix, labels: labels, value: Double(value))
         }
     }
 
     /// The text so far.
-    public private(set) var description = ""
+    package private(set) var description = ""
     /// The families written so far: a name may appear only once in an exposition.
     private var families: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// Adds the family `name` with its samples. Names are the program's own, not data: a name
     /// that is not a valid metric name, or a family added twice, is a programming error.
-    public mutating func add(_ name: String, _ type: MetricType, help: String, samples: [Sample]) {
+    package mutating func add(_ name: String, _ type: MetricType, help: String, samples: [Sample]) {
         precondition(Self.isValidName(name, allowingColons: true), "\(name) is not a valid metric name")
         let (inserted, _) = families.insert(name)
         precondition(inserted, "the metric family \(name) is written twice")
@@ -67,18 +67,18 @@ public struct PrometheusText: Sendable, CustomStringConvertible {
     }
 
     /// Adds the family `name` with one sample without labels.
-    public mutating func add(_ name: String, _ type: MetricType, help: String, value: Double) {
+    package mutating func add(_ name: String, _ type: MetricType, help: String, value: Double) {
         add(name, type, help: help, samples: [Sample(value: value)])
     }
 
     /// Adds the family `name` with one sample without labels.
-    public mutating func add(_ name: String, _ type: MetricType, help: String, value: some BinaryInteger) {
+    package mutating func add(_ name: String, _ type: MetricType, help: String, value: some BinaryInteger) {
         add(name, type, help: help, samples: [Sample(value: value)])
     }
 
     /// Adds the histogram `name`: the cumulative count of observations at or below each upper
     /// bound (`_bucket{le="..."}`, then `le="+Inf"`, which is `count`), their sum and count.
-    public mutating func addHistogram(
+    package mutating func addHistogram(
         _ name: String, help: String, buckets: [(upperBound: Double, count: Int)], sum: Double, count: Int
     ) {
         var samples = buckets.map { bucket in
@@ -91,7 +91,7 @@ public struct PrometheusText: Sendable, CustomStringConvertible {
     }
 
     /// Adds every family of `other` after those already here.
-    public mutating func append(_ other: PrometheusText) {
+    package mutating func append(_ other: PrometheusText) {
         for family in other.families {
             let (inserted, _) = families.insert(family)
             precondition(inserted, "the metric family \(family) is written twice")

@@ -8,7 +8,7 @@ extension UUID {
     /// Every id the booth mints comes from here, not from Foundation's `UUID()`: on Linux that
     /// reads `/dev/urandom`, which needs a free file descriptor, and yields all zeros when it
     /// cannot open it, so a process out of descriptors would give every photo the same id.
-    public static func random() -> UUID {
+    package static func random() -> UUID {
         var generator = SystemRandomNumberGenerator()
         return random(using: &generator)
     }

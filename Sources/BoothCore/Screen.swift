@@ -33,7 +33,7 @@ public enum ScreenContent: Sendable, Hashable {
 }
 
 /// The booth's screen.
-public protocol Screen: Sendable {
+package protocol Screen: Sendable {
     /// Who sees what this screen shows, which decides whether it shows what is the guest's
     /// alone (the key that deletes their photo). Anyone, unless the screen says otherwise; a
     /// screen that passes content on (a group of screens) leaves it to the screens it feeds.
@@ -45,7 +45,7 @@ public protocol Screen: Sendable {
 
 extension Screen {
     /// A screen that does not say who sees it shows nothing that is the guest's alone.
-    public var audience: ScreenAudience { .anyone }
+    package var audience: ScreenAudience { .anyone }
 }
 
 /// Who sees a screen. The guest at the booth gets the link that deletes the photo they just

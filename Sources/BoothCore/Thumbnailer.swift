@@ -1,20 +1,20 @@
 import Foundation
 
 /// A small JPEG that stands for a photo in lists.
-public struct Thumbnail: Sendable, Hashable {
+package struct Thumbnail: Sendable, Hashable {
     /// The thumbnail's JPEG bytes.
-    public var jpeg: Data
+    package var jpeg: Data
     /// The thumbnail's size in pixels (longest side at most 320).
     public var width: Int
     public var height: Int
     /// The size of the photo it was made from.
-    public var sourceWidth: Int
-    public var sourceHeight: Int
+    package var sourceWidth: Int
+    package var sourceHeight: Int
     /// The photo's 64-bit perceptual hash, made from the same decode, when the thumbnailer
     /// makes one: a photo recorded from it (imported, adopted) needs no second decode for it.
-    public var perceptualHash: UInt64?
+    package var perceptualHash: UInt64?
 
-    public init(
+    package init(
         jpeg: Data, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int, perceptualHash: UInt64? = nil
     ) {
         self.jpeg = jpeg
@@ -28,7 +28,7 @@ public struct Thumbnail: Sendable, Hashable {
 
 /// Makes thumbnails from JPEG photos. Making one decodes the whole photo, so success also proves
 /// that the photo is readable.
-public protocol Thumbnailer: Sendable {
+package protocol Thumbnailer: Sendable {
     /// Decodes `jpeg` and returns its thumbnail; throws when `jpeg` is corrupt or truncated.
     func thumbnail(forJPEG jpeg: Data) throws -> Thumbnail
 }

@@ -16,7 +16,7 @@ extension Date {
     }
 
     /// The date as a wall clock `utcOffsetSeconds` ahead of UTC shows it, to the millisecond.
-    public func civilTime(utcOffsetSeconds: Int) -> CivilTime {
+    package func civilTime(utcOffsetSeconds: Int) -> CivilTime {
         let milliseconds = millisecondsSince1970 + Int64(utcOffsetSeconds) * 1000
         let seconds = milliseconds.floorDivided(by: 1000)
         let days = seconds.floorDivided(by: 86_400)

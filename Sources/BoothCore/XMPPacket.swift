@@ -7,7 +7,7 @@ public struct XMPPacket: Sendable, Hashable {
     public static let boothNamespace = "https://photobooth.invalid/xmp/1.0/"
 
     /// The namespaces a packet declares, by prefix.
-    public static let namespaces: KeyValuePairs<String, String> = [
+    package static let namespaces: KeyValuePairs<String, String> = [
         "dc": "http://purl.org/dc/elements/1.1/",
         "xmp": "http://ns.adobe.com/xap/1.0/",
         "photoshop": "http://ns.adobe.com/photoshop/1.0/",
@@ -17,9 +17,9 @@ public struct XMPPacket: Sendable, Hashable {
     ]
 
     /// Simple properties, by qualified name (`xmp:CreateDate`), in the order written.
-    public var properties: [(name: String, value: String)]
+    package var properties: [(name: String, value: String)]
     /// Language alternatives, by qualified name (`dc:title`): their `x-default` text.
-    public var alternatives: [(name: String, value: String)]
+    package var alternatives: [(name: String, value: String)]
 
     public init(properties: [(name: String, value: String)], alternatives: [(name: String, value: String)]) {
         self.properties = properties
@@ -55,7 +55,7 @@ extension String {
     /// breaks as character references, and what XML 1.0 cannot hold at all (other controls,
     /// U+FFFE, U+FFFF) left out, so that what is written always parses, and reads back as it
     /// was. Captions have none of these; a booth's name might.
-    public var xmlEscaped: String {
+    package var xmlEscaped: String {
         var result = ""
         for scalar in unicodeScalars {
             switch scalar {

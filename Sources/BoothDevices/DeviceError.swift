@@ -21,12 +21,12 @@ public struct DeviceError: Error, Hashable, CustomStringConvertible {
         }
 
         /// The device cannot be opened or used at all.
-        public static let unavailable = Code(.unavailable)
+        package static let unavailable = Code(.unavailable)
         /// The device went away (unplugged, its driver unloaded) or its node does not exist.
-        public static let disconnected = Code(.disconnected)
+        package static let disconnected = Code(.disconnected)
         /// The device works but cannot do what the booth needs (no usable format, wrong pixel
         /// layout).
-        public static let unsupported = Code(.unsupported)
+        package static let unsupported = Code(.unsupported)
 
         public var description: String {
             switch kind {
@@ -50,11 +50,11 @@ public struct DeviceError: Error, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// The device cannot be opened or used at all.
-    public static let unavailable = DeviceError(.unavailable, Code.unavailable.description)
+    package static let unavailable = DeviceError(.unavailable, Code.unavailable.description)
     /// The device went away (unplugged, its driver unloaded) or its node does not exist.
-    public static let disconnected = DeviceError(.disconnected, Code.disconnected.description)
+    package static let disconnected = DeviceError(.disconnected, Code.disconnected.description)
     /// The device works but cannot do what the booth needs (no usable format, wrong pixel layout).
-    public static let unsupported = DeviceError(.unsupported, Code.unsupported.description)
+    package static let unsupported = DeviceError(.unsupported, Code.unsupported.description)
 
     /// The same kind of error with a message of its own.
     package func detailed(_ description: String) -> DeviceError { DeviceError(code, description) }

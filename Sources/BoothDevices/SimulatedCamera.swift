@@ -7,13 +7,13 @@ import Synchronization
 /// A camera made of software: it films ``TestPattern`` and delivers Motion JPEG the way a USB
 /// webcam does, at a steady frame rate, with monotonic timestamps and without Huffman tables
 /// in the frames, so the simulated booth runs the same capture path as the real one.
-public struct SimulatedCamera: Camera {
+package struct SimulatedCamera: Camera {
     public let width: Int
     public let height: Int
     public let framesPerSecond: Int
 
     /// A camera of the given size and rate; the defaults are a common 720p webcam.
-    public init(width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30) {
+    package init(width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30) {
         self.width = width
         self.height = height
         self.framesPerSecond = framesPerSecond
@@ -22,10 +22,10 @@ public struct SimulatedCamera: Camera {
     /// What photos from this camera say took them.
     static let model = CameraModel(make: "photobooth", model: "simulated camera")
 
-    public var name: String { "simulated camera (\(width)x\(height) MJPEG, \(framesPerSecond) fps)" }
+    package var name: String { "simulated camera (\(width)x\(height) MJPEG, \(framesPerSecond) fps)" }
 
     /// Starts a thread that renders, encodes and delivers frames until the stream is dropped.
-    public func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
+    package func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: CameraFrame.self, bufferingPolicy: .bufferingNewest(FrameRing().capacity))
         let wakeup = Wakeup()

@@ -32,7 +32,7 @@ package final class TerminalConsole: ShutterButton, Keypad, ByteSink {
     }
 
     package let presses: AsyncStream<MonotonicInstant>
-    package let keys: AsyncStream<KeypadKey>
+    public let keys: AsyncStream<KeypadKey>
     /// Whether input is a person at a terminal (it acts at once), rather than a pipe (patient).
     package let isInteractive: Bool
     /// Whether output is a terminal, where the guest at the booth reads it, rather than a file

@@ -1,7 +1,7 @@
 extension Bitmap {
     /// The size that fits within `longestSide` pixels, keeping the aspect ratio; the bitmap's own
     /// size when it already fits.
-    public func size(fittingLongestSide longestSide: Int) -> (width: Int, height: Int) {
+    package func size(fittingLongestSide longestSide: Int) -> (width: Int, height: Int) {
         guard max(width, height) > longestSide else { return (width, height) }
         if width >= height {
             return (longestSide, max(1, (height * longestSide + width / 2) / width))
@@ -16,7 +16,7 @@ extension Bitmap {
     /// axis's sum to 2^12, so that a sum of both passes fits 32 bits exactly), the rows first
     /// (whole rows at a time, which the compiler vectorises), then the columns of the fewer rows
     /// left, a pixel of the framebuffer's layout at a time; no bounds checks in the loops.
-    public func downscaled(toWidth newWidth: Int, height newHeight: Int) -> Bitmap {
+    package func downscaled(toWidth newWidth: Int, height newHeight: Int) -> Bitmap {
         precondition(newWidth <= width && newHeight <= height, "downscaled only makes bitmaps smaller")
         if newWidth == width && newHeight == height { return self }
         let channels = format.bytesPerPixel

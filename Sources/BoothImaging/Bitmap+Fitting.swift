@@ -11,7 +11,7 @@ extension JPEGDecoder {
     /// (interpolating) an image smaller than the box.
     ///
     /// - Parameter fast: trade a little accuracy for speed, for live previews.
-    public func decode(_ jpeg: Data, fitting width: Int, _ height: Int, fast: Bool = false) throws(ImageError) -> Bitmap {
+    package func decode(_ jpeg: Data, fitting width: Int, _ height: Int, fast: Bool = false) throws(ImageError) -> Bitmap {
         precondition(width > 0 && height > 0, "a picture needs at least one pixel")
         let header = try header(of: jpeg)
         let fitted = FittedSize(fitting: header.width, header.height, within: width, height)
@@ -60,7 +60,7 @@ struct FittedSize {
 extension Bitmap {
     /// This `.bgrx` picture as the largest that fits within `width` x `height` with its aspect
     /// ratio: a picture already decoded for the screen, drawn into a part of it.
-    public func fitted(within width: Int, _ height: Int) -> Bitmap {
+    package func fitted(within width: Int, _ height: Int) -> Bitmap {
         precondition(width > 0 && height > 0, "a picture needs at least one pixel")
         let fitted = FittedSize(fitting: self.width, self.height, within: width, height)
         return resampled(toWidth: fitted.width, height: fitted.height)

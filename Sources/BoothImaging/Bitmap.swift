@@ -1,12 +1,12 @@
 /// How the bytes of one pixel are laid out.
-public enum PixelFormat: Sendable, Hashable {
+package enum PixelFormat: Sendable, Hashable {
     /// Red, green, blue: 3 bytes per pixel.
     case rgb
     /// Blue, green, red, unused: 4 bytes per pixel, the layout of a 32-bit Linux framebuffer.
     case bgrx
 
     /// Bytes per pixel.
-    public var bytesPerPixel: Int {
+    package var bytesPerPixel: Int {
         switch self {
         case .rgb: 3
         case .bgrx: 4
@@ -15,15 +15,15 @@ public enum PixelFormat: Sendable, Hashable {
 }
 
 /// Uncompressed pixels, rows top to bottom without padding.
-public struct Bitmap: Sendable, Hashable {
+package struct Bitmap: Sendable, Hashable {
     public let width: Int
     public let height: Int
     public let format: PixelFormat
     /// `width * height * format.bytesPerPixel` bytes.
-    public var pixels: [UInt8]
+    package var pixels: [UInt8]
 
     /// A bitmap over existing pixels.
-    public init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) {
+    package init(width: Int, height: Int, format: PixelFormat, pixels: [UInt8]) {
         precondition(width > 0 && height > 0, "a bitmap needs at least one pixel")
         precondition(pixels.count == width * height * format.bytesPerPixel, "pixel buffer does not match the size")
         self.width = width
@@ -33,12 +33,12 @@ public struct Bitmap: Sendable, Hashable {
     }
 
     /// A bitmap filled with black.
-    public init(width: Int, height: Int, format: PixelFormat = .rgb) {
+    package init(width: Int, height: Int, format: PixelFormat = .rgb) {
         self.init(
             width: width, height: height, format: format,
             pixels: [UInt8](repeating: 0, count: width * height * format.bytesPerPixel))
     }
 
     /// Bytes from the start of one row to the start of the next.
-    public var bytesPerRow: Int { width * format.bytesPerPixel }
+    package var bytesPerRow: Int { width * format.bytesPerPixel }
 }

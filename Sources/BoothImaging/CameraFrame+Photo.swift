@@ -3,12 +3,12 @@ import Foundation
 
 extension CameraFrame {
     /// The quality raw frames are encoded at: high enough that a print shows no artefacts.
-    public static let photoQuality = 92
+    package static let photoQuality = 92
 
     /// The JPEG file this frame is saved as. A Motion JPEG frame is the camera's own bytes, made
     /// standard (Huffman tables inserted when missing, buffer padding dropped), never re-encoded.
     /// A raw frame (YUYV, or RGB from libv4l2's conversion) is encoded once, here.
-    public func photoJPEG() throws(ImageError) -> Data {
+    package func photoJPEG() throws(ImageError) -> Data {
         switch encoding {
         case .mjpeg:
             return try JPEGSegments.repairedMJPEG(bytes)

@@ -11,7 +11,7 @@ extension CameraFrame {
     /// pixels the preview samples. What remains is a cheap resample to the exact size.
     ///
     /// - Parameter decoder: the caller's decoder, reused from frame to frame.
-    public func previewBitmap(fitting width: Int, _ height: Int, decoder: borrowing JPEGDecoder) throws(ImageError)
+    package func previewBitmap(fitting width: Int, _ height: Int, decoder: borrowing JPEGDecoder) throws(ImageError)
         -> Bitmap
     {
         precondition(width > 0 && height > 0, "a preview needs at least one pixel")

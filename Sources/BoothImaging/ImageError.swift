@@ -3,7 +3,7 @@
 ///
 /// Two errors are equal when they have the same code, whatever their detail, so callers and
 /// tests can also match on the static members (`ImageError.truncated`).
-public struct ImageError: Error, Hashable, CustomStringConvertible {
+package struct ImageError: Error, Hashable, CustomStringConvertible {
     /// A kind of image error.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
@@ -17,17 +17,17 @@ public struct ImageError: Error, Hashable, CustomStringConvertible {
         }
 
         /// The bytes do not start like a JPEG.
-        public static let notJPEG = Code(.notJPEG)
+        package static let notJPEG = Code(.notJPEG)
         /// The JPEG ends before its end marker.
-        public static let truncated = Code(.truncated)
+        package static let truncated = Code(.truncated)
         /// The JPEG's structure is broken.
-        public static let malformed = Code(.malformed)
+        package static let malformed = Code(.malformed)
         /// The JPEG's structure is fine but its content cannot be decoded.
-        public static let undecodable = Code(.undecodable)
+        package static let undecodable = Code(.undecodable)
         /// An image could not be encoded.
-        public static let unencodable = Code(.unencodable)
+        package static let unencodable = Code(.unencodable)
 
-        public var description: String {
+        package var description: String {
             switch kind {
             case .notJPEG: "the data is not a JPEG image"
             case .truncated: "the JPEG image is truncated"
@@ -41,7 +41,7 @@ public struct ImageError: Error, Hashable, CustomStringConvertible {
     /// Which kind of failure this is.
     public let code: Code
     /// What exactly went wrong, for people.
-    public let detail: String
+    package let detail: String
 
     private init(_ code: Code, _ detail: String) {
         self.code = code
@@ -49,23 +49,23 @@ public struct ImageError: Error, Hashable, CustomStringConvertible {
     }
 
     /// The bytes do not start like a JPEG.
-    public static let notJPEG = ImageError(.notJPEG, Code.notJPEG.description)
+    package static let notJPEG = ImageError(.notJPEG, Code.notJPEG.description)
     /// The JPEG ends before its end marker.
-    public static let truncated = ImageError(.truncated, Code.truncated.description)
+    package static let truncated = ImageError(.truncated, Code.truncated.description)
     /// The JPEG's structure is broken.
-    public static let malformed = ImageError(.malformed, Code.malformed.description)
+    package static let malformed = ImageError(.malformed, Code.malformed.description)
     /// The JPEG's structure is fine but its content cannot be decoded.
-    public static let undecodable = ImageError(.undecodable, Code.undecodable.description)
+    package static let undecodable = ImageError(.undecodable, Code.undecodable.description)
     /// An image could not be encoded.
-    public static let unencodable = ImageError(.unencodable, Code.unencodable.description)
+    package static let unencodable = ImageError(.unencodable, Code.unencodable.description)
 
     /// The same kind of error with a more precise detail.
     func detailed(_ detail: String) -> ImageError {
         ImageError(code, detail)
     }
 
-    public var description: String { detail }
+    package var description: String { detail }
 
-    public static func == (lhs: ImageError, rhs: ImageError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    package static func == (lhs: ImageError, rhs: ImageError) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

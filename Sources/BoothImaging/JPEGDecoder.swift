@@ -2,15 +2,15 @@ import CTurboJPEG
 import Foundation
 
 /// What a JPEG's header says, read without decoding the image.
-public struct JPEGHeader: Sendable, Hashable {
+package struct JPEGHeader: Sendable, Hashable {
     /// The longest side the booth decodes: twice 8K, far beyond any webcam.
-    public static let maximumSide = 16384
+    package static let maximumSide = 16384
 
     public let width: Int
     public let height: Int
 
     /// Reads the header of `jpeg`. The corresponding C function is `tjDecompressHeader3`.
-    public init(_ jpeg: Data) throws(ImageError) {
+    package init(_ jpeg: Data) throws(ImageError) {
         let decoder = try JPEGDecoder()
         self = try decoder.header(of: jpeg)
     }
@@ -25,11 +25,11 @@ public struct JPEGHeader: Sendable, Hashable {
 ///
 /// A decoder owns one TurboJPEG handle, which is not safe to share between threads: a
 /// decoder is not copyable and not `Sendable`, so each thread that decodes makes its own.
-public struct JPEGDecoder: ~Copyable {
+package struct JPEGDecoder: ~Copyable {
     private let handle: tjhandle
 
     /// Creates a decoder. The corresponding C function is `tjInitDecompress`.
-    public init() throws(ImageError) {
+    package init() throws(ImageError) {
         guard let handle = tjInitDecompress() else {
             throw ImageError.undecodable.detailed("TurboJPEG could not create a decoder: \(String(cString: tjGetErrorStr2(nil)))")
         }
@@ -42,7 +42,7 @@ public struct JPEGDecoder: ~Copyable {
 
     /// Reads the size of `jpeg` without decoding it. The corresponding C function is
     /// `tjDecompressHeader3`.
-    public func header(of jpeg: Data) throws(ImageError) -> JPEGHeader {
+    package func header(of jpeg: Data) throws(ImageError) -> JPEGHeader {
         var width: Int32 = 0
         var height: Int32 = 0
         var subsampling: Int32 = 0
@@ -63,7 +63,7 @@ public struct JPEGDecoder: ~Copyable {
     /// partly is not a photo. The corresponding C function is `tjDecompress2`.
     ///
     /// - Parameter fast: trade a little accuracy for speed, for live previews.
-    public func decode(
+    package func decode(
         _ jpeg: Data, scale: ScalingFactor = .full, format: PixelFormat = .rgb, fast: Bool = false
     ) throws(ImageError) -> Bitmap {
         let header = try header(of: jpeg)

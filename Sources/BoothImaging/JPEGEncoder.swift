@@ -4,11 +4,11 @@ import Foundation
 /// Encodes bitmaps as JPEG with TurboJPEG.
 ///
 /// Like ``JPEGDecoder``, an encoder owns a handle that one thread uses at a time.
-public struct JPEGEncoder: ~Copyable {
+package struct JPEGEncoder: ~Copyable {
     private let handle: tjhandle
 
     /// Creates an encoder. The corresponding C function is `tjInitCompress`.
-    public init() throws(ImageError) {
+    package init() throws(ImageError) {
         guard let handle = tjInitCompress() else {
             throw ImageError.unencodable.detailed("TurboJPEG could not create an encoder: \(String(cString: tjGetErrorStr2(nil)))")
         }
@@ -21,7 +21,7 @@ public struct JPEGEncoder: ~Copyable {
 
     /// Encodes `bitmap` at `quality` (1...100) with 4:2:0 chroma subsampling and the standard
     /// Huffman tables. The corresponding C function is `tjCompress2`.
-    public func encode(_ bitmap: Bitmap, quality: Int) throws(ImageError) -> Data {
+    package func encode(_ bitmap: Bitmap, quality: Int) throws(ImageError) -> Data {
         var buffer: UnsafeMutablePointer<UInt8>? = nil
         var size: UInt = 0
         let status = bitmap.pixels.withUnsafeBufferPointer { pixels in

@@ -12,7 +12,7 @@ extension JPEGSegments {
     /// `jpeg` with the photo's name and time in it: an EXIF and an XMP segment (APP1) after the
     /// start of the image and any JFIF header, in place of any EXIF or XMP it had. Every other
     /// byte is the camera's own: nothing is decoded or re-encoded.
-    public static func tagged(_ jpeg: Data, with metadata: PhotoMetadata) throws(ImageError) -> Data {
+    package static func tagged(_ jpeg: Data, with metadata: PhotoMetadata) throws(ImageError) -> Data {
         let structure = try JPEGSegments(jpeg)
         let size = try JPEGHeader(jpeg)
         let exif = try segment(payload: exifSignature + ExifBlock(metadata, width: size.width, height: size.height).bytes)
@@ -36,7 +36,7 @@ extension JPEGSegments {
 
     /// The image's entropy-coded data and the tables it needs, everything but its metadata
     /// segments (APPn and comments): what stays identical when metadata is added.
-    public var imageData: Data {
+    package var imageData: Data {
         var result = Data()
         for segment in segments where !(0xE0...0xEF).contains(segment.marker) && segment.marker != 0xFE {
             result.append(bytes(of: segment))
@@ -170,10 +170,10 @@ struct ExifBlock {
 }
 
 /// The booth's ``PhotoTagger``: EXIF and XMP spliced into the camera's bytes.
-public struct JPEGTagger: PhotoTagger {
-    public init() {}
+package struct JPEGTagger: PhotoTagger {
+    package init() {}
 
-    public func tagged(_ jpeg: Data, with metadata: PhotoMetadata) throws -> Data {
+    package func tagged(_ jpeg: Data, with metadata: PhotoMetadata) throws -> Data {
         try JPEGSegments.tagged(jpeg, with: metadata)
     }
 }

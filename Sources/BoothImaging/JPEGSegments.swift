@@ -5,7 +5,7 @@ import Foundation
 /// Webcams that stream Motion JPEG commonly leave the Huffman tables (DHT) out of every frame,
 /// because the MJPEG format implies the standard tables. Such frames decode in most software
 /// but are not standard JPEG files; ``repairedMJPEG(_:)`` turns a frame into one.
-public struct JPEGSegments: Sendable {
+package struct JPEGSegments: Sendable {
     /// One segment: its marker code (the byte after `0xFF`) and where it lies in the data. A
     /// start-of-scan segment includes the entropy-coded data that follows its header.
     struct Segment: Sendable, Hashable {
@@ -21,7 +21,7 @@ public struct JPEGSegments: Sendable {
 
     /// Walks the structure of `data`; throws unless it is a complete JPEG image: SOI, a frame
     /// header, at least one scan and EOI.
-    public init(_ data: Data) throws(ImageError) {
+    package init(_ data: Data) throws(ImageError) {
         let bytes = [UInt8](data)
         guard bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == Marker.startOfImage else { throw .notJPEG }
         var segments = [Segment(marker: Marker.startOfImage, range: 0..<2)]
@@ -61,14 +61,14 @@ public struct JPEGSegments: Sendable {
     }
 
     /// Whether the image carries its own Huffman tables.
-    public var hasHuffmanTables: Bool {
+    package var hasHuffmanTables: Bool {
         segments.contains { $0.marker == Marker.huffmanTable }
     }
 
     /// The image as a standard JPEG file: the camera's own bytes, with the standard Huffman
     /// tables inserted before the first scan when the camera left them out, and without any
     /// padding after the end marker. No pixel is decoded or re-encoded.
-    public static func repairedMJPEG(_ frame: Data) throws(ImageError) -> Data {
+    package static func repairedMJPEG(_ frame: Data) throws(ImageError) -> Data {
         let structure = try JPEGSegments(frame)
         guard !structure.hasHuffmanTables else { return structure.joined(skipping: []) }
         return structure.joined(skipping: [], beforeFirstScan: StandardHuffmanTables.segments)
@@ -76,7 +76,7 @@ public struct JPEGSegments: Sendable {
 
     /// The image without its Huffman table segments, as many webcams send their frames. The
     /// simulated camera uses it so that the repair path runs in every simulated session.
-    public func removingHuffmanTables() -> Data {
+    package func removingHuffmanTables() -> Data {
         joined(skipping: [Marker.huffmanTable])
     }
 

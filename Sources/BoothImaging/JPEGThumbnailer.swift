@@ -5,15 +5,15 @@ import Foundation
 /// thumbnail size, a box-filter reduction to the exact size, and a small JPEG. It is
 /// ``ShotDecoder`` without a screen, so a thumbnail made at start (reconciling, rebuilding the
 /// catalog) is made as one made at the shot.
-public struct JPEGThumbnailer: Thumbnailer {
+package struct JPEGThumbnailer: Thumbnailer {
     /// The longest side of a thumbnail, in pixels.
-    public static let longestSide = 320
+    package static let longestSide = 320
     /// JPEG quality of thumbnails: small files that still look sharp at their size.
-    public static let quality = 80
+    package static let quality = 80
 
-    public init() {}
+    package init() {}
 
-    public func thumbnail(forJPEG jpeg: Data) throws(ImageError) -> Thumbnail {
+    package func thumbnail(forJPEG jpeg: Data) throws(ImageError) -> Thumbnail {
         let shot = try ShotDecoder().decode(jpeg)
         var thumbnail = shot.thumbnail
         thumbnail.perceptualHash = shot.perceptualHash

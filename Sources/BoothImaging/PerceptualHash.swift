@@ -14,7 +14,7 @@ import Foundation
 /// (pHash: 30 to 36). A booth's near-duplicates are the same frame saved twice or the next
 /// frame of a still scene, so pHash; its transform on 32x32 values costs microseconds, nothing
 /// beside the decode it follows.
-public enum PerceptualHash {
+package enum PerceptualHash {
     /// The side of the grey grid the transform runs on.
     static let side = 32
     /// How many frequencies per axis make the hash: 8 x 8 = 64 bits.
@@ -23,10 +23,10 @@ public enum PerceptualHash {
     /// The largest ``hammingDistance(_:_:)`` at which two hashes stand for the same shot,
     /// near enough: a re-encode, a brighter copy, a frame a moment later. Different pictures
     /// are more than 20 bits apart.
-    public static let nearDuplicateDistance = 10
+    package static let nearDuplicateDistance = 10
 
     /// The hash of `bitmap`, of either pixel format and any size; its aspect ratio is ignored.
-    public static func hash(of bitmap: Bitmap) -> UInt64 {
+    package static func hash(of bitmap: Bitmap) -> UInt64 {
         let grid = greyGrid(of: bitmap)
         // The separable transform, only as far as the frequencies the hash keeps: rows first
         // (frequencies 1...8 of each column), then columns.
@@ -60,7 +60,7 @@ public enum PerceptualHash {
 
     /// How many of their 64 bits two hashes differ in: 0 for the same picture, about 32 for
     /// unrelated ones.
-    public static func hammingDistance(_ a: UInt64, _ b: UInt64) -> Int {
+    package static func hammingDistance(_ a: UInt64, _ b: UInt64) -> Int {
         (a ^ b).nonzeroBitCount
     }
 
@@ -119,5 +119,5 @@ public enum PerceptualHash {
 
 extension Bitmap {
     /// This picture's ``PerceptualHash``.
-    public var perceptualHash: UInt64 { PerceptualHash.hash(of: self) }
+    package var perceptualHash: UInt64 { PerceptualHash.hash(of: self) }
 }

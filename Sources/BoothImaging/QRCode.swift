@@ -8,16 +8,16 @@ import Foundation
 /// a screen; the version is the smallest that holds the text. The quiet zone (four light
 /// modules on every side, which scanners need) is not part of the matrix: whoever draws the
 /// code adds it.
-public struct QRCode: Sendable, Hashable {
+package struct QRCode: Sendable, Hashable {
     /// The light border a scanner needs around the code, in modules.
-    public static let quietZone = 4
+    package static let quietZone = 4
 
     /// The text the code holds.
     public let text: String
     /// The symbol version, 1 (21x21 modules) to 40 (177x177).
-    public let version: Int
+    package let version: Int
     /// Modules per side: `17 + 4 * version`.
-    public let size: Int
+    package let size: Int
     /// `size * size` modules, rows top to bottom; `true` is a dark module.
     private let modules: [Bool]
 
@@ -26,7 +26,7 @@ public struct QRCode: Sendable, Hashable {
     ///
     /// - Throws: ``ImageError/unencodable`` when `text` is too long for a QR code (more than
     ///   2331 bytes at level M) or holds a NUL character.
-    public init(encoding text: String) throws(ImageError) {
+    package init(encoding text: String) throws(ImageError) {
         guard !text.utf8.contains(0) else {
             throw ImageError.unencodable.detailed("a QR code cannot hold a NUL character")
         }
@@ -48,7 +48,7 @@ public struct QRCode: Sendable, Hashable {
 
     /// Whether the module at column `x`, row `y` is dark; modules outside the code (in the quiet
     /// zone and beyond) are light.
-    public subscript(x: Int, y: Int) -> Bool {
+    package subscript(x: Int, y: Int) -> Bool {
         guard (0..<size).contains(x), (0..<size).contains(y) else { return false }
         return modules[y * size + x]
     }

@@ -13,15 +13,15 @@ import Foundation
 ///
 /// The simulated camera uses it so that filming costs what a real camera costs the booth:
 /// almost nothing.
-public struct RowSplicedEncoder: Sendable {
+package struct RowSplicedEncoder: Sendable {
     /// Pixel rows of one row of MCUs at 4:2:0.
-    public static let rowHeight = 16
+    package static let rowHeight = 16
 
     public let width: Int
     public let height: Int
-    public let quality: Int
+    package let quality: Int
     /// The first pixel row that changes, a multiple of ``rowHeight``.
-    public let liveTop: Int
+    package let liveTop: Int
     /// SOI up to the end of the scan's header, without Huffman tables (the standard ones, which
     /// an MJPEG decoder assumes) when made with `huffmanTables: false`.
     private let header: Data
@@ -35,7 +35,7 @@ public struct RowSplicedEncoder: Sendable {
     ///   - liveTop: the first pixel row that frames change; rounded down to a multiple of
     ///     ``rowHeight``.
     ///   - huffmanTables: whether frames carry their Huffman tables; webcams leave them out.
-    public init(still: Bitmap, liveTop: Int, quality: Int, huffmanTables: Bool = true) throws(ImageError) {
+    package init(still: Bitmap, liveTop: Int, quality: Int, huffmanTables: Bool = true) throws(ImageError) {
         width = still.width
         height = still.height
         self.quality = quality
@@ -48,7 +48,7 @@ public struct RowSplicedEncoder: Sendable {
 
     /// The whole frame whose rows from ``liveTop`` down are `band` (as wide as the picture and
     /// `height - liveTop` rows tall) and whose rows above are the still picture's.
-    public func frame(live band: Bitmap) throws(ImageError) -> Data {
+    package func frame(live band: Bitmap) throws(ImageError) -> Data {
         guard band.width == width, band.height == height - liveTop else {
             throw ImageError.unencodable.detailed(
                 "the moving band is \(band.width)x\(band.height); it must be \(width)x\(height - liveTop)")

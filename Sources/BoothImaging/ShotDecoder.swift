@@ -2,29 +2,29 @@ import BoothCore
 import Foundation
 
 /// A size in pixels: a screen's, a picture's.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+package struct PixelSize: Sendable, Hashable, CustomStringConvertible {
     public var width: Int
     public var height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a size needs at least one pixel")
         self.width = width
         self.height = height
     }
 
-    public var description: String { "\(width)x\(height)" }
+    package var description: String { "\(width)x\(height)" }
 }
 
 /// What the booth makes of a shot from its one decode.
-public struct DecodedShot: Sendable {
+package struct DecodedShot: Sendable {
     /// The photo in the framebuffer's layout (`.bgrx`), as large as fits the screen it was
     /// decoded for (enlarged when the photo is smaller); without a screen, the decoded picture
     /// as it is, at the thumbnail's scale.
-    public var review: Bitmap
+    package var review: Bitmap
     /// The catalog's thumbnail.
-    public var thumbnail: Thumbnail
+    package var thumbnail: Thumbnail
     /// The photo's ``PerceptualHash``, computed on the thumbnail's pixels.
-    public var perceptualHash: UInt64
+    package var perceptualHash: UInt64
 }
 
 /// Decodes a shot once, at the size the booth's screen shows it, and makes from that one
@@ -35,17 +35,17 @@ public struct DecodedShot: Sendable {
 /// strongest reduction (1/2, 1/4, 1/8) that still covers both the screen's fitted size and the
 /// thumbnail, so a 1080p photo for a 1280x800 screen decodes at half size, and without a
 /// screen at a quarter, as thumbnails always were.
-public struct ShotDecoder: Sendable {
+package struct ShotDecoder: Sendable {
     /// The screen the review picture is fitted to; `nil` when no screen shows it.
-    public var screen: PixelSize?
+    package var screen: PixelSize?
 
-    public init(screen: PixelSize? = nil) {
+    package init(screen: PixelSize? = nil) {
         self.screen = screen
     }
 
     /// The reduction a `width` x `height` photo is decoded at: the strongest that keeps the
     /// thumbnail's longest side and, with a screen, the photo's size fitted to it.
-    public func scale(forWidth width: Int, height: Int) -> ScalingFactor {
+    package func scale(forWidth width: Int, height: Int) -> ScalingFactor {
         let thumbnail = ScalingFactor.strongest(keepingLongestSide: JPEGThumbnailer.longestSide, width: width, height: height)
         guard let screen else { return thumbnail }
         let fitted = FittedSize(fitting: width, height, within: screen.width, screen.height)
@@ -57,7 +57,7 @@ public struct ShotDecoder: Sendable {
 
     /// Decodes `jpeg` once and makes its review picture, thumbnail and hash. Throws when the
     /// JPEG is corrupt or truncated: success proves that the photo is readable.
-    public func decode(_ jpeg: Data) throws(ImageError) -> DecodedShot {
+    package func decode(_ jpeg: Data) throws(ImageError) -> DecodedShot {
         let decoder = try JPEGDecoder()
         let header = try decoder.header(of: jpeg)
         let decoded = try decoder.decode(jpeg, scale: scale(forWidth: header.width, height: header.height), format: .bgrx)
@@ -76,7 +76,7 @@ public struct ShotDecoder: Sendable {
     /// The perceptual hash of `jpeg` alone, decoded at the thumbnail's scale: for photos saved
     /// before the booth kept hashes. It is the hash ``decode(_:)`` gives, give or take a bit
     /// or two of the finer decode.
-    public static func perceptualHash(ofJPEG jpeg: Data) throws(ImageError) -> UInt64 {
+    package static func perceptualHash(ofJPEG jpeg: Data) throws(ImageError) -> UInt64 {
         let decoder = try JPEGDecoder()
         let header = try decoder.header(of: jpeg)
         let scale = ScalingFactor.strongest(keepingLongestSide: JPEGThumbnailer.longestSide, width: header.width, height: header.height)
@@ -92,7 +92,7 @@ public struct ShotDecoder: Sendable {
 
 extension ScalingFactor: Comparable {
     /// A weaker reduction is smaller: `.full < .half`.
-    public static func < (lhs: ScalingFactor, rhs: ScalingFactor) -> Bool {
+    package static func < (lhs: ScalingFactor, rhs: ScalingFactor) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 }

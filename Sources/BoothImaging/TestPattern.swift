@@ -10,13 +10,13 @@ import Foundation
 ///
 /// The still background carries a fixed grain, like a sensor's noise, so that frames compress
 /// to the sizes of real webcam frames and timings measured on them mean something.
-public struct TestPattern: Sendable {
+package struct TestPattern: Sendable {
     public let width: Int
     public let height: Int
     /// The first pixel row that changes from frame to frame, a multiple of 16.
-    public let liveTop: Int
+    package let liveTop: Int
     /// The still part of the picture, drawn once: the whole picture but the clock.
-    public let still: Bitmap
+    package let still: Bitmap
     /// The size of a pixel of the clock's font.
     private let scale: Int
     /// The top of the clock's plate.
@@ -25,7 +25,7 @@ public struct TestPattern: Sendable {
     /// A pattern of the given size (at least 64 x 48).
     ///
     /// - Parameter grain: the largest change the grain makes to a colour value; 0 for none.
-    public init(width: Int, height: Int, grain: Int = 12) {
+    package init(width: Int, height: Int, grain: Int = 12) {
         precondition(width >= 64 && height >= 48, "the test pattern needs at least 64 x 48 pixels")
         self.width = width
         self.height = height
@@ -38,7 +38,7 @@ public struct TestPattern: Sendable {
     }
 
     /// The picture of frame number `frame`, filmed at `time`.
-    public func render(frame: UInt64, at time: Date) -> Bitmap {
+    package func render(frame: UInt64, at time: Date) -> Bitmap {
         var bitmap = still
         let band = renderLive(frame: frame, at: time)
         bitmap.pixels.replaceSubrange(liveTop * bitmap.bytesPerRow..<bitmap.pixels.count, with: band.pixels)
@@ -47,7 +47,7 @@ public struct TestPattern: Sendable {
 
     /// The rows from ``liveTop`` down of frame number `frame`, filmed at `time`: what differs
     /// from ``still``.
-    public func renderLive(frame: UInt64, at time: Date) -> Bitmap {
+    package func renderLive(frame: UInt64, at time: Date) -> Bitmap {
         var band = stillBand
         drawLive(frame: frame, at: time, secondsFromGMT: TimeZone.current.secondsFromGMT(for: time), into: &band)
         return band
@@ -55,7 +55,7 @@ public struct TestPattern: Sendable {
 
     /// The rows from ``liveTop`` down as ``still`` has them: the band a camera draws each
     /// frame's clock into (``drawLive(frame:at:secondsFromGMT:into:)``).
-    public var stillBand: Bitmap {
+    package var stillBand: Bitmap {
         Bitmap(width: width, height: height - liveTop, format: .rgb, pixels: Array(still.pixels[(liveTop * still.bytesPerRow)...]))
     }
 
@@ -63,7 +63,7 @@ public struct TestPattern: Sendable {
     /// `secondsFromGMT` ahead of UTC), into `band`: a ``stillBand`` or a band drawn into
     /// before, since the plate covers every earlier one. Only the plate is drawn, with no copy
     /// of the band and nothing from Foundation: a camera does it 30 times a second.
-    public func drawLive(frame: UInt64, at time: Date, secondsFromGMT: Int, into band: inout Bitmap) {
+    package func drawLive(frame: UInt64, at time: Date, secondsFromGMT: Int, into band: inout Bitmap) {
         let plateHeight = (Glyphs.height + 2) * scale
         let top = plateTop - liveTop
         // The plate keeps its width as the frame number grows (up to 7 digits), so that what

@@ -1,12 +1,12 @@
 import BoothImaging
 
 /// A colour on the booth's screen.
-public struct PixelColor: Sendable, Hashable, CustomStringConvertible {
-    public var red: UInt8
-    public var green: UInt8
-    public var blue: UInt8
+package struct PixelColor: Sendable, Hashable, CustomStringConvertible {
+    package var red: UInt8
+    package var green: UInt8
+    package var blue: UInt8
 
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    package init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
@@ -22,10 +22,10 @@ public struct PixelColor: Sendable, Hashable, CustomStringConvertible {
         0xFF00_0000 | UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue)
     }
 
-    public var description: String { "rgb(\(red), \(green), \(blue))" }
+    package var description: String { "rgb(\(red), \(green), \(blue))" }
 
-    public static let black = PixelColor(red: 0, green: 0, blue: 0)
-    public static let white = PixelColor(red: 255, green: 255, blue: 255)
+    package static let black = PixelColor(red: 0, green: 0, blue: 0)
+    package static let white = PixelColor(red: 255, green: 255, blue: 255)
 }
 
 /// A rectangle of pixels; `x` and `y` are its top left corner.
@@ -58,15 +58,15 @@ struct PixelRect: Sendable, Hashable {
 /// web preview or a test reads once the picture is complete.
 ///
 /// Drawing clips to the canvas, so nothing drawn can land outside it.
-public struct Canvas: Sendable, Hashable {
+package struct Canvas: Sendable, Hashable {
     public let width: Int
     public let height: Int
     /// `0xXXRRGGBB` per pixel, rows top to bottom: the layout of an XRGB8888 framebuffer, so
     /// presenting it there is a copy.
-    public private(set) var pixels: [UInt32]
+    package private(set) var pixels: [UInt32]
 
     /// A canvas filled with `color`.
-    public init(width: Int, height: Int, color: PixelColor = .black) {
+    package init(width: Int, height: Int, color: PixelColor = .black) {
         precondition(width > 0 && height > 0, "a canvas needs at least one pixel")
         self.width = width
         self.height = height
@@ -74,12 +74,12 @@ public struct Canvas: Sendable, Hashable {
     }
 
     /// The colour at column `x`, row `y`.
-    public subscript(x: Int, y: Int) -> PixelColor {
+    package subscript(x: Int, y: Int) -> PixelColor {
         PixelColor(xrgb: pixels[y * width + x])
     }
 
     /// The picture as a `.bgrx` bitmap, ready for a JPEG encoder.
-    public var bitmap: Bitmap {
+    package var bitmap: Bitmap {
         let bytes = [UInt8](unsafeUninitializedCapacity: pixels.count * 4) { buffer, count in
             let target = UnsafeMutableRawBufferPointer(buffer)
             for (index, pixel) in pixels.enumerated() {

@@ -4,8 +4,8 @@ import Foundation
 /// Where the screen's TrueType fonts are: a bold face for headlines and a regular one for the
 /// rest.
 public struct ScreenFonts: Sendable, Hashable {
-    public var bold: String
-    public var regular: String
+    package var bold: String
+    package var regular: String
 
     public init(bold: String, regular: String) {
         self.bold = bold

@@ -3,29 +3,29 @@ import BoothCore
 /// What the keys are called on the keypad in use, for the hints on the booth's screens.
 public struct KeyLabels: Sendable, Hashable {
     /// The key that opens the gallery from the main screen.
-    public var view: String
-    public var up: String
-    public var down: String
-    public var open: String
-    public var back: String
+    package var view: String
+    package var up: String
+    package var down: String
+    package var open: String
+    package var back: String
     /// The key that saves a name.
-    public var confirm: String
+    package var confirm: String
     /// The key that keeps the placeholder instead of a name; `nil` on a keypad without one
     /// (a phone keypad keeps it when nothing is typed).
-    public var cancel: String?
+    package var cancel: String?
     /// The key that erases the last letter of a name.
-    public var erase: String
+    package var erase: String
     /// The key that starts finding a photo by its name in the gallery; `nil` on a keyboard,
     /// whose letters find a name as they are typed.
-    public var find: String?
+    package var find: String?
     /// The key that ends finding a name, leaving the selection where it led.
-    public var endFind: String
+    package var endFind: String
     /// The key that takes a photo on the main screen, where a key does (the terminal of a
     /// simulated booth, see ``KeyBindings/shutter``); `nil` when the button does. The booth's
     /// painted screens say "the button" all the same: they speak to the guest at the booth.
-    public var shutter: String?
+    package var shutter: String?
     /// The key that takes a photo in the gallery, where a key does.
-    public var galleryShutter: String?
+    package var galleryShutter: String?
 
     /// Labels for these keys; a keyboard's named keys are called as in English by default.
     public init(
@@ -84,7 +84,7 @@ public struct KeyLabels: Sendable, Hashable {
     }
 
     /// What `key` is called in `texts`: a character is itself, the named keys are named.
-    public static func name(of key: KeypadKey, in texts: BoothTexts = .english) -> String {
+    package static func name(of key: KeypadKey, in texts: BoothTexts = .english) -> String {
         switch key {
         case .character(let character): String(character)
         case .enter: texts(.keyEnter)
@@ -97,7 +97,7 @@ public struct KeyLabels: Sendable, Hashable {
 
     /// The gallery's keys, in `texts`: with the key that starts finding a name, or saying that
     /// typing finds one.
-    public func galleryHint(in texts: BoothTexts) -> String {
+    package func galleryHint(in texts: BoothTexts) -> String {
         let keys = ["up": up, "down": down, "open": open, "back": back]
         guard let find else { return texts(.galleryHint, keys) }
         return texts(.galleryHintFindKey, keys.merging(["find": find]) { own, _ in own })
@@ -105,13 +105,13 @@ public struct KeyLabels: Sendable, Hashable {
 
     /// The name being found, whether a photo has it, and how to erase and end, in `texts`; a
     /// search before its first letter says to type one.
-    public func findingLine(_ search: NameSearch, in texts: BoothTexts) -> [BoothTexts.Run] {
+    package func findingLine(_ search: NameSearch, in texts: BoothTexts) -> [BoothTexts.Run] {
         let key: BoothText = search.prefix.isEmpty ? .galleryFindingStart : search.matches ? .galleryFinding : .galleryFindingNone
         return texts.runs(key, ["prefix": search.prefix, "erase": erase, "done": endFind])
     }
 
     /// How to finish a name with these keys, keeping `placeholder` without one, in `texts`.
-    public func namingHint(keeping placeholder: String, in texts: BoothTexts) -> String {
+    package func namingHint(keeping placeholder: String, in texts: BoothTexts) -> String {
         guard let cancel else {
             return texts(.namingHintNoCancel, ["confirm": confirm, "erase": erase, "placeholder": placeholder])
         }

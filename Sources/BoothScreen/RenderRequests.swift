@@ -6,39 +6,39 @@ import Synchronization
 /// What a screen's render thread is asked to do, from any thread: draw new content, draw a
 /// camera frame. The framebuffer and the web's mirror each have one; their threads take the
 /// next step from it and sleep on its ``wakeup``, which is also how they are stopped.
-public final class RenderRequests: Sendable {
+package final class RenderRequests: Sendable {
     private let schedule: Mutex<RenderSchedule>
     /// Signalled whenever the render thread has something new to consider: the render
     /// thread's own wake-up (``DedicatedThread/init(name:priority:wakeup:startingWith:)``).
-    public let wakeup = Wakeup()
+    package let wakeup = Wakeup()
 
-    public init(previewInterval: Duration) {
+    package init(previewInterval: Duration) {
         schedule = Mutex(RenderSchedule(previewInterval: previewInterval))
     }
 
     /// Takes `content` as what the screen shows; wakes the thread when it changed.
-    public func show(_ content: ScreenContent) {
+    package func show(_ content: ScreenContent) {
         if schedule.withLock({ $0.show(content) }) { wakeup.signal() }
     }
 
     /// Takes `frame` as the next preview, replacing one not drawn yet.
-    public func receive(_ frame: CameraFrame) {
+    package func receive(_ frame: CameraFrame) {
         if schedule.withLock({ $0.receive(frame) }) { wakeup.signal() }
     }
 
     /// Draws the screen again if it shows photo `id`, whose review picture has just arrived.
-    public func redraw(showingPhoto id: UUID) {
+    package func redraw(showingPhoto id: UUID) {
         if schedule.withLock({ $0.redraw(showingPhoto: id) }) { wakeup.signal() }
     }
 
     /// Whether the last drawing shows the screen as it is (``RenderSchedule/isUpToDate``).
-    public var isUpToDate: Bool {
+    package var isUpToDate: Bool {
         schedule.withLock { $0.isUpToDate }
     }
 
     /// The render thread's next step at `now`; `redraw` first asks for the current content
     /// again (a new viewer without a picture).
-    public func next(at now: MonotonicInstant, redraw: Bool = false) -> RenderSchedule.Step {
+    package func next(at now: MonotonicInstant, redraw: Bool = false) -> RenderSchedule.Step {
         schedule.withLock { schedule in
             if redraw { schedule.redraw() }
             return schedule.next(at: now)

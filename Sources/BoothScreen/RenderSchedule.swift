@@ -8,9 +8,9 @@ import Foundation
 /// Only the latest preview frame is kept; frames that arrive while the content shows no preview
 /// are not decoded at all. The schedule is a value the render thread consults under a lock;
 /// it never reads a clock itself, so tests drive it with plain instants.
-public struct RenderSchedule {
+package struct RenderSchedule {
     /// What the render thread does next.
-    public enum Step {
+    package enum Step {
         /// Draw `content`, over `frame` when there is a new one.
         case render(ScreenContent, frame: CameraFrame?)
         /// A preview frame waits for the rate limit: look again at `deadline` (or sooner when
@@ -20,21 +20,21 @@ public struct RenderSchedule {
         case sleep
     }
 
-    public let previewInterval: Duration
+    package let previewInterval: Duration
     private var content = ScreenContent.starting
     /// The first content is drawn as soon as the thread starts.
     private var contentChanged = true
     private var pendingFrame: CameraFrame?
     private var lastPreview: MonotonicInstant?
 
-    public init(previewInterval: Duration) {
+    package init(previewInterval: Duration) {
         self.previewInterval = previewInterval
     }
 
     /// Takes `content` as what the screen shows; returns whether the render thread must be
     /// woken for it (it changed).
     @discardableResult
-    public mutating func show(_ content: ScreenContent) -> Bool {
+    package mutating func show(_ content: ScreenContent) -> Bool {
         guard content != self.content else { return false }
         self.content = content
         contentChanged = true
@@ -46,21 +46,21 @@ public struct RenderSchedule {
     /// thread waits for the rate limit, or is drawing, and takes the latest next) nor when the
     /// screen shows no preview, so a camera never wakes the thread more often than it draws.
     @discardableResult
-    public mutating func receive(_ frame: CameraFrame) -> Bool {
+    package mutating func receive(_ frame: CameraFrame) -> Bool {
         defer { pendingFrame = frame }
         return content.showsLivePreview && pendingFrame == nil
     }
 
     /// Draws the current content again at the next step, although it did not change: for a
     /// new viewer of a screen that was not drawn while nobody watched.
-    public mutating func redraw() {
+    package mutating func redraw() {
         contentChanged = true
     }
 
     /// Draws the current content again at the next step when it shows photo `id`'s review
     /// picture, which has just arrived; returns whether the render thread must be woken for it.
     @discardableResult
-    public mutating func redraw(showingPhoto id: UUID) -> Bool {
+    package mutating func redraw(showingPhoto id: UUID) -> Bool {
         guard content.reviewedPhoto == id else { return false }
         contentChanged = true
         return true
@@ -69,12 +69,12 @@ public struct RenderSchedule {
     /// Whether the last drawing shows the screen as it is: the content did not change since,
     /// and no preview frame waits on a screen that shows the camera. A picture made before
     /// nobody watched stays worth showing while this holds.
-    public var isUpToDate: Bool {
+    package var isUpToDate: Bool {
         !contentChanged && !(content.showsLivePreview && pendingFrame != nil)
     }
 
     /// What to do at `now`.
-    public mutating func next(at now: MonotonicInstant) -> Step {
+    package mutating func next(at now: MonotonicInstant) -> Step {
         if contentChanged {
             contentChanged = false
             return .render(content, frame: content.showsLivePreview ? takeFrame(at: now) : nil)

@@ -10,7 +10,7 @@ import Synchronization
 /// picture follows. A screen that shows review pictures registers its size (so the writer
 /// decodes at the size that fills it) and a wake-up: when a picture arrives for the photo it
 /// shows, it draws again. Only the last few pictures are kept: a screen shows the newest shot.
-public final class ReviewPictures: Sendable {
+package final class ReviewPictures: Sendable {
     private struct State {
         /// Newest last.
         var pictures: [(id: UUID, picture: Bitmap)] = []
@@ -23,17 +23,17 @@ public final class ReviewPictures: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Registers a screen of `size` that shows review pictures; `arrived` is called with the
     /// photo's id whenever a picture comes (from the writer's thread: it must return at once).
-    public func register(screen size: PixelSize, arrived: @escaping @Sendable (UUID) -> Void) {
+    package func register(screen size: PixelSize, arrived: @escaping @Sendable (UUID) -> Void) {
         state.withLock { $0.screens.append((size, arrived)) }
     }
 
     /// The size review pictures are decoded for: as wide and as high as every registered
     /// screen; `nil` when no screen shows them.
-    public var screenSize: PixelSize? {
+    package var screenSize: PixelSize? {
         state.withLock { state in
             guard let first = state.screens.first?.size else { return nil }
             return state.screens.reduce(first) { PixelSize(width: max($0.width, $1.size.width), height: max($0.height, $1.size.height)) }
@@ -42,7 +42,7 @@ public final class ReviewPictures: Sendable {
 
     /// Keeps `picture` (in the framebuffer's layout, `.bgrx`) as the review picture of photo
     /// `id` and tells the screens.
-    public func add(_ picture: Bitmap, of id: UUID) {
+    package func add(_ picture: Bitmap, of id: UUID) {
         precondition(picture.format == .bgrx, "review pictures are decoded in the screen's layout")
         let screens = state.withLock { state in
             state.pictures.removeAll { $0.id == id }
@@ -55,13 +55,13 @@ public final class ReviewPictures: Sendable {
 
     /// Lets go of the pictures kept (each as large as the screen, megabytes): the booth calls it
     /// once it has been idle a while, when no naming or saved screen can show them any more.
-    public func removeAll() {
+    package func removeAll() {
         state.withLock { $0.pictures.removeAll() }
     }
 
     /// The review picture of photo `id`; `nil` before it arrives, once newer shots pushed it out,
     /// or once the booth let go of it (``removeAll()``).
-    public func picture(of id: UUID) -> Bitmap? {
+    package func picture(of id: UUID) -> Bitmap? {
         state.withLock { state in state.pictures.last { $0.id == id }?.picture }
     }
 }

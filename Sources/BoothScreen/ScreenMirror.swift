@@ -20,9 +20,9 @@ import Synchronization
 /// screen that stays still, a page reloaded); otherwise their arrival wakes the thread, which
 /// draws the screen for them. A picture of a screen without the camera is published twice, so
 /// that browsers show it without waiting for the next change.
-public final class ScreenMirror: Screen {
+package final class ScreenMirror: Screen {
     /// The rendered screen, latest picture only.
-    public let pictures: LatestValue<Data>
+    package let pictures: LatestValue<Data>
     private let requests: RenderRequests
     private let thread: DedicatedThread
     /// How many times the thread woke and found nobody watching, for tests.
@@ -35,7 +35,7 @@ public final class ScreenMirror: Screen {
     ///
     /// - Parameter reviews: the pictures of the shots just taken, which the mirror shows as the
     ///   booth's screen does (it registers its size there).
-    public init(
+    package init(
         width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
         reviews: ReviewPictures? = nil,
         picturesPerSecond: Int = 5, logger: Logger
@@ -71,19 +71,19 @@ public final class ScreenMirror: Screen {
     }
 
     /// Anyone on the web's network may watch: the mirror never shows the guest's deletion key.
-    public var audience: ScreenAudience { .anyone }
+    package var audience: ScreenAudience { .anyone }
 
-    public func show(_ content: ScreenContent) {
+    package func show(_ content: ScreenContent) {
         requests.show(content)
     }
 
     /// Takes `frame` as the live preview, replacing one not drawn yet.
-    public func showPreview(_ frame: CameraFrame) {
+    package func showPreview(_ frame: CameraFrame) {
         requests.receive(frame)
     }
 
     /// Stops the mirror's thread; viewers see the stream end.
-    public func stop() async {
+    package func stop() async {
         await thread.stop()
         pictures.close()
     }

@@ -14,7 +14,7 @@ import Foundation
 /// painter and kept between paints, so a redraw costs no decode: like the fonts, a painter
 /// belongs to the one thread that draws. The shot being named or just saved is not decoded
 /// here: the photo writer decodes it once for every screen (``ReviewPictures``).
-public struct ScreenPainter {
+package struct ScreenPainter {
     let bold: FontFace
     let regular: FontFace
     let pictures: GalleryPictures
@@ -35,7 +35,7 @@ public struct ScreenPainter {
     ///   - texts: the words the screens say.
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
     ///   - audience: who sees what is painted; anyone unless the screen is the guest's own.
-    public init(
+    package init(
         fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil,
         audience: ScreenAudience = .anyone
     ) throws(ScreenError) {
@@ -50,7 +50,7 @@ public struct ScreenPainter {
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
     /// sized to fit the canvas) for the screens that show the camera.
-    public func paint(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {
+    package func paint(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {
         let layout = Layout(canvas: canvas)
         if content.showsLivePreview {
             paintPreview(preview, &canvas)

@@ -7,9 +7,9 @@ import Logging
 ///
 /// A renderer owns a TurboJPEG decoder and FreeType faces, which one thread uses at a time: it
 /// is neither copyable nor `Sendable`; the thread that draws makes it and keeps it.
-public struct ScreenRenderer: ~Copyable {
+package struct ScreenRenderer: ~Copyable {
     /// The picture as last rendered.
-    public private(set) var canvas: Canvas
+    package private(set) var canvas: Canvas
     private let painter: ScreenPainter
     private let decoder: JPEGDecoder
     /// The last preview frame that decoded, sized for the canvas; it stays on screen when a
@@ -27,7 +27,7 @@ public struct ScreenRenderer: ~Copyable {
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
     ///   - audience: who sees the screen (``Screen/audience``); anyone unless it is the guest's
     ///     own.
-    public init(
+    package init(
         width: Int, height: Int, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
         reviews: ReviewPictures? = nil, audience: ScreenAudience = .anyone, logger: Logger
     ) throws(ScreenError) {
@@ -49,7 +49,7 @@ public struct ScreenRenderer: ~Copyable {
 
     /// Draws `content`, over `newFrame` when the camera delivered one since the last call (and
     /// over the last preview otherwise).
-    public mutating func render(_ content: ScreenContent, newFrame: CameraFrame? = nil) {
+    package mutating func render(_ content: ScreenContent, newFrame: CameraFrame? = nil) {
         if let newFrame {
             do {
                 preview = try newFrame.previewBitmap(fitting: canvas.width, canvas.height, decoder: decoder)

@@ -26,14 +26,14 @@ public struct TextScreen: Sendable {
         case display(ansi: Bool)
     }
 
-    public let form: Form
+    package let form: Form
     /// What the keys are called, for the hints; ``KeyLabels/shutter`` names what takes a photo.
     public let keys: KeyLabels
     /// Whether a screen of the booth (the framebuffer, the web's mirror) shows the photo just
     /// taken, which the naming prompt then says.
-    public let photoOnScreen: Bool
+    package let photoOnScreen: Bool
     /// Who reads the text: a photo page's link carries the guest's deletion key only for them.
-    public let audience: ScreenAudience
+    package let audience: ScreenAudience
     /// The words, in the booth's language (in ASCII on a character display).
     private let texts: BoothTexts
     /// What was sent last.
@@ -75,7 +75,7 @@ public struct TextScreen: Sendable {
 
     /// What the terminal of a simulated booth says first to the person at it: how to use it as
     /// the shutter button (`shoots`), the keypad (`types`) or both; `nil` when it is neither.
-    public static func terminalHelp(shoots: Bool, types: Bool, in texts: BoothTexts = .english) -> String? {
+    package static func terminalHelp(shoots: Bool, types: Bool, in texts: BoothTexts = .english) -> String? {
         switch (shoots, types) {
         case (true, true): texts(.consoleHelp) + "\n"
         case (true, false): texts(.consoleHelpButton) + "\n"

@@ -11,9 +11,9 @@ import Logging
 import ServiceLifecycle
 
 /// The booth as a whole: library, devices, state machine and photo writer in one service group.
-public enum Booth {
+package enum Booth {
     /// Why ``run(_:reading:logger:)`` returned.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// Input ended (a piped script), or SIGTERM/SIGINT.
         case stopped
         /// SIGHUP brought a configuration that reads well: start again to use it.
@@ -26,7 +26,7 @@ public enum Booth {
     ///
     /// Under systemd (`Type=notify`) it reports readiness, its state and its watchdog beats
     /// (see ``ServiceManagerReporter``).
-    public static func run(
+    package static func run(
         _ configuration: BoothConfiguration, reading: (@Sendable () throws -> BoothConfiguration)? = nil,
         logger: Logger
     ) async throws -> Outcome {
@@ -510,6 +510,6 @@ struct ScreenGroup: Screen {
 }
 
 /// Why the booth could not start.
-public struct BoothError: Error, CustomStringConvertible {
-    public let description: String
+package struct BoothError: Error, CustomStringConvertible {
+    package let description: String
 }

@@ -7,18 +7,18 @@ import Logging
 
 /// `photobooth doctor`: tries each configured part for real and says what to do about each one
 /// that does not work.
-public enum Doctor {
+package enum Doctor {
     /// One check's outcome.
-    public struct Check: Sendable {
-        public let part: String
-        public let passed: Bool
+    package struct Check: Sendable {
+        package let part: String
+        package let passed: Bool
         /// What was found.
-        public let detail: String
+        package let detail: String
         /// What to do when it failed.
-        public let fix: String?
+        package let fix: String?
 
         /// "PASS camera: ..." or "FAIL camera: ... Fix: ...".
-        public var line: String {
+        package var line: String {
             let fixText = fix.map { " Fix: \($0)" } ?? ""
             return "\(passed ? "PASS" : "FAIL") \(part): \(detail)\(fixText)"
         }
@@ -26,7 +26,7 @@ public enum Doctor {
 
     /// Runs every check, in the order a builder fixes things; blocking, so call it off the
     /// cooperative pool (the command line does).
-    public static func checks(_ configuration: BoothConfiguration, logger: Logger) -> [Check] {
+    package static func checks(_ configuration: BoothConfiguration, logger: Logger) -> [Check] {
         let hardware = configuration.hardware
         var checks: [Check] = []
         func run(_ part: String, fix: String, _ body: () throws -> String) {
@@ -121,7 +121,7 @@ public enum Doctor {
 
     /// The event's bucket, with a real request under the booth's own folder: a put, a list and
     /// a delete of a probe object, signed with the booth's credentials.
-    public static func checkEventBucket(_ configuration: BoothConfiguration) async -> Check {
+    package static func checkEventBucket(_ configuration: BoothConfiguration) async -> Check {
         switch await EventSync.probe(configuration.sync, boothName: configuration.web.boothName) {
         case .success(let detail):
             return Check(part: "event bucket", passed: true, detail: detail, fix: nil)

@@ -9,17 +9,17 @@ import SystemPackage
 /// as `<3>` for an error: the journal keeps it as the line's priority (`journalctl -p err`,
 /// colours, the console's copy) and strips it from the text. The journal stamps the time, so
 /// the line has none.
-public struct JournalLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
+package struct JournalLogHandler: LogHandler {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
     private let write: @Sendable (String) -> Void
 
     /// A handler that hands each finished line (ending in a newline) to `write`.
-    public init(write: @escaping @Sendable (String) -> Void = JournalLogHandler.writeToStandardError) {
+    package init(write: @escaping @Sendable (String) -> Void = JournalLogHandler.writeToStandardError) {
         self.write = write
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
@@ -27,7 +27,7 @@ public struct JournalLogHandler: LogHandler {
     /// Whether standard error goes to the journal: `$JOURNAL_STREAM` is `DEVICE:INODE` of the
     /// stream systemd connected, and it must still be standard error (a child whose standard
     /// error was redirected inherits the variable).
-    public static func standardErrorIsJournal(
+    package static func standardErrorIsJournal(
         environment: [String: String] = ProcessInfo.processInfo.environment, descriptor: Int32 = STDERR_FILENO
     ) -> Bool {
         guard let stream = environment["JOURNAL_STREAM"] else { return false }
@@ -50,7 +50,7 @@ public struct JournalLogHandler: LogHandler {
         }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var line = "<\(Self.priority(of: event.level))>\(event.message)"
         let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
         if !merged.isEmpty {
@@ -63,7 +63,7 @@ public struct JournalLogHandler: LogHandler {
 
     /// Each line in one `write(2)` (unless the kernel takes it in parts), so that lines from
     /// different threads do not interleave.
-    public static let writeToStandardError: @Sendable (String) -> Void = { line in
+    package static let writeToStandardError: @Sendable (String) -> Void = { line in
         // A line the journal cannot take is lost: logging never stops the booth.
         _ = try? FileDescriptor.standardError.writeAll(line.utf8)
     }

@@ -12,9 +12,9 @@ import ServiceLifecycle
 /// the photos every booth of the event uploads and serves them, so that the QR code on a
 /// booth's "Saved as" screen (with `http.public_url` pointing here) opens the photo from mobile
 /// data.
-public enum PublicGallery {
+package enum PublicGallery {
     /// Serves until SIGTERM or SIGINT.
-    public static func run(_ configuration: BoothConfiguration, logger: Logger) async throws {
+    package static func run(_ configuration: BoothConfiguration, logger: Logger) async throws {
         guard configuration.sync.isEnabled else {
             throw BoothError(
                 description: """
@@ -43,7 +43,7 @@ public enum PublicGallery {
             adminToken: nil, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "")
         settings.language = configuration.language
         settings.welcome = configuration.web.welcome
-        // A public gallery meets the most connections of all: its limit, not the process's.
+        // A package gallery meets the most connections of all: its limit, not the process's.
         settings.connectionLimits = raiseDescriptorLimit(logger: logger)
         let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
         let group = ServiceGroup(

@@ -3,29 +3,29 @@ import Foundation
 /// The files that hold the booth's secrets (the configuration when it sets `http.admin_token`,
 /// the event bucket's credentials file), and whether anyone on the machine but the booth can
 /// read or change them. `run` logs each such file at start, and `doctor` fails its check.
-public enum SecretFiles {
+package enum SecretFiles {
     /// A file that holds a secret and that others may read or change.
-    public struct Exposure: Sendable, Hashable, CustomStringConvertible {
+    package struct Exposure: Sendable, Hashable, CustomStringConvertible {
         /// The file.
-        public let path: String
+        package let path: String
         /// What secret it holds, in words ("http.admin_token").
-        public let secret: String
+        package let secret: String
         /// Its permission bits.
-        public let mode: mode_t
+        package let mode: mode_t
 
-        public var description: String {
+        package var description: String {
             "\(path) holds \(secret), and every user of this machine may read it (mode \(String(mode & 0o777, radix: 8)))"
         }
 
         /// What to do about it.
-        public var fix: String {
+        package var fix: String {
             "chmod o-rwx \(path) (the package installs its configuration 0640, owned by root:photobooth; a credentials file needs no more than 0600 for the booth's user)"
         }
     }
 
     /// The files of `configuration` that hold a secret and grant anything to other users.
     /// A file that cannot be examined is left to whoever reads it, which says so.
-    public static func exposures(of configuration: BoothConfiguration) -> [Exposure] {
+    package static func exposures(of configuration: BoothConfiguration) -> [Exposure] {
         var files: [(path: String, secret: String)] = []
         if let file = configuration.file, configuration.web.adminToken != nil {
             files.append((file, "http.admin_token"))

@@ -9,15 +9,15 @@ import Synchronization
 /// Sending never blocks: the datagram goes with `MSG_DONTWAIT`, so the booth's loop can report
 /// from Swift's cooperative pool. A message the socket cannot take at once is dropped, as
 /// libsystemd's `sd_notify` would fail it.
-public final class SystemdNotifier: Sendable {
+package final class SystemdNotifier: Sendable {
     /// The socket's address, `nil` when the booth does not run under systemd's `Type=notify`.
     private let address: [UInt8]?
     private let descriptor: Int32
     /// How often systemd expects `WATCHDOG=1`: half of `WatchdogSec=`, as systemd advises;
     /// `nil` without a watchdog.
-    public let watchdogInterval: Duration?
+    package let watchdogInterval: Duration?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         watchdogInterval = Self.watchdogInterval(environment: environment)
         guard let path = environment["NOTIFY_SOCKET"], let first = path.first, first == "/" || first == "@",
             path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path)
@@ -36,7 +36,7 @@ public final class SystemdNotifier: Sendable {
     }
 
     /// Whether systemd listens (the service is `Type=notify`).
-    public var isListening: Bool { address != nil && descriptor >= 0 }
+    package var isListening: Bool { address != nil && descriptor >= 0 }
 
     /// Parses `WATCHDOG_USEC`, for this process only (`WATCHDOG_PID`, when set, must be ours).
     static func watchdogInterval(environment: [String: String], pid: Int32 = getpid()) -> Duration? {
@@ -49,7 +49,7 @@ public final class SystemdNotifier: Sendable {
 
     /// Sends `fields` (`READY=1`, `STATUS=...`) as one message; `false` if it could not be sent.
     @discardableResult
-    public func send(_ fields: [String]) -> Bool {
+    package func send(_ fields: [String]) -> Bool {
         guard let address, descriptor >= 0 else { return false }
         // A newline would start a field of its own.
         let message = Array(fields.map { $0.replacingOccurrences(of: "\n", with: " ") }.joined(separator: "\n").utf8)

@@ -8,9 +8,9 @@ import SystemPackage
 ///
 /// Two errors are equal when they have the same code, whatever their message, so a caller can
 /// also match on the static members (`error == .storageFull`).
-public struct LibraryError: Error, Hashable, CustomStringConvertible {
+package struct LibraryError: Error, Hashable, CustomStringConvertible {
     /// A kind of library error.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case noLibrary, storageFull, fileFailure, databaseFailure, damagedCatalog, unknownPhoto, ambiguousPhoto, inUse, notOurs
         }
@@ -22,25 +22,25 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         }
 
         /// The folder holds no catalog.
-        public static let noLibrary = Code(.noLibrary)
+        package static let noLibrary = Code(.noLibrary)
         /// The library's disk is full, or the catalog is open for reading only because it was.
-        public static let storageFull = Code(.storageFull)
+        package static let storageFull = Code(.storageFull)
         /// A file of the library could not be read or written.
-        public static let fileFailure = Code(.fileFailure)
+        package static let fileFailure = Code(.fileFailure)
         /// The catalog failed for another reason than damage or a full disk.
-        public static let databaseFailure = Code(.databaseFailure)
+        package static let databaseFailure = Code(.databaseFailure)
         /// SQLite cannot read the catalog: it has to be rebuilt.
-        public static let damagedCatalog = Code(.damagedCatalog)
+        package static let damagedCatalog = Code(.damagedCatalog)
         /// No photo has the id asked for.
-        public static let unknownPhoto = Code(.unknownPhoto)
+        package static let unknownPhoto = Code(.unknownPhoto)
         /// Several photos have ids that start with the reference given.
-        public static let ambiguousPhoto = Code(.ambiguousPhoto)
+        package static let ambiguousPhoto = Code(.ambiguousPhoto)
         /// Another process holds the library.
-        public static let inUse = Code(.inUse)
+        package static let inUse = Code(.inUse)
         /// The photo belongs to another booth of the event, which alone changes it.
-        public static let notOurs = Code(.notOurs)
+        package static let notOurs = Code(.notOurs)
 
-        public var description: String {
+        package var description: String {
             switch kind {
             case .noLibrary: "no photo library"
             case .storageFull: "the disk is full"
@@ -56,8 +56,8 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
     }
 
     /// Which kind of failure this is.
-    public let code: Code
-    public let description: String
+    package let code: Code
+    package let description: String
 
     private init(_ code: Code, _ description: String) {
         self.code = code
@@ -68,19 +68,19 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
         self.init(code, code.description)
     }
 
-    public static func == (lhs: LibraryError, rhs: LibraryError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+    package static func == (lhs: LibraryError, rhs: LibraryError) -> Bool { lhs.code == rhs.code }
+    package func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// Errors of each kind with a generic message, for matching (`#expect(throws: LibraryError.storageFull)`).
-    public static let noLibrary = LibraryError(.noLibrary)
-    public static let storageFull = LibraryError(.storageFull)
-    public static let fileFailure = LibraryError(.fileFailure)
-    public static let databaseFailure = LibraryError(.databaseFailure)
-    public static let damagedCatalog = LibraryError(.damagedCatalog)
-    public static let unknownPhoto = LibraryError(.unknownPhoto)
-    public static let ambiguousPhoto = LibraryError(.ambiguousPhoto)
-    public static let inUse = LibraryError(.inUse)
-    public static let notOurs = LibraryError(.notOurs)
+    package static let noLibrary = LibraryError(.noLibrary)
+    package static let storageFull = LibraryError(.storageFull)
+    package static let fileFailure = LibraryError(.fileFailure)
+    package static let databaseFailure = LibraryError(.databaseFailure)
+    package static let damagedCatalog = LibraryError(.damagedCatalog)
+    package static let unknownPhoto = LibraryError(.unknownPhoto)
+    package static let ambiguousPhoto = LibraryError(.ambiguousPhoto)
+    package static let inUse = LibraryError(.inUse)
+    package static let notOurs = LibraryError(.notOurs)
 
     static func noLibrary(at directory: URL) -> LibraryError {
         LibraryError(
@@ -92,7 +92,7 @@ public struct LibraryError: Error, Hashable, CustomStringConvertible {
     }
 
     /// What to free when the disk that holds `path` is full, for every message that says so.
-    public static func freeSpaceAdvice(for path: String) -> String {
+    package static func freeSpaceAdvice(for path: String) -> String {
         // A failed write names a file that may be gone (a temporary one): name what is there.
         var existing = URL(fileURLWithPath: path)
         while access(existing.path, F_OK) != 0 && existing.path != "/" { existing.deleteLastPathComponent() }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Where the photo library lives when no `--data-dir` is given.
-public enum LibraryLocation {
+package enum LibraryLocation {
     /// The service's folder: `$STATE_DIRECTORY` under systemd (`StateDirectory=photobooth`),
     /// `/var/lib/photobooth` for root (the operator's commands); otherwise the user's data
     /// folder, `$XDG_DATA_HOME/photobooth` or `~/.local/share/photobooth`.
-    public static func defaultDirectory(
+    package static func defaultDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment, isRoot: Bool = geteuid() == 0
     ) -> URL {
         // systemd may pass several folders, separated by colons; the unit names one.

@@ -10,7 +10,7 @@ import SystemPackage
 /// The claim is a lock on the folder itself, not on a file in it: a lock file can be deleted
 /// under a running booth (by hand, or by a cleanup), and the next process would then lock a new
 /// file of the same name and write beside it. The folder cannot go while it holds the library.
-public final class LibraryLock: Sendable {
+package final class LibraryLock: Sendable {
     /// The lock file of earlier versions, removed when found: nothing locks it any more.
     static let formerFileName = "photobooth.lock"
 
@@ -19,7 +19,7 @@ public final class LibraryLock: Sendable {
     /// Claims `directory`, creating it when needed; throws ``LibraryError/inUse`` when another
     /// process holds the claim. The corresponding C function is `flock(LOCK_EX | LOCK_NB)` on
     /// the folder.
-    public init(directory: URL) throws(LibraryError) {
+    package init(directory: URL) throws(LibraryError) {
         try DurableFile.makeFolders(directory)
         let descriptor = try Self.openFolder(directory)
         do {
@@ -38,7 +38,7 @@ public final class LibraryLock: Sendable {
     }
 
     /// Whether another process holds the claim on `directory` right now.
-    public static func isHeld(in directory: URL) -> Bool {
+    package static func isHeld(in directory: URL) -> Bool {
         guard let descriptor = try? openFolder(directory) else { return false }
         defer { try? descriptor.close() }
         do {

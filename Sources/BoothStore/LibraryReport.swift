@@ -1,22 +1,22 @@
 import BoothCore
 
 /// What `check` found in a library.
-public struct LibraryReport: Sendable {
+package struct LibraryReport: Sendable {
     /// A catalog row whose id is not a photo id (a hand edit, or damage SQLite's own check does
     /// not see): it has no identity to show it by, so the gallery and every list leave it out.
-    public struct MalformedRow: Sendable, Hashable {
+    package struct MalformedRow: Sendable, Hashable {
         /// Where the row is in the catalog's `photo` table.
-        public var rowID: Int64
+        package var rowID: Int64
         /// The id it has, as it is.
-        public var id: String
+        package var id: String
         /// The original it names.
-        public var file: String
-        public var number: Int
-        public var caption: String
+        package var file: String
+        package var number: Int
+        package var caption: String
     }
 
     /// One inconsistency.
-    public enum Problem: Sendable, Hashable, CustomStringConvertible {
+    package enum Problem: Sendable, Hashable, CustomStringConvertible {
         /// A catalog row whose id is not a photo id.
         case malformedRow(MalformedRow)
         /// A catalog row whose original file is missing.
@@ -40,7 +40,7 @@ public struct LibraryReport: Sendable {
         /// lost a change (the sidecar is written first), or a photo tool edited the sidecar.
         case sidecarDiffers(Photo, caption: Caption, hidden: Bool, favourite: Bool)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .malformedRow(let row):
                 """
@@ -75,10 +75,10 @@ public struct LibraryReport: Sendable {
     }
 
     /// Every problem found, in a stable order.
-    public var problems: [Problem]
+    package var problems: [Problem]
     /// How many photos the catalog lists.
-    public var photoCount: Int
+    package var photoCount: Int
 
     /// Whether nothing is wrong.
-    public var isClean: Bool { problems.isEmpty }
+    package var isClean: Bool { problems.isEmpty }
 }

@@ -21,7 +21,7 @@ import Synchronization
 /// ``gallery`` (what the gallery reads), ``outbox`` (the event sync's side), ``maintenance``
 /// (reconciliation, check, repair, rebuild) and ``changes`` (the signal that what guests see
 /// changed).
-public final class PhotoLibrary: Sendable {
+package final class PhotoLibrary: Sendable {
     /// The catalog's file name inside the library folder.
     package static let catalogName = "photobooth.sqlite"
     /// The folder of originals inside the library folder.

@@ -19,36 +19,36 @@ import Foundation
 /// other booths need besides: the event, the SHA-256 of the original as uploaded, whether the
 /// photo was deleted (a tombstone, which keeps no name), and what lets another reader take a
 /// guest's deletion (the SHA-256 of the photo's deletion key, and until when it is valid).
-public struct PhotoSidecar: Sendable, Hashable {
-    public var id: UUID
-    public var number: Int
-    public var caption: Caption
-    public var createdAt: Date
-    public var booth: String
-    public var hidden: Bool
+package struct PhotoSidecar: Sendable, Hashable {
+    package var id: UUID
+    package var number: Int
+    package var caption: Caption
+    package var createdAt: Date
+    package var booth: String
+    package var hidden: Bool
     /// Whether the operator marked it a favourite; tools read it as a five-star rating.
-    public var favourite = false
-    public var camera: CameraModel?
-    public var width: Int?
-    public var height: Int?
+    package var favourite = false
+    package var camera: CameraModel?
+    package var width: Int?
+    package var height: Int?
     /// The booth folder it was imported from; `nil` for a photo taken here.
-    public var origin: String?
+    package var origin: String?
     /// In the bucket's record only: the event, the original's SHA-256 in hex as uploaded, and
     /// whether the photo was deleted.
-    public var event: String?
-    public var sha256: String?
-    public var deleted = false
+    package var event: String?
+    package var sha256: String?
+    package var deleted = false
     /// In the bucket's record only: the SHA-256 in hex of the guest's deletion key (its bytes),
     /// and when the key expires; `nil` when guests cannot delete the photo. A reader can tell
     /// a guest's key from this without being able to make one.
-    public var deletionKeySHA256: String?
-    public var deletableUntil: Date?
+    package var deletionKeySHA256: String?
+    package var deletableUntil: Date?
 
     /// The booth's own XMP namespace, for what no standard schema has.
     static let namespace = XMPPacket.boothNamespace
 
     /// The sidecar of `photo`.
-    public init(_ photo: Photo, booth: String, hidden: Bool) {
+    package init(_ photo: Photo, booth: String, hidden: Bool) {
         self.init(
             id: photo.id, number: photo.number, caption: photo.caption, createdAt: photo.createdAt, booth: booth, hidden: hidden,
             camera: photo.camera)
@@ -58,7 +58,7 @@ public struct PhotoSidecar: Sendable, Hashable {
         favourite = photo.favourite
     }
 
-    public init(
+    package init(
         id: UUID, number: Int, caption: Caption, createdAt: Date, booth: String, hidden: Bool, camera: CameraModel? = nil
     ) {
         self.id = id
@@ -71,7 +71,7 @@ public struct PhotoSidecar: Sendable, Hashable {
     }
 
     /// The tombstone of a deleted photo: its id, booth and time, and that it is gone; no name.
-    public static func tombstone(id: UUID, number: Int, createdAt: Date, booth: String, event: String) -> PhotoSidecar {
+    package static func tombstone(id: UUID, number: Int, createdAt: Date, booth: String, event: String) -> PhotoSidecar {
         var record = PhotoSidecar(
             id: id, number: number, caption: .placeholder(number: number), createdAt: createdAt, booth: booth, hidden: true)
         record.event = event
@@ -80,7 +80,7 @@ public struct PhotoSidecar: Sendable, Hashable {
     }
 
     /// The XMP packet, UTF-8.
-    public var xmp: Data {
+    package var xmp: Data {
         let time = createdAt.utcTimestamp
         var properties: [(name: String, value: String)] = [
             ("xmp:CreateDate", time), ("photoshop:DateCreated", time), ("exif:DateTimeOriginal", time),
@@ -107,7 +107,7 @@ public struct PhotoSidecar: Sendable, Hashable {
     /// Reads a sidecar, whether written here or rewritten by another tool (which may turn
     /// attributes into elements, or drop what it does not know); `nil` when it is not XMP in
     /// UTF-8 or lacks the photo's id, number, name or time.
-    public init?(xmp data: Data) {
+    package init?(xmp data: Data) {
         // What would stop the process in FoundationXML (a name that is not UTF-8, `<?a?>`) is not
         // a sidecar: the booth and the tools that rewrite sidecars write neither.
         guard XMLInput.isSafe(data) else { return nil }

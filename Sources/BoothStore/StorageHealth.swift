@@ -4,9 +4,9 @@ import Glibc
 /// Whether the library's disk can take photos now: its free space against a reserve, and
 /// whether the library can be written at all. The booth checks it before a guest poses, so
 /// that nobody goes through a countdown for a photo that could not be saved.
-public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
+package struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
     /// Why photos cannot be saved.
-    public enum Problem: Sendable, Hashable, CustomStringConvertible {
+    package enum Problem: Sendable, Hashable, CustomStringConvertible {
         /// Less free space than the reserve.
         case full
         /// The library cannot be written: a read-only disk, a folder the booth's user may not
@@ -14,7 +14,7 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
         case unwritable(String)
 
         /// What the operator does about it.
-        public var description: String {
+        package var description: String {
             switch self {
             case .full: "Its disk is full."
             case .unwritable(let reason): "It cannot be written: \(reason)."
@@ -23,24 +23,24 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The library folder checked.
-    public let directory: URL
+    package let directory: URL
     /// Bytes an unprivileged process may still write there; `nil` when it cannot be known.
-    public let freeBytes: Int64?
+    package let freeBytes: Int64?
     /// Files that can still be made there, when the file system counts them (ext4 and tmpfs
     /// do, btrfs and FAT do not); each photo takes two, its original and its sidecar.
-    public let freeFiles: Int64?
+    package let freeFiles: Int64?
     /// The free space kept for a burst of photos and the catalog's growth (`storage.reserve_mb`).
-    public let reserveBytes: Int64
+    package let reserveBytes: Int64
     /// `nil` when a photo can be saved.
-    public let problem: Problem?
+    package let problem: Problem?
 
     /// The free space never used for photos, whatever the reserve: SQLite needs room for its
     /// shared memory and journal, and below it the catalog opens for reading only.
-    public static let minimumFreeBytes: Int64 = 1 << 20
+    package static let minimumFreeBytes: Int64 = 1 << 20
 
     /// Below this many free files (inodes) the disk is full too: a burst of photos, their
     /// sidecars and temporary files, and SQLite's journal files.
-    public static let minimumFreeFiles: Int64 = 64
+    package static let minimumFreeFiles: Int64 = 64
 
     /// Checks the library folder `directory` against `reserveBytes` (and
     /// ``minimumFreeBytes``): `statvfs` for the free
@@ -48,7 +48,7 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
     /// nothing, so it can run every few seconds on an SD card, unless `probing`: then, when all
     /// looks well, it also writes and removes a test file in photos/ (see
     /// ``DurableFile/probe(_:)``), for after a save the library refused although it looked well.
-    public static func check(_ directory: URL, reserveBytes: Int64, probing: Bool = false) -> StorageHealth {
+    package static func check(_ directory: URL, reserveBytes: Int64, probing: Bool = false) -> StorageHealth {
         var stats = statvfs()
         guard statvfs(directory.path, &stats) == 0 else {
             let reason = "\(directory.path) cannot be examined: \(String(cString: strerror(errno)))"
@@ -81,7 +81,7 @@ public struct StorageHealth: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The check in words for the operator: the log, `/healthz`, `doctor`.
-    public var description: String {
+    package var description: String {
         let freeText = freeBytes.map { ByteCountFormatter.string(fromByteCount: $0, countStyle: .file) } ?? "unknown"
         let reserveText = ByteCountFormatter.string(fromByteCount: reserveBytes, countStyle: .file)
         switch problem {

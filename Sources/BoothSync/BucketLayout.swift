@@ -13,21 +13,21 @@ import Foundation
 /// Event and booth names are made safe for keys (``keyName(_:)``). A booth writes only under its
 /// own `<event>/<booth>/` prefix; `photobooth serve`, which has no booth, writes its deletion
 /// requests under `<event>/_gallery/`, a folder no booth's name can make.
-public struct BucketLayout: Sendable, Hashable {
+package struct BucketLayout: Sendable, Hashable {
     /// The event's folder and this booth's, as they appear in keys.
-    public let event: String
-    public let booth: String
+    package let event: String
+    package let booth: String
 
     /// - Parameter booth: this booth's name; `nil` for a gallery that takes no photos of its own
     ///   (`photobooth serve`), which owns no folder and imports every booth's photos.
-    public init(event: String, booth: String?) {
+    package init(event: String, booth: String?) {
         self.event = Self.keyName(event)
         // No booth's folder is empty: keyName never returns "".
         self.booth = booth.map(Self.keyName) ?? ""
     }
 
     /// What one kind of object is.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case photo = "photos"
         case thumbnail = "thumbnails"
         case record = "records"
@@ -38,25 +38,25 @@ public struct BucketLayout: Sendable, Hashable {
     /// The largest record the booth reads, checked against the listing's size before it asks
     /// for one and while it reads: a record is a few KB of XMP (its caption at most
     /// ``BoothCore/Caption/maximumBytes``).
-    public static let recordLimit = 64 << 10
+    package static let recordLimit = 64 << 10
     /// The largest original the booth reads: a camera's JPEG, 16 megapixels at the highest
     /// quality being about 10 MB. (Thumbnails are never read: a reader makes its own from the
     /// original, which it decodes anyway to check it.)
-    public static let photoLimit = 50 << 20
+    package static let photoLimit = 50 << 20
     /// The largest deletion request read: a photo's id, a key and a time.
-    public static let requestLimit = 4 << 10
+    package static let requestLimit = 4 << 10
 
     /// The folder of the event this reader writes its guests' deletion requests in: its own
     /// booth's, or `_gallery` for `photobooth serve`.
-    public var requestFolder: String { booth.isEmpty ? "_gallery" : booth }
+    package var requestFolder: String { booth.isEmpty ? "_gallery" : booth }
 
     /// The key of this reader's request to delete photo `id`.
-    public func requestKey(of id: UUID) -> String {
+    package func requestKey(of id: UUID) -> String {
         "\(event)/\(requestFolder)/deletions/\(id.lowercased).json"
     }
 
     /// Whose request a key is, and for which photo; `nil` for any other key.
-    public func parseRequest(_ key: String) -> (folder: String, id: UUID)? {
+    package func parseRequest(_ key: String) -> (folder: String, id: UUID)? {
         let parts = key.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == event, parts[2] == "deletions", parts[3].hasSuffix(".json"),
             let id = UUID(uuidString: String(parts[3].dropLast(".json".count)))
@@ -65,23 +65,23 @@ public struct BucketLayout: Sendable, Hashable {
     }
 
     /// Every booth's objects: `<event>/`.
-    public var eventPrefix: String { "\(event)/" }
+    package var eventPrefix: String { "\(event)/" }
     /// This booth's: `<event>/<booth>/`.
-    public var ownPrefix: String { "\(event)/\(booth)/" }
+    package var ownPrefix: String { "\(event)/\(booth)/" }
 
     /// The key of `kind` for photo `id` of this booth.
-    public func key(_ kind: Kind, of id: UUID) -> String {
+    package func key(_ kind: Kind, of id: UUID) -> String {
         key(kind, of: id, booth: booth)
     }
 
     /// The key of `kind` for photo `id` of `booth` (as it appears in keys).
-    public func key(_ kind: Kind, of id: UUID, booth: String) -> String {
+    package func key(_ kind: Kind, of id: UUID, booth: String) -> String {
         "\(event)/\(booth)/\(kind.rawValue)/\(id.lowercased)\(kind.suffix)"
     }
 
     /// What a key under the event's prefix is: whose, which kind, which photo; `nil` for a key
     /// the booth does not write (a file someone put there by hand).
-    public func parse(_ key: String) -> (booth: String, kind: Kind, id: UUID)? {
+    package func parse(_ key: String) -> (booth: String, kind: Kind, id: UUID)? {
         let parts = key.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == event, let kind = Kind(rawValue: String(parts[2])), parts[3].hasSuffix(kind.suffix),
             let id = UUID(uuidString: String(parts[3].dropLast(kind.suffix.count)))
@@ -93,7 +93,7 @@ public struct BucketLayout: Sendable, Hashable {
     /// written in Latin letters, lowercased; every other run of characters becomes one `-`;
     /// at most 63 characters. "Anna & Ben's Wedding" is `anna-ben-s-wedding`, "Booth 2" is
     /// `booth-2`. A name with nothing left is `booth`.
-    public static func keyName(_ name: String) -> String {
+    package static func keyName(_ name: String) -> String {
         let latin = name.applyingTransform(StringTransform("Any-Latin; Latin-ASCII; Lower"), reverse: false) ?? name.lowercased()
         var result = ""
         for scalar in latin.unicodeScalars {

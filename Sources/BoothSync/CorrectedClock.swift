@@ -12,30 +12,30 @@ import Synchronization
 /// time. Differences within ``tolerance`` are the header's rounding and the network's delay, not
 /// a wrong clock: the correction changes only when the store's time differs from the corrected
 /// time by more, so that it does not wobble with every answer.
-public final class CorrectedClock: Sendable {
+package final class CorrectedClock: Sendable {
     /// The system's wall clock (tests give a wrong one).
-    public let system: @Sendable () -> Date
+    package let system: @Sendable () -> Date
     /// Seconds to add to ``system`` to get the store's time; `nil` until the store was heard.
     private let offset = Mutex<TimeInterval?>(nil)
 
     /// The largest difference taken as the `Date` header's rounding (a second) and the time an
     /// answer takes to arrive, rather than as a clock that is off.
-    public static let tolerance: TimeInterval = 5
+    package static let tolerance: TimeInterval = 5
 
     /// A clock that reads `system` until told the store's time.
-    public init(system: @escaping @Sendable () -> Date = { Date() }) {
+    package init(system: @escaping @Sendable () -> Date = { Date() }) {
         self.system = system
     }
 
     /// The corrected time now.
-    public var now: Date { system() + (offset.withLock { $0 } ?? 0) }
+    package var now: Date { system() + (offset.withLock { $0 } ?? 0) }
 
     /// The seconds added to the system's clock; `nil` until the store's time is known (the
     /// system's is used meanwhile).
-    public var correction: TimeInterval? { offset.withLock { $0 } }
+    package var correction: TimeInterval? { offset.withLock { $0 } }
 
     /// The wall-clock time at which `instant` of the monotonic clock happened, corrected.
-    public func date(of instant: MonotonicInstant) -> Date {
+    package func date(of instant: MonotonicInstant) -> Date {
         now.addingTimeInterval(-instant.duration(to: MonotonicClock().now).inSeconds)
     }
 
@@ -43,7 +43,7 @@ public final class CorrectedClock: Sendable {
     /// reading makes the correction known; later ones change it only when they differ from it by
     /// more than ``tolerance``. Returns the new correction when it changed.
     @discardableResult
-    public func observe(storeTime: Date, at local: Date) -> TimeInterval? {
+    package func observe(storeTime: Date, at local: Date) -> TimeInterval? {
         // The header is cut to the second: the store's time was, on average, half a second later.
         let measured = storeTime.timeIntervalSince(local) + 0.5
         return offset.withLock { current -> TimeInterval? in
@@ -62,14 +62,14 @@ public final class CorrectedClock: Sendable {
 
     /// Sets the correction outright: the store refused the booth's time and said its own
     /// (S3's `RequestTimeTooSkewed`, whose time is exact enough to sign with).
-    public func correct(to storeTime: Date, at local: Date) {
+    package func correct(to storeTime: Date, at local: Date) {
         offset.withLock { $0 = storeTime.timeIntervalSince(local) }
     }
 
     /// A correction in words: "1 h 2 min behind the store's", "40 s ahead of the store's", to
     /// the second below an hour, to the minute below a day, to the hour above (the store's
     /// time is known to a second, and 3,599 s reads better as an hour).
-    public static func describe(_ correction: TimeInterval) -> String {
+    package static func describe(_ correction: TimeInterval) -> String {
         let size = abs(correction)
         let minutes = Int((size / 60).rounded())
         let hours = Int((size / 3600).rounded())

@@ -9,16 +9,16 @@ import Foundation
 ///    configuration.
 ///
 /// The file's profile is `AWS_PROFILE`, else `default`.
-public enum CredentialSource {
+package enum CredentialSource {
     /// Why no credentials could be had, in words an operator can act on.
-    public struct Missing: Error, CustomStringConvertible, Sendable {
-        public let description: String
+    package struct Missing: Error, CustomStringConvertible, Sendable {
+        package let description: String
     }
 
     /// The systemd credential's name.
-    public static let systemdCredential = "sync-credentials"
+    package static let systemdCredential = "sync-credentials"
 
-    public static func load(
+    package static func load(
         file: String?, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Result<StoreCredentials, Missing> {
         let profile = environment["AWS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
@@ -61,7 +61,7 @@ public enum CredentialSource {
 
     /// The profile `profile` of an AWS shared-credentials file (INI: `[profile]` sections of
     /// `key = value` lines, `#` and `;` comments); `nil` when it lacks the key or the secret.
-    public static func parse(_ text: String, profile: String) -> StoreCredentials? {
+    package static func parse(_ text: String, profile: String) -> StoreCredentials? {
         var section: String?
         var values: [String: String] = [:]
         for rawLine in text.split(whereSeparator: \.isNewline) {

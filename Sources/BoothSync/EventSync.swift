@@ -21,13 +21,13 @@ import Synchronization
 /// not (too large by the listing's size, unreadable, not matching, forged) is refused once,
 /// logged once, and remembered by key and ETag, so that it is not fetched again until it
 /// changes; it never holds up the other photos.
-public final class EventSync: Sendable {
-    public let settings: SyncSettings
-    public let layout: BucketLayout
-    public let metrics = SyncMetrics()
+package final class EventSync: Sendable {
+    package let settings: SyncSettings
+    package let layout: BucketLayout
+    package let metrics = SyncMetrics()
     /// The booth's clock, corrected by the store's time: it signs the requests and dates the
     /// booth's photos (the photo writer shares it).
-    public let clock: CorrectedClock
+    package let clock: CorrectedClock
     private let event: String
     private let library: PhotoLibrary
     private let tagger: any PhotoTagger
@@ -61,7 +61,7 @@ public final class EventSync: Sendable {
     ///   - clock: the booth's wall clock, which the store's time corrects.
     ///   - guestDeletions: the booth's guest deletion keys, to publish their digests and take
     ///     the deletions guests ask of other readers; `nil` when guests cannot delete here.
-    public init(
+    package init(
         settings: SyncSettings, boothName: String?, library: PhotoLibrary, tagger: any PhotoTagger, thumbnailer: any Thumbnailer,
         logger: Logger, isBeingNamed: @escaping @Sendable (UUID) -> Bool = { _ in false },
         environment: [String: String] = ProcessInfo.processInfo.environment, clock: CorrectedClock = CorrectedClock(),
@@ -126,7 +126,7 @@ public final class EventSync: Sendable {
     }
 
     /// Runs until cancelled.
-    public func run() async {
+    package func run() async {
         let thread = SyncThread()
         let client = Self.makeClient()
         await loop(thread: thread, client: client)
@@ -203,7 +203,7 @@ public final class EventSync: Sendable {
 
     /// Imports what the other booths wrote, then uploads everything due, once; throws the first
     /// failure (which stays in the outbox, as in ``run()``).
-    public func catchUp() async throws {
+    package func catchUp() async throws {
         let thread = SyncThread()
         let client = Self.makeClient()
         do {
@@ -246,7 +246,7 @@ public final class EventSync: Sendable {
     /// list and delete there. Returns what was found (the booth's clock against the store's
     /// among it), or the failure with its fix. Needs no library: doctor runs before the booth's
     /// first start too.
-    public static func probe(
+    package static func probe(
         _ settings: SyncSettings, boothName: String?, environment: [String: String] = ProcessInfo.processInfo.environment,
         clock: CorrectedClock = CorrectedClock()
     ) async -> Result<String, StoreError> {

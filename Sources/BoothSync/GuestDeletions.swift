@@ -9,15 +9,15 @@ import Foundation
 /// key and its expiry (``published``), which tells a guest's key from any other without being
 /// able to make one; and the booth deletes a photo only for a request whose key its own secret
 /// accepts (``accepts``).
-public struct GuestDeletions: Sendable {
+package struct GuestDeletions: Sendable {
     /// The SHA-256 in hex of the deletion key of a photo of this booth (its bytes), and when the
     /// key expires.
-    public var published: @Sendable (Photo) -> (keySHA256: String, until: Date)
+    package var published: @Sendable (Photo) -> (keySHA256: String, until: Date)
     /// Whether `key` is the deletion key of `photo`, valid at `time`.
-    public var accepts: @Sendable (_ key: String, _ photo: Photo, _ time: Date) -> Bool
+    package var accepts: @Sendable (_ key: String, _ photo: Photo, _ time: Date) -> Bool
 
     /// The deletions the two functions allow.
-    public init(
+    package init(
         published: @escaping @Sendable (Photo) -> (keySHA256: String, until: Date),
         accepts: @escaping @Sendable (_ key: String, _ photo: Photo, _ time: Date) -> Bool
     ) {

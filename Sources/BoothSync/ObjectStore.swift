@@ -25,24 +25,24 @@ import Synchronization
 /// refused before it is read (its `Content-Length`) or as soon as it passes the limit, so that
 /// memory never holds more than the limit. Every byte of every answer is counted
 /// (``received``).
-public final class ObjectStore: Sendable {
-    public let endpoint: URL
-    public let bucket: String
-    public let region: String
-    public let pathStyle: Bool
+package final class ObjectStore: Sendable {
+    package let endpoint: URL
+    package let bucket: String
+    package let region: String
+    package let pathStyle: Bool
     private let credentials: Mutex<StoreCredentials>
     private let client: HTTPClient
     /// The payload a request with a body sends at most a second; `nil` for no limit.
     private let bytesPerSecond: Int?
     private let timeout: TimeAmount
     /// The booth's clock, which the store's answers correct (tests give a wrong one).
-    public let clock: CorrectedClock
+    package let clock: CorrectedClock
     /// Told, once per answer, how many bytes of its body were read, and whether it answered a
     /// GET of an object (rather than a listing or an upload): the sync's count of what it
     /// downloads.
     private let received: @Sendable (_ bytes: Int, _ object: Bool) -> Void
 
-    public init(
+    package init(
         endpoint: URL, bucket: String, region: String, pathStyle: Bool, credentials: StoreCredentials,
         bytesPerSecond: Int? = nil, timeout: Duration = .seconds(60), client: HTTPClient = .shared,
         clock: CorrectedClock = CorrectedClock(), received: @escaping @Sendable (_ bytes: Int, _ object: Bool) -> Void = { _, _ in }
@@ -60,16 +60,16 @@ public final class ObjectStore: Sendable {
     }
 
     /// Uses other credentials from now on (they were fixed while the booth ran).
-    public func replaceCredentials(_ new: StoreCredentials) {
+    package func replaceCredentials(_ new: StoreCredentials) {
         credentials.withLock { $0 = new }
     }
 
     /// The correction applied to the booth's clock when signing, in seconds (zero until the
     /// store's time is known).
-    public var clockCorrection: TimeInterval { clock.correction ?? 0 }
+    package var clockCorrection: TimeInterval { clock.correction ?? 0 }
 
     /// Stores `data` at `key`, replacing what was there.
-    public func put(_ key: String, _ data: Data, contentType: String) async throws(StoreError) {
+    package func put(_ key: String, _ data: Data, contentType: String) async throws(StoreError) {
         try await put(key, data, contentType: contentType, md5Of: data)
     }
 
@@ -85,19 +85,19 @@ public final class ObjectStore: Sendable {
     /// The object at `key`; `nil` when there is none. An object of more than `limit` bytes is
     /// not read beyond the limit: ``StoreError/Kind/tooLarge``. The sync gives each kind of
     /// object its own limit (``BucketLayout/recordLimit``, ``BucketLayout/photoLimit``).
-    public func get(_ key: String, limit: Int = BucketLayout.photoLimit) async throws(StoreError) -> Data? {
+    package func get(_ key: String, limit: Int = BucketLayout.photoLimit) async throws(StoreError) -> Data? {
         let answer = try await send("GET", key: key, expecting: [200, 404], limit: limit)
         return answer.status == 404 ? nil : answer.body
     }
 
     /// Removes the object at `key`; removing what is not there is not an error (S3 answers 204
     /// either way).
-    public func delete(_ key: String) async throws(StoreError) {
+    package func delete(_ key: String) async throws(StoreError) {
         _ = try await send("DELETE", key: key, expecting: [200, 204, 404])
     }
 
     /// One page of the keys under `prefix`, from `token` on (ListObjectsV2).
-    public func list(prefix: String, after token: String? = nil, pageSize: Int = 1000) async throws(StoreError) -> ListPage {
+    package func list(prefix: String, after token: String? = nil, pageSize: Int = 1000) async throws(StoreError) -> ListPage {
         var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", "\(pageSize)")]
         if let token { query.append(("continuation-token", token)) }
         let answer = try await send("GET", key: nil, query: query, expecting: [200], limit: Self.listingLimit)
@@ -110,7 +110,7 @@ public final class ObjectStore: Sendable {
     }
 
     /// Every key under `prefix`, following continuation tokens.
-    public func listAll(prefix: String, pageSize: Int = 1000) async throws(StoreError) -> [ListPage.Object] {
+    package func listAll(prefix: String, pageSize: Int = 1000) async throws(StoreError) -> [ListPage.Object] {
         var objects: [ListPage.Object] = []
         var token: String?
         repeat {
@@ -123,12 +123,12 @@ public final class ObjectStore: Sendable {
 
     /// Creates the bucket (for a self-hosted store and the tests; on AWS it is made in the
     /// console). One that exists and is the booth's is fine.
-    public func createBucket() async throws(StoreError) {
+    package func createBucket() async throws(StoreError) {
         _ = try await send("PUT", key: nil, expecting: [200, 409])
     }
 
     /// Whether the bucket can be reached with these credentials: a listing of `prefix`.
-    public func check(prefix: String) async throws(StoreError) {
+    package func check(prefix: String) async throws(StoreError) {
         _ = try await list(prefix: prefix, pageSize: 1)
     }
 

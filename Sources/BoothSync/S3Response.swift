@@ -6,20 +6,20 @@ import Foundation
 #endif
 
 /// One page of a bucket listing (ListObjectsV2).
-public struct ListPage: Sendable, Hashable {
-    public struct Object: Sendable, Hashable {
-        public let key: String
-        public let size: Int
+package struct ListPage: Sendable, Hashable {
+    package struct Object: Sendable, Hashable {
+        package let key: String
+        package let size: Int
         /// The store's ETag, quotes removed: it changes whenever the object is written again.
-        public let etag: String
+        package let etag: String
         /// When the store last took it (its own clock, which a writer cannot set); `nil` when
         /// the listing did not say.
-        public var lastModified: Date? = nil
+        package var lastModified: Date? = nil
     }
 
-    public let objects: [Object]
+    package let objects: [Object]
     /// The token for the next page; `nil` on the last.
-    public let nextToken: String?
+    package let nextToken: String?
 }
 
 /// Reads the XML the store answers with: a listing, or an error's code and message. Listings

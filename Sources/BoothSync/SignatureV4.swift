@@ -3,13 +3,13 @@ import Crypto
 import Foundation
 
 /// The secret that signs requests to the store, as the S3 ecosystem names its parts.
-public struct StoreCredentials: Sendable, Hashable {
-    public var accessKeyID: String
-    public var secretAccessKey: String
+package struct StoreCredentials: Sendable, Hashable {
+    package var accessKeyID: String
+    package var secretAccessKey: String
     /// The token of temporary credentials (`AWS_SESSION_TOKEN`), sent as `x-amz-security-token`.
-    public var sessionToken: String?
+    package var sessionToken: String?
 
-    public init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
+    package init(accessKeyID: String, secretAccessKey: String, sessionToken: String? = nil) {
         self.accessKeyID = accessKeyID
         self.secretAccessKey = secretAccessKey
         self.sessionToken = sessionToken
@@ -23,20 +23,20 @@ public struct StoreCredentials: Sendable, Hashable {
 /// secret, the day, the region and the service (HMAC-SHA256 in a chain), and the result goes into
 /// the `Authorization` header. S3 signs paths as they are (no removal of `.` segments or double
 /// slashes, each byte encoded once); other services normalise them (``normalizesPath``).
-public struct SignatureV4: Sendable {
+package struct SignatureV4: Sendable {
     /// A request about to be signed. Path and query are decoded: the signer encodes them.
-    public struct Request: Sendable {
-        public var method: String
+    package struct Request: Sendable {
+        package var method: String
         /// The path, decoded: `/bucket/event/photo.jpg`.
-        public var path: String
+        package var path: String
         /// Query parameters, decoded, in any order.
-        public var query: [(name: String, value: String)]
+        package var query: [(name: String, value: String)]
         /// The headers to sign, `Host` among them, in any order and case.
-        public var headers: [(name: String, value: String)]
+        package var headers: [(name: String, value: String)]
         /// The payload's SHA-256 in hex, or `UNSIGNED-PAYLOAD`.
-        public var payloadHash: String
+        package var payloadHash: String
 
-        public init(
+        package init(
             method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)],
             payloadHash: String
         ) {
@@ -50,23 +50,23 @@ public struct SignatureV4: Sendable {
 
     /// What signing produced: the intermediate forms (which the published test vectors check)
     /// and the headers to add to the request.
-    public struct Signed: Sendable {
-        public let canonicalRequest: String
-        public let stringToSign: String
-        public let signature: String
+    package struct Signed: Sendable {
+        package let canonicalRequest: String
+        package let stringToSign: String
+        package let signature: String
         /// `x-amz-date`, the session token and, when asked, `x-amz-content-sha256`, then
         /// `Authorization`: to be sent with the request.
-        public let headers: [(name: String, value: String)]
+        package let headers: [(name: String, value: String)]
     }
 
-    public let credentials: StoreCredentials
-    public let region: String
-    public let service: String
+    package let credentials: StoreCredentials
+    package let region: String
+    package let service: String
     /// Whether the path is normalised before signing (`/a/./b//c` as `/a/b/c`): true for most
     /// services, false for S3, which signs keys exactly.
-    public let normalizesPath: Bool
+    package let normalizesPath: Bool
 
-    public init(credentials: StoreCredentials, region: String, service: String = "s3", normalizesPath: Bool = false) {
+    package init(credentials: StoreCredentials, region: String, service: String = "s3", normalizesPath: Bool = false) {
         self.credentials = credentials
         self.region = region
         self.service = service
@@ -74,16 +74,16 @@ public struct SignatureV4: Sendable {
     }
 
     /// The SHA-256 of `data`, in lowercase hex: a payload hash.
-    public static func hash(_ data: some DataProtocol) -> String {
+    package static func hash(_ data: some DataProtocol) -> String {
         SHA256.hash(data: data).hex
     }
 
     /// The SHA-256 of no payload at all.
-    public static let emptyPayloadHash = hash(Data())
+    package static let emptyPayloadHash = hash(Data())
 
     /// Signs `request` at `date`. With `signingPayloadHeader`, the payload hash is also sent and
     /// signed as `x-amz-content-sha256`, which S3 requires.
-    public func sign(_ request: Request, at date: Date, signingPayloadHeader: Bool = false) -> Signed {
+    package func sign(_ request: Request, at date: Date, signingPayloadHeader: Bool = false) -> Signed {
         let time = date.civilTime(utcOffsetSeconds: 0)
         let day = String(format: "%04d%02d%02d", time.year, time.month, time.day)
         let stamp = day + String(format: "T%02d%02d%02dZ", time.hour, time.minute, time.second)
@@ -131,7 +131,7 @@ public struct SignatureV4: Sendable {
 
     /// Each byte of `text`'s UTF-8 as it is when unreserved (letters, digits, `-._~`), else as
     /// `%XX` in uppercase hex; `/` kept in paths and encoded in query parameters.
-    public static func encoded(_ text: String, keepingSlash: Bool) -> String {
+    package static func encoded(_ text: String, keepingSlash: Bool) -> String {
         var result = ""
         for byte in text.utf8 {
             switch byte {

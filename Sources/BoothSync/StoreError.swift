@@ -2,8 +2,8 @@ import Foundation
 
 /// Why the store did not do what was asked, sorted by what the operator can do about it. Each
 /// has a message that names the store and the fix; the outbox keeps what failed either way.
-public struct StoreError: Error, Hashable, CustomStringConvertible, Sendable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct StoreError: Error, Hashable, CustomStringConvertible, Sendable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// The key or secret is wrong, or the key may not write there (403).
         case credentials
         /// The bucket does not exist.
@@ -30,12 +30,12 @@ public struct StoreError: Error, Hashable, CustomStringConvertible, Sendable {
         case refused
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// The S3 error code (`SignatureDoesNotMatch`), when the store sent one.
-    public let code: String?
-    public let description: String
+    package let code: String?
+    package let description: String
 
-    public init(_ kind: Kind, code: String? = nil, _ description: String) {
+    package init(_ kind: Kind, code: String? = nil, _ description: String) {
         self.kind = kind
         self.code = code
         self.description = description
@@ -44,15 +44,15 @@ public struct StoreError: Error, Hashable, CustomStringConvertible, Sendable {
     /// Whether waiting and trying again can help without anyone doing anything: everything but
     /// a missing bucket or refused credentials, which need the operator (the booth still tries
     /// now and then, and reads the credentials again each time).
-    public var clearsByItself: Bool {
+    package var clearsByItself: Bool {
         switch kind {
         case .credentials, .noBucket, .refused, .tooLarge: false
         default: true
         }
     }
 
-    public static func == (left: StoreError, right: StoreError) -> Bool { left.kind == right.kind && left.code == right.code }
-    public func hash(into hasher: inout Hasher) {
+    package static func == (left: StoreError, right: StoreError) -> Bool { left.kind == right.kind && left.code == right.code }
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(code)
     }

@@ -2,37 +2,37 @@ import Foundation
 import Synchronization
 
 /// What the sync did since the booth started, for `/metrics`, `/api/status` and the log.
-public final class SyncMetrics: Sendable {
-    public struct Snapshot: Sendable, Hashable {
-        public var objectsUploaded = 0
-        public var bytesUploaded = 0
+package final class SyncMetrics: Sendable {
+    package struct Snapshot: Sendable, Hashable {
+        package var objectsUploaded = 0
+        package var bytesUploaded = 0
         /// Objects fetched from the bucket (every GET of an object the store answered, whether
         /// the booth then took it or refused it).
-        public var objectsImported = 0
+        package var objectsImported = 0
         /// Every byte the store sent: objects, listings and answers, taken or refused.
-        public var bytesImported = 0
-        public var photosImported = 0
-        public var failures: [StoreError.Kind: Int] = [:]
+        package var bytesImported = 0
+        package var photosImported = 0
+        package var failures: [StoreError.Kind: Int] = [:]
         /// Why the booth does not sync at all (no credentials), or `nil`.
-        public var notSyncing: String?
-        public var lastSuccess: Date?
-        public var lastError: StoreError?
-        public var lastErrorAt: Date?
+        package var notSyncing: String?
+        package var lastSuccess: Date?
+        package var lastError: StoreError?
+        package var lastErrorAt: Date?
         /// Seconds added to the booth's clock (from the store's time), which signs requests and
         /// dates photos.
-        public var clockCorrection: TimeInterval = 0
+        package var clockCorrection: TimeInterval = 0
         /// Whether the store's time is known yet (``clockCorrection`` is zero until it is).
-        public var clockKnown = false
+        package var clockKnown = false
         /// Photos waiting in the outbox, and since when the oldest waits (as of the last look).
-        public var pending = 0
-        public var oldestPending: Date?
+        package var pending = 0
+        package var oldestPending: Date?
     }
 
     private let state = Mutex(Snapshot())
 
-    public init() {}
+    package init() {}
 
-    public var snapshot: Snapshot { state.withLock { $0 } }
+    package var snapshot: Snapshot { state.withLock { $0 } }
 
     func update(_ change: (inout Snapshot) -> Void) {
         state.withLock { change(&$0) }

@@ -17,9 +17,9 @@ import Synchronization
 /// uses the start handshake, ``init(name:priority:wakeup:startingWith:)``: the owner waits until
 /// the body says it started, or receives the error it failed with. For jobs that run in order,
 /// see ``SerialWorker``; for one blocking call, ``run(name:priority:_:)``.
-public final class DedicatedThread: Sendable {
+package final class DedicatedThread: Sendable {
     /// The CPU priority the thread runs at.
-    public enum Priority: Sendable {
+    package enum Priority: Sendable {
         /// The booth's own: the capture path and what the guest sees.
         case normal
         /// ``BackgroundPriority``: work for someone watching from the web.
@@ -27,7 +27,7 @@ public final class DedicatedThread: Sendable {
     }
 
     /// Wakes the thread's waits, and tells its loop to stop.
-    public let wakeup: Wakeup
+    package let wakeup: Wakeup
     /// Opened once the body has returned.
     private let ended = Latch()
 
@@ -35,7 +35,7 @@ public final class DedicatedThread: Sendable {
     ///
     /// - Parameter wakeup: the wake-up the thread waits on; one of its own by default. Pass one
     ///   when what wakes the thread is made before it (a screen's render requests).
-    public init(
+    package init(
         name: String, priority: Priority = .normal, wakeup: Wakeup = Wakeup(), body: @escaping @Sendable (_ wakeup: Wakeup) -> Void
     ) {
         self.wakeup = wakeup
@@ -49,7 +49,7 @@ public final class DedicatedThread: Sendable {
     ///
     /// Once started, the body has nobody to throw to: it handles its own failures (it logs
     /// them). A body that returns without calling `started` has started, and ended.
-    public init<Failure: Error>(
+    package init<Failure: Error>(
         name: String, priority: Priority = .normal, wakeup: Wakeup = Wakeup(),
         startingWith body: @escaping @Sendable (_ wakeup: Wakeup, _ started: () -> Void) throws(Failure) -> Void
     ) throws(Failure) {
@@ -105,34 +105,34 @@ public final class DedicatedThread: Sendable {
     }
 
     /// Wakes the thread: its wait in progress returns, or its next one returns at once.
-    public func wake() {
+    package func wake() {
         wakeup.signal()
     }
 
     /// Asks the thread's loop to stop, and returns at once.
-    public func requestStop() {
+    package func requestStop() {
         wakeup.requestStop()
     }
 
     /// Asks the thread's loop to stop, and returns once the thread has ended.
-    public func stop() async {
+    package func stop() async {
         requestStop()
         await ended.wait()
     }
 
     /// ``stop()`` for a caller that may block (never on Swift's cooperative pool).
-    public func stopWaiting() {
+    package func stopWaiting() {
         requestStop()
         ended.waitBlocking()
     }
 
     /// Whether the thread's body has returned.
-    public var hasEnded: Bool { ended.isOpen }
+    package var hasEnded: Bool { ended.isOpen }
 
     /// Runs `work` on a thread of its own and returns what it returns (or throws what it
     /// throws), without holding a thread of Swift's cooperative pool meanwhile: for one call
     /// that blocks (opening the devices, the library, reading a file).
-    public static func run<Value: Sendable, Failure: Error>(
+    package static func run<Value: Sendable, Failure: Error>(
         name: String, priority: Priority = .normal, _ work: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in

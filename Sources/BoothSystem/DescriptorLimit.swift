@@ -3,20 +3,20 @@ import SystemPackage
 
 /// The process's limit on open files (`RLIMIT_NOFILE`): the soft limit, which the kernel
 /// enforces, and the hard one, up to which a process may raise it itself.
-public struct DescriptorLimit: Sendable, Equatable, CustomStringConvertible {
+package struct DescriptorLimit: Sendable, Equatable, CustomStringConvertible {
     /// The most descriptors the process may hold open now.
-    public var soft: Int
+    package var soft: Int
     /// The most it may raise ``soft`` to without privileges.
-    public var hard: Int
+    package var hard: Int
 
     /// A limit of `soft` and `hard` descriptors.
-    public init(soft: Int, hard: Int) {
+    package init(soft: Int, hard: Int) {
         self.soft = soft
         self.hard = hard
     }
 
     /// The process's limit now. The corresponding C function is `getrlimit`.
-    public static func current() throws(Errno) -> DescriptorLimit {
+    package static func current() throws(Errno) -> DescriptorLimit {
         var limit = rlimit()
         try SystemCall.retrying { getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) }
         return DescriptorLimit(soft: Int(clamping: limit.rlim_cur), hard: Int(clamping: limit.rlim_max))
@@ -29,7 +29,7 @@ public struct DescriptorLimit: Sendable, Equatable, CustomStringConvertible {
     /// limit far higher: a server that needs more raises its own (the 1,024 stays the default
     /// only for programs that still use `select`, which this one does not). The corresponding
     /// C function is `setrlimit`.
-    public static func raise(upTo most: Int) throws(Errno) -> DescriptorLimit {
+    package static func raise(upTo most: Int) throws(Errno) -> DescriptorLimit {
         let limit = try current()
         let wanted = min(limit.hard, most)
         guard wanted > limit.soft else { return limit }
@@ -39,7 +39,7 @@ public struct DescriptorLimit: Sendable, Equatable, CustomStringConvertible {
         return try current()
     }
 
-    public var description: String {
+    package var description: String {
         "\(soft) (hard limit \(hard == Int.max ? "unlimited" : String(hard)))"
     }
 }

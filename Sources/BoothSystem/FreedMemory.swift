@@ -10,11 +10,11 @@ import Glibc
 /// the review picture) are such blocks: over thousands of photos, arenas kept megabytes resident
 /// that nothing used, growing in steps (the soak measured 6.6 MB of 89 MB after 1,500 photos,
 /// all of it given back by a trim).
-public enum FreedMemory {
+package enum FreedMemory {
     /// Gives the whole free pages of every arena back to the kernel; they cost a page fault when
     /// used again. It takes about a millisecond: call it off the capture path, after the work
     /// that freed large blocks. The corresponding C function is `malloc_trim`.
-    public static func giveBack() {
+    package static func giveBack() {
         _ = malloc_trim(0)
     }
 
@@ -27,7 +27,7 @@ public enum FreedMemory {
     /// its next run, at the cost of a minor fault. Code is never written, so nothing is lost.
     /// Reads `/proc/self/maps`: call it off Swift's cooperative pool. The corresponding C
     /// function is `madvise(MADV_DONTNEED)`.
-    public static func releaseUnusedCode() {
+    package static func releaseUnusedCode() {
         guard let maps = try? KernelFile.text(at: "/proc/self/maps") else { return }
         for line in maps.split(separator: "\n") {
             // "start-end perms offset dev inode path": executable, never writable, from a file.

@@ -3,7 +3,7 @@ import SystemPackage
 /// The files the kernel writes as they are read (`/proc`, `/sys`). Their size reads as 0, and
 /// Foundation's `String(contentsOfFile:)` returns only the first 4 KB of one: of
 /// `/proc/self/maps` that is some 35 mappings of a process that has hundreds.
-public enum KernelFile {
+package enum KernelFile {
     /// The whole text of the file at `path`, read to its end. The corresponding C function is
     /// `read`.
     public static func text(at path: String) throws(Errno) -> String {

@@ -5,21 +5,21 @@ import Foundation
 ///
 /// Sleeping uses the standard library's clocks, which advance at the same rate; only the
 /// readings come from `CLOCK_MONOTONIC`, so that they compare with device timestamps.
-public struct MonotonicClock: Clock, Sendable {
-    public typealias Instant = MonotonicInstant
+package struct MonotonicClock: Clock, Sendable {
+    package typealias Instant = MonotonicInstant
 
-    public init() {}
+    package init() {}
 
     /// The current time. The corresponding C function is `clock_gettime(CLOCK_MONOTONIC)`.
-    public var now: MonotonicInstant {
+    package var now: MonotonicInstant {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return MonotonicInstant(seconds: Int64(spec.tv_sec), nanoseconds: Int64(spec.tv_nsec))
     }
 
-    public var minimumResolution: Duration { .nanoseconds(1) }
+    package var minimumResolution: Duration { .nanoseconds(1) }
 
-    public func sleep(until deadline: MonotonicInstant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: MonotonicInstant, tolerance: Duration? = nil) async throws {
         let remaining = now.duration(to: deadline)
         if remaining > .zero {
             try await Task.sleep(for: remaining, tolerance: tolerance, clock: .suspending)
@@ -29,7 +29,7 @@ public struct MonotonicClock: Clock, Sendable {
     }
 
     /// The wall-clock time at which `instant` happened, for timestamps people read.
-    public func date(of instant: MonotonicInstant) -> Date {
+    package func date(of instant: MonotonicInstant) -> Date {
         Date().addingTimeInterval(-instant.duration(to: now).inSeconds)
     }
 }

@@ -7,12 +7,12 @@ import Synchronization
 /// ``submit(_:)`` returns at once; ``drain()`` returns once every job submitted before it has
 /// run. A worker that goes away runs the jobs it has, then its thread ends; since a job keeps
 /// what it captures alive, an owner whose jobs capture it lives until they have run.
-public final class SerialWorker: Sendable {
+package final class SerialWorker: Sendable {
     private let jobs: JobQueue
     private let thread: DedicatedThread
 
     /// A worker whose thread is named `name`.
-    public init(name: String, priority: DedicatedThread.Priority = .normal) {
+    package init(name: String, priority: DedicatedThread.Priority = .normal) {
         let jobs = JobQueue()
         self.jobs = jobs
         // The thread holds the queue, not the worker, so that the worker can go away.
@@ -34,20 +34,20 @@ public final class SerialWorker: Sendable {
     }
 
     /// Runs `job` after every job submitted before it; returns at once.
-    public func submit(_ job: @escaping @Sendable () -> Void) {
+    package func submit(_ job: @escaping @Sendable () -> Void) {
         // The thread takes every job it finds before it sleeps: it needs waking only when it
         // found none.
         if jobs.append(job) { thread.wake() }
     }
 
     /// Returns once every job submitted before has run.
-    public func drain() async {
+    package func drain() async {
         await withCheckedContinuation { continuation in submit { continuation.resume() } }
     }
 
     /// Runs `job` after every job submitted before it and returns what it returns (or throws
     /// what it throws).
-    public func perform<Value: Sendable, Failure: Error>(_ job: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure)
+    package func perform<Value: Sendable, Failure: Error>(_ job: @escaping @Sendable () throws(Failure) -> Value) async throws(Failure)
         -> Value
     {
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, Failure>, Never>) in

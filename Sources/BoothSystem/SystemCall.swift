@@ -7,11 +7,11 @@ import SystemPackage
 ///
 /// Descriptors are `FileDescriptor`s; such calls take their `rawValue`. Opening, reading,
 /// writing and closing go through `FileDescriptor` itself, which retries on `EINTR` the same way.
-public enum SystemCall {
+package enum SystemCall {
     /// Calls `call`, a C function that returns -1 and sets `errno` on failure, until it is not
     /// interrupted; returns what it returned, or throws its `errno`.
     @discardableResult
-    public static func retrying<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno) -> Result {
+    package static func retrying<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno) -> Result {
         while true {
             let result = call()
             guard result == -1 else { return result }
@@ -23,14 +23,14 @@ public enum SystemCall {
 
 extension Errno {
     /// The calling thread's `errno`, as left by the last C call that failed.
-    public static var lastError: Errno { Errno(rawValue: errno) }
+    package static var lastError: Errno { Errno(rawValue: errno) }
 }
 
 extension Errno {
     /// Runs `call`, made of swift-system's calls, and throws what it throws as the `Errno` it
     /// is: swift-system declares its errors untyped, but every one is an `Errno`.
     @discardableResult
-    public static func catching<Value>(_ call: () throws -> Value) throws(Errno) -> Value {
+    package static func catching<Value>(_ call: () throws -> Value) throws(Errno) -> Value {
         do {
             return try call()
         } catch let error as Errno {
@@ -43,5 +43,5 @@ extension Errno {
 
 extension FileDescriptor.OpenOptions {
     /// Opening a terminal does not make it the process's controlling terminal (`O_NOCTTY`).
-    public static var noControllingTerminal: Self { Self(rawValue: O_NOCTTY) }
+    package static var noControllingTerminal: Self { Self(rawValue: O_NOCTTY) }
 }

@@ -10,9 +10,9 @@ import SystemPackage
 /// ``signal()`` wakes the wait in progress, or the next one, once. ``requestStop()`` is for
 /// good: every wait from then on returns at once, and the thread's loop ends when it sees
 /// ``isStopping``.
-public final class Wakeup: Sendable {
+package final class Wakeup: Sendable {
     /// What ended a wait.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// The descriptor waited for is ready (or has an error or a hang-up to report when read).
         case ready(hangUp: Bool)
         /// ``signal()`` or ``requestStop()`` was called.
@@ -27,7 +27,7 @@ public final class Wakeup: Sendable {
 
     /// A wake-up not signalled yet. A process that cannot make a pipe (it has no descriptor
     /// left) cannot run the booth: that stops it here.
-    public init() {
+    package init() {
         do {
             (readEnd, writeEnd) = try FileDescriptor.pipe()
             for end in [readEnd, writeEnd] {
@@ -45,24 +45,24 @@ public final class Wakeup: Sendable {
     }
 
     /// Wakes the thread's wait in progress, or its next one when it is not waiting.
-    public func signal() {
+    package func signal() {
         // A full pipe is signalled already.
         _ = withUnsafeBytes(of: UInt8(1)) { try? writeEnd.write($0) }
     }
 
     /// Asks the thread to stop: every wait returns at once from now on.
-    public func requestStop() {
+    package func requestStop() {
         stopping.store(true, ordering: .releasing)
         signal()
     }
 
     /// Whether ``requestStop()`` was called.
-    public var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    package var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// Waits until signalled or `deadline` passes (`nil`: however long it takes); returns
     /// whether it was signalled (or asked to stop).
     @discardableResult
-    public func wait(until deadline: MonotonicInstant?) -> Bool {
+    package func wait(until deadline: MonotonicInstant?) -> Bool {
         // Polling a pipe of our own fails only for want of memory: then it is as if signalled,
         // and the thread looks at its work again.
         (try? poll(nil, events: 0, until: deadline)) != .timedOut
@@ -70,7 +70,7 @@ public final class Wakeup: Sendable {
 
     /// Waits until `descriptor` is ready for `events` (readable by default, or has an error to
     /// report), this wake-up is signalled, or `deadline` passes.
-    public func wait(for descriptor: FileDescriptor, events: Int16 = Int16(POLLIN), until deadline: MonotonicInstant?)
+    package func wait(for descriptor: FileDescriptor, events: Int16 = Int16(POLLIN), until deadline: MonotonicInstant?)
         throws(Errno) -> Outcome
     {
         try poll(descriptor, events: events, until: deadline)

@@ -8,15 +8,15 @@ import NIOCore
 /// connections must never take them. The total is derived from the process's limit on open
 /// files, less ``reservedDescriptors`` for the rest of the booth, at most
 /// ``descriptorsPerConnection`` for each connection (see ``fitting(descriptors:)``).
-public struct ConnectionLimits: Sendable, Equatable, CustomStringConvertible {
+package struct ConnectionLimits: Sendable, Equatable, CustomStringConvertible {
     /// Connections open at once, from every client together.
-    public var total: Int
+    package var total: Int
     /// Connections open at once from one client (``ClientAddress``): an IPv4 address, or an
     /// IPv6 /64 network. Clients on the booth itself (loopback) are held to ``total`` only.
-    public var perClient: Int
+    package var perClient: Int
 
     /// Limits of `total` connections, `perClient` from one client.
-    public init(total: Int, perClient: Int = ConnectionLimits.defaultPerClient) {
+    package init(total: Int, perClient: Int = ConnectionLimits.defaultPerClient) {
         self.total = max(1, total)
         self.perClient = max(1, min(perClient, self.total))
     }
@@ -25,44 +25,44 @@ public struct ConnectionLimits: Sendable, Equatable, CustomStringConvertible {
     /// the gallery, the slideshow and a live stream open in a few tabs some more; wrk's usual
     /// 64 fit too. A client that wants more holds them only to take them from the others, and
     /// 64 leaves room for every guest of an event.
-    public static let defaultPerClient = 64
+    package static let defaultPerClient = 64
 
     /// Descriptors left to the rest of the booth, whatever the web does: the photo being
     /// written and its folder, the catalog's connections (each with its write-ahead log and
     /// shared memory), the devices, the event loops and thread pools, the sync's connections
     /// to the bucket, the journal. An idle simulated booth with the sync on holds about 60.
-    public static let reservedDescriptors = 256
+    package static let reservedDescriptors = 256
 
     /// What one connection may hold: its socket, an original the connection sends from its
     /// file (``KeptAnswerHandler``, one at a time) and one the router sends.
-    public static let descriptorsPerConnection = 3
+    package static let descriptorsPerConnection = 3
 
     /// The most connections the web holds however many descriptors it may open: an idle
     /// connection costs some KB of memory (its channel, buffers and task), and a booth on a
     /// small board must keep its memory for photos.
-    public static let most = 4096
+    package static let most = 4096
 
     /// The descriptors the booth would like to be allowed: enough for ``most`` connections and
     /// the reserve.
-    public static let descriptorsWanted = reservedDescriptors + most * descriptorsPerConnection
+    package static let descriptorsWanted = reservedDescriptors + most * descriptorsPerConnection
 
     /// The limits for a process allowed `descriptors` open files: what is left after the
     /// reserve, shared by ``descriptorsPerConnection`` per connection, at most ``most``; a
     /// handful even when the limit leaves nothing (the booth then has other troubles).
-    public static func fitting(descriptors: Int) -> ConnectionLimits {
+    package static func fitting(descriptors: Int) -> ConnectionLimits {
         let total = (descriptors - reservedDescriptors) / descriptorsPerConnection
         return ConnectionLimits(total: min(most, max(8, total)))
     }
 
     /// The limits for this process's limit on open files as it is now (its soft
     /// `RLIMIT_NOFILE`). The corresponding C function is `getrlimit`.
-    public static func forThisProcess() -> ConnectionLimits {
+    package static func forThisProcess() -> ConnectionLimits {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return fitting(descriptors: 1024) }
         return fitting(descriptors: Int(clamping: limit.rlim_cur))
     }
 
-    public var description: String {
+    package var description: String {
         "\(total) connection\(total == 1 ? "" : "s"), \(perClient) from one client"
     }
 }

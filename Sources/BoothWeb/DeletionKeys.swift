@@ -17,33 +17,33 @@ import Foundation
 /// (``published(for:)``), against which another reader of the bucket (`photobooth serve`, where
 /// the QR code may point) checks a guest's key (``check(_:digest:until:now:)``); the booth that
 /// took the photo deletes it only for a key its own secret makes.
-public struct DeletionKeys: Sendable {
+package struct DeletionKeys: Sendable {
     private let secret: SymmetricKey
     /// How long a photo's key stays valid after the photo was taken.
-    public let validity: Duration
+    package let validity: Duration
 
     /// The default time a guest has to delete their photo: a day, the length of an event.
-    public static let defaultValidity = Duration.seconds(24 * 3600)
+    package static let defaultValidity = Duration.seconds(24 * 3600)
 
     /// Keys signed with `secret` (32 random bytes), each valid for `validity` after its photo
     /// was taken.
-    public init(secret: Data, validity: Duration = Self.defaultValidity) {
+    package init(secret: Data, validity: Duration = Self.defaultValidity) {
         self.secret = SymmetricKey(data: secret)
         self.validity = validity
     }
 
     /// The key of photo `id`.
-    public func key(for id: UUID) -> String {
+    package func key(for id: UUID) -> String {
         Self.base64url(mac(id))
     }
 
     /// When the key of `photo` stops deleting it.
-    public func expiry(of photo: Photo) -> Date {
+    package func expiry(of photo: Photo) -> Date {
         photo.createdAt.addingTimeInterval(validity.inSeconds)
     }
 
     /// What a key allows.
-    public enum Verdict: Sendable, Hashable {
+    package enum Verdict: Sendable, Hashable {
         /// It is this photo's key, and still valid until then.
         case valid(until: Date)
         /// It was this photo's key, until then.
@@ -54,13 +54,13 @@ public struct DeletionKeys: Sendable {
 
     /// Whether `key` is photo `id`'s, expired or not. The signature is compared in a time that
     /// does not depend on where it differs.
-    public func isKey(_ key: String, of id: UUID) -> Bool {
+    package func isKey(_ key: String, of id: UUID) -> Bool {
         guard let bytes = Self.bytes(base64url: key), bytes.count == Self.macSize else { return false }
         return Self.same(bytes, mac(id))
     }
 
     /// Whether `key` allows deleting `photo` at `now`.
-    public func check(_ key: String, for photo: Photo, now: Date = Date()) -> Verdict {
+    package func check(_ key: String, for photo: Photo, now: Date = Date()) -> Verdict {
         guard isKey(key, of: photo.id) else { return .wrong }
         let until = expiry(of: photo)
         return now < until ? .valid(until: until) : .expired(at: until)
@@ -68,14 +68,14 @@ public struct DeletionKeys: Sendable {
 
     /// What the record of `photo` publishes of its key: the key's SHA-256 (``digest(of:)``) and
     /// its expiry.
-    public func published(for photo: Photo) -> (keySHA256: String, until: Date) {
+    package func published(for photo: Photo) -> (keySHA256: String, until: Date) {
         (Self.digest(of: mac(photo.id)), expiry(of: photo))
     }
 
     /// Whether `key` allows deleting a photo whose booth published `digest` (the SHA-256 in hex
     /// of its key) and `until`, at `now`: how a reader of the bucket that does not have the
     /// booth's secret checks a guest's key.
-    public static func check(_ key: String, digest: String, until: Date, now: Date = Date()) -> Verdict {
+    package static func check(_ key: String, digest: String, until: Date, now: Date = Date()) -> Verdict {
         guard let bytes = Self.bytes(base64url: key), bytes.count == macSize,
             same(Array(Self.digest(of: bytes).utf8), Array(digest.utf8))
         else { return .wrong }
@@ -83,7 +83,7 @@ public struct DeletionKeys: Sendable {
     }
 
     /// Whether two keys given as text are the same key, compared in constant time.
-    public static func same(_ key: String, _ other: String) -> Bool {
+    package static func same(_ key: String, _ other: String) -> Bool {
         guard let bytes = Self.bytes(base64url: key), let others = Self.bytes(base64url: other) else { return false }
         return same(bytes, others)
     }

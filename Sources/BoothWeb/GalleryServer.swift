@@ -20,14 +20,14 @@ import ServiceLifecycle
 /// that cannot be bound cancels that timer at once, and about one start in five hung forever,
 /// deaf to SIGTERM. Here nothing of the web builds a `merge`: the server shuts down by its
 /// graceful-shutdown handler and ``HTTPDate`` writes the date.
-public struct GalleryServer: Service {
+package struct GalleryServer: Service {
     private let responder: RouterResponder<GalleryRequestContext>
     private let server: HTTPServerBuilder
     private let settings: WebSettings
     private let logger: Logger
 
     /// A server for `library` and `live` as `settings` say. Nothing is bound before ``run()``.
-    public init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger) {
+    package init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger) {
         let gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: .seconds(15))
         self.responder = Self.buildRouter(gallery).buildResponder()
         self.server = GalleryChannel.builder(gallery)
@@ -36,7 +36,7 @@ public struct GalleryServer: Service {
     }
 
     /// Serves until graceful shutdown. Logs "Web gallery on http://ADDR:PORT" once listening.
-    public func run() async throws {
+    package func run() async throws {
         let (settings, logger, responder, server) = (settings, logger, responder, server)
         do {
             // Every task of the server (connections, requests, streams) inherits the
@@ -96,7 +96,7 @@ public struct GalleryServer: Service {
 
     /// The path of a photo's page, `/photos/<lowercased uuid>`: the QR code on the booth's
     /// screen links to it.
-    public static func pagePath(of id: UUID) -> String {
+    package static func pagePath(of id: UUID) -> String {
         GalleryPaths.page(of: id)
     }
 
@@ -161,8 +161,8 @@ public struct GalleryServer: Service {
 }
 
 /// Why the web gallery stopped serving, in words for the booth's log.
-public struct GalleryServerError: Error, CustomStringConvertible {
-    public let description: String
+package struct GalleryServerError: Error, CustomStringConvertible {
+    package let description: String
 }
 
 extension TimeAmount {

@@ -3,23 +3,23 @@ import Foundation
 
 /// What the running booth shows the web, as values and feeds the web only reads: the live
 /// camera picture, the booth's screen, its state and its measurements.
-public struct LiveBooth: Sendable {
+package struct LiveBooth: Sendable {
     /// The camera's frames as JPEG, latest only. The booth fills it only while someone
     /// watches (``LatestValue/isWatched``).
-    public var preview: LatestValue<Data>
+    package var preview: LatestValue<Data>
     /// The booth's screen as rendered, as JPEG, a few times per second while watched.
-    public var screen: LatestValue<Data>
+    package var screen: LatestValue<Data>
     /// The id of each photo as it is saved, for pages that show new photos as they come: every
     /// one, in order.
-    public var photoAdded: EventBroadcast<UUID>
+    package var photoAdded: EventBroadcast<UUID>
     /// The booth's state right now.
-    public var status: @Sendable () -> BoothStatus
+    package var status: @Sendable () -> BoothStatus
     /// The booth's own metrics (photos taken, save durations, dropped frames, camera
     /// reconnects, state, disk free), which `/metrics` shows before the web's.
-    public var metrics: @Sendable () -> PrometheusText
+    package var metrics: @Sendable () -> PrometheusText
 
     /// The booth as the web sees it; feeds not given are empty and never publish.
-    public init(
+    package init(
         preview: LatestValue<Data> = LatestValue(), screen: LatestValue<Data> = LatestValue(),
         photoAdded: EventBroadcast<UUID> = EventBroadcast(), status: @escaping @Sendable () -> BoothStatus,
         metrics: @escaping @Sendable () -> PrometheusText = { PrometheusText() }
@@ -33,21 +33,21 @@ public struct LiveBooth: Sendable {
 }
 
 /// The booth's state as `/api/status` reports it.
-public struct BoothStatus: Sendable, Hashable, Codable {
+package struct BoothStatus: Sendable, Hashable, Codable {
     /// The state machine's state: "idle", "countdown", "naming", "fault(cameraMissing)"...
-    public var state: String
+    package var state: String
     /// Whether the camera delivers frames.
-    public var cameraConnected: Bool
+    package var cameraConnected: Bool
     /// When the booth entered this state.
-    public var since: Date
+    package var since: Date
     /// Why photos cannot be saved now (the disk is below the reserve, or cannot be written), in
     /// words for the operator; `nil` when they can.
-    public var storageProblem: String?
+    package var storageProblem: String?
     /// The event sync, when the booth syncs.
-    public var sync: SyncReport?
+    package var sync: SyncReport?
 
     /// A status with the given values.
-    public init(state: String, cameraConnected: Bool, since: Date, storageProblem: String? = nil) {
+    package init(state: String, cameraConnected: Bool, since: Date, storageProblem: String? = nil) {
         self.state = state
         self.cameraConnected = cameraConnected
         self.since = since
@@ -56,20 +56,20 @@ public struct BoothStatus: Sendable, Hashable, Codable {
 }
 
 /// How far the event sync is, as `/api/status` reports it.
-public struct SyncReport: Sendable, Hashable, Codable {
+package struct SyncReport: Sendable, Hashable, Codable {
     /// Photos waiting to be uploaded.
-    public var pending: Int
+    package var pending: Int
     /// Since when the oldest of them waits.
-    public var oldestPending: Date?
+    package var oldestPending: Date?
     /// When the store last confirmed an upload or a listing.
-    public var lastSuccess: Date?
+    package var lastSuccess: Date?
     /// The last failure, or why the booth does not sync at all; `nil` when all is well.
-    public var lastError: String?
+    package var lastError: String?
     /// The store's clock minus the booth's, in seconds (what dates the booth's photos); `nil`
     /// until the store has said its time.
-    public var clockOffset: TimeInterval?
+    package var clockOffset: TimeInterval?
 
-    public init(pending: Int, oldestPending: Date?, lastSuccess: Date?, lastError: String?, clockOffset: TimeInterval? = nil) {
+    package init(pending: Int, oldestPending: Date?, lastSuccess: Date?, lastError: String?, clockOffset: TimeInterval? = nil) {
         self.pending = pending
         self.oldestPending = oldestPending
         self.lastSuccess = lastSuccess

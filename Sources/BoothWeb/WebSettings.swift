@@ -3,55 +3,55 @@ import BoothSystem
 
 /// How the web gallery is served: where it listens, whose photos it shows, who may administer
 /// them.
-public struct WebSettings: Sendable {
+package struct WebSettings: Sendable {
     /// The address to listen on; "0.0.0.0" is every network interface of the booth.
-    public var address: String
+    package var address: String
     /// The TCP port to listen on; 0 lets the system pick a free one (tests).
-    public var port: Int
+    package var port: Int
     /// The booth's name: the title of the pages, and the `author` of every photo in the JSON API.
-    public var boothName: String
+    package var boothName: String
     /// The token that admin requests send as `Authorization: Bearer <token>`. `nil` (or empty)
     /// turns the admin actions off.
-    public var adminToken: String?
+    package var adminToken: String?
     /// How creation times are written on the pages.
-    public var dateFormat: PhotoDateFormat
+    package var dateFormat: PhotoDateFormat
     /// The booth's language (`booth.language`): the pages' language for a browser that asks
     /// for none the booth speaks.
-    public var language = BoothLanguage.english
+    package var language = BoothLanguage.english
     /// How long a connection may stay silent before it is closed: a client that opens a
     /// connection and sends nothing, or a request too slowly, does not hold it forever. An
     /// answer being sent is not cut by it, except a live stream whose client has not read
     /// anything for that long.
-    public var idleTimeout: Duration
+    package var idleTimeout: Duration
     /// How long a live stream's write may wait for a client that reads nothing before the
     /// stream is closed; `nil`: ``idleTimeout``. Tests of a stalled stream set it short beside
     /// a long idle timeout, so that their own requests are never late for the timeout.
-    public var streamStallLimit: Duration?
+    package var streamStallLimit: Duration?
     /// The event the booth belongs to, written into every original the gallery hands out.
-    public var event: String
+    package var event: String
     /// How many photo events may wait for one client of `/api/events`: one more and the
     /// client is disconnected (its browser reconnects and reloads the page), since a client
     /// must never miss one unknowingly. Photos come every few seconds at most, so 64 is a
     /// client that has not read for minutes.
-    public var eventBacklog = 64
+    package var eventBacklog = 64
     /// The operator's words at the top of the gallery (`booth.welcome`), which a guest can
     /// close; empty for none.
-    public var welcome: String
+    package var welcome: String
     /// What signs the links that let a guest delete the photo they just took; `nil` turns
     /// those links off.
-    public var deletionKeys: DeletionKeys?
+    package var deletionKeys: DeletionKeys?
     /// The clock that times the waits of clients that sent wrong admin tokens; tests set their own.
-    public var clock: @Sendable () -> MonotonicInstant = { MonotonicClock().now }
+    package var clock: @Sendable () -> MonotonicInstant = { MonotonicClock().now }
     /// How many connections the gallery holds at once; `nil` derives them from the process's
     /// limit on open files when the gallery is made (``ConnectionLimits/forThisProcess()``).
-    public var connectionLimits: ConnectionLimits?
+    package var connectionLimits: ConnectionLimits?
     /// How many of the 64 bits of their perceptual hashes two photos may differ by and still
     /// be shown to the operator as near-duplicates.
-    public var duplicateDistance = 10
+    package var duplicateDistance = 10
 
     /// Settings with the given values; the defaults serve every interface on port 8080, with
     /// admin actions off.
-    public init(
+    package init(
         address: String = "0.0.0.0", port: Int = 8080, boothName: String = "Photobooth", adminToken: String? = nil,
         dateFormat: PhotoDateFormat = .standard, idleTimeout: Duration = .seconds(30), event: String = "", welcome: String = "",
         deletionKeys: DeletionKeys? = nil

@@ -43,11 +43,11 @@ extension BoothConfiguration {
 // a value the way the configuration file does.
 
 extension FrameSize: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension FrameRate: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension Polarity: ExpressibleByArgument {}
@@ -59,35 +59,35 @@ extension GPIOLineSelector: ExpressibleByArgument {
 }
 
 extension LightLine: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension V4L2Camera.FormatPreference: ExpressibleByArgument {}
 
 extension BaudRate: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension KeypadLayout: ExpressibleByArgument {}
 
 extension Seconds: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension Milliseconds: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension IPAddress: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension TCPPort: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension PublicURL: ExpressibleByArgument {
-    public init?(argument: String) { self.init(settingText: argument) }
+    package init?(argument: String) { self.init(settingText: argument) }
 }
 
 extension BoothLanguage: ExpressibleByArgument {

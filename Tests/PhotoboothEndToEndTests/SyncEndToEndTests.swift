@@ -39,7 +39,7 @@ struct SyncingBooth {
         try BoothProcess(
             [
                 "run", "--simulate", "--config", config.path, "--data-dir", directory.path, "--http-address", "127.0.0.1", "--http-port",
-                "\(port)", "--public-url", publicURL,
+                "\(port)", "--package-url", publicURL,
             ], environment: Self.environment)
     }
 

@@ -13,8 +13,8 @@ import Synchronization
 /// The relay reads requests (their head and their `Content-Length` body) from the client and
 /// passes answers back as bytes, on threads of its own: the test's blocking sockets never run
 /// on Swift's cooperative pool.
-public final class FaultyLink: Sendable {
-    public enum Fault: String, Sendable {
+package final class FaultyLink: Sendable {
+    package enum Fault: String, Sendable {
         /// Answers `503 SlowDown`, as S3 does when it throttles, without passing the request on.
         case slowDown
         /// Passes on the request's head and half of its body, then drops the connection both
@@ -23,25 +23,25 @@ public final class FaultyLink: Sendable {
     }
 
     /// The fault for the next request with `method`.
-    public struct Rule: Sendable {
-        public let method: String
-        public let fault: Fault
+    package struct Rule: Sendable {
+        package let method: String
+        package let fault: Fault
 
-        public init(_ method: String, _ fault: Fault) {
+        package init(_ method: String, _ fault: Fault) {
             self.method = method
             self.fault = fault
         }
     }
 
     /// Where the booth sends its requests instead of the store.
-    public let endpoint: URL
+    package let endpoint: URL
     private let listener: Int32
     private let relay: Relay
     private let finished = DispatchSemaphore(value: 0)
 
     /// Relays to the store on loopback port `upstreamPort`, applying `rules` in order: each
     /// applies to the first request after the previous rule's with its method.
-    public init(toPort upstreamPort: Int, rules: [Rule]) throws {
+    package init(toPort upstreamPort: Int, rules: [Rule]) throws {
         relay = Relay(upstreamPort: upstreamPort, script: rules)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = SeaweedFS.loopback(0)
@@ -71,10 +71,10 @@ public final class FaultyLink: Sendable {
     }
 
     /// The faults applied so far, as "METHOD fault", in order.
-    public var faultsApplied: [String] { relay.applied.withLock { $0 } }
+    package var faultsApplied: [String] { relay.applied.withLock { $0 } }
 
     /// How many rules have not been applied yet.
-    public var rulesLeft: Int { relay.script.withLock { $0.count } }
+    package var rulesLeft: Int { relay.script.withLock { $0.count } }
 }
 
 /// The link's connections and its script.

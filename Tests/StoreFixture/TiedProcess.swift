@@ -10,14 +10,14 @@ import Foundation
 /// Its end is waited for on a semaphore that Foundation's termination handler signals, never
 /// with `waitUntilExit`, which on Linux spins a thread without a run loop at full speed until
 /// the child has ended: on Swift's cooperative pool, two of those stall every task.
-public final class TiedProcess: Sendable {
-    public let process: Process
+package final class TiedProcess: Sendable {
+    package let process: Process
     private let release = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
 
     /// Starts `executable` with `arguments` under `setpriv --pdeathsig KILL`; its output goes to
     /// `output` (discarded when `nil`).
-    public init(_ executable: String, _ arguments: [String], output: FileHandle?) async throws {
+    package init(_ executable: String, _ arguments: [String], output: FileHandle?) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--pdeathsig", "KILL", executable] + arguments
@@ -41,18 +41,18 @@ public final class TiedProcess: Sendable {
         }
     }
 
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` and blocks until the child has exited: for SIGKILL, which ends it at once.
     /// Stopping it again returns at once.
-    public func stop(_ signal: Int32) {
+    package func stop(_ signal: Int32) {
         kill(process.processIdentifier, signal)
         waitForExit()
     }
 
     /// Sends `signal` and returns once the child has exited, however long it takes (SIGTERM),
     /// waiting on a thread of its own.
-    public func stop(_ signal: Int32) async {
+    package func stop(_ signal: Int32) async {
         kill(process.processIdentifier, signal)
         await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
             Thread { [self] in

@@ -2,7 +2,7 @@ extension BoothLanguage {
     /// French, addressing guests as *vous*. A no-break space (`\u{00A0}`) keeps a colon, an
     /// exclamation mark or a guillemet on the line of the word it belongs to, as French
     /// typography sets them apart.
-    public static let french = BoothLanguage(
+    package static let french = BoothLanguage(
         code: "fr", nativeName: "Français",
         dateFormat: PhotoDateFormat(pattern: "'Prise le' dd/MM/yyyy 'à' HH'h'mm", locale: "fr_FR"),
         pluralRule: .zeroAndOneAreSingular,

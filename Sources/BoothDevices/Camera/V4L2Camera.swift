@@ -29,7 +29,7 @@ public struct V4L2Camera: Camera {
         public var framesPerSecond: Int
         public var format: FormatPreference
         /// Frames thrown away after the stream starts, while exposure and white balance settle.
-        public var settleFrames: Int
+        package var settleFrames: Int
 
         public init(
             device: String = "/dev/photobooth/camera", width: Int = 1280, height: Int = 720, framesPerSecond: Int = 30,
@@ -44,7 +44,7 @@ public struct V4L2Camera: Camera {
         }
     }
 
-    public let settings: Settings
+    package let settings: Settings
     /// Frames dropped since the booth started, by reason (in the log).
     let drops = FrameDrops()
     private let logger: Logger
@@ -54,13 +54,13 @@ public struct V4L2Camera: Camera {
         self.logger = logger
     }
 
-    public var name: String { settings.device }
+    package var name: String { settings.device }
 
-    public var devicePath: String? { settings.device }
+    package var devicePath: String? { settings.device }
 
     /// Opens the device, negotiates the mode and streams on a dedicated thread until the stream
     /// is dropped, the device fails or it goes away.
-    public func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
+    package func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: CameraFrame.self, bufferingPolicy: .bufferingNewest(FrameRing().capacity))
         let wakeup = Wakeup()
@@ -293,17 +293,17 @@ final class CameraSession {
 
 extension V4L2Camera {
     /// What a camera is and offers, in words.
-    public struct Inspection: Sendable {
+    package struct Inspection: Sendable {
         /// "vivid (Vivid driver)".
-        public let identity: String
+        package let identity: String
         /// One line per format: "MJPG Motion-JPEG: 1280x720 640x480".
-        public let formats: [String]
+        package let formats: [String]
         /// How the booth would read it: "MJPG passed through".
-        public let plan: String
+        package let plan: String
     }
 
     /// Opens the device and lists its formats and sizes, and how the booth would use them.
-    public static func inspect(_ settings: Settings) throws(DeviceError) -> Inspection {
+    package static func inspect(_ settings: Settings) throws(DeviceError) -> Inspection {
         let device = try VideoDevice(path: settings.device)
         let capabilities = try device.capabilities()
         guard capabilities.canCapture, capabilities.canStream else {
@@ -339,7 +339,7 @@ extension V4L2Camera {
     }
 
     /// Opens the camera in the configured mode and waits up to `timeout` for a frame it can use.
-    public func captureOneFrame(timeout: Duration) throws(DeviceError) -> CameraFrame? {
+    package func captureOneFrame(timeout: Duration) throws(DeviceError) -> CameraFrame? {
         try CameraSession(settings: settings, logger: logger).firstFrame(timeout: timeout)
     }
 }

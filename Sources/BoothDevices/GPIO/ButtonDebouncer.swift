@@ -10,19 +10,19 @@ import BoothCore
 /// Once the line has been quiet for `window`, its level is read and corrects the state, should a
 /// change have been missed (a tap shorter than the window). Holding the button makes no edges,
 /// so a held button is one press.
-public struct ButtonDebouncer: Sendable {
-    public let window: Duration
+package struct ButtonDebouncer: Sendable {
+    package let window: Duration
     private var lastEdge: MonotonicInstant?
     private var pressed: Bool
 
     /// A debouncer for a button that is `pressed` now.
-    public init(window: Duration = .milliseconds(30), pressed: Bool = false) {
+    package init(window: Duration = .milliseconds(30), pressed: Bool = false) {
         self.window = window
         self.pressed = pressed
     }
 
     /// Takes one edge; returns the press it makes, if any.
-    public mutating func edge(at time: MonotonicInstant) -> MonotonicInstant? {
+    package mutating func edge(at time: MonotonicInstant) -> MonotonicInstant? {
         defer { lastEdge = time }
         if let lastEdge, lastEdge.duration(to: time) < window { return nil }
         pressed.toggle()
@@ -30,12 +30,12 @@ public struct ButtonDebouncer: Sendable {
     }
 
     /// When the line's level should be read to settle the state, if an edge is still unsettled.
-    public var settleAt: MonotonicInstant? {
+    package var settleAt: MonotonicInstant? {
         lastEdge.map { $0 + window }
     }
 
     /// Takes the level read once the line was quiet for `window`.
-    public mutating func settle(pressed level: Bool) {
+    package mutating func settle(pressed level: Bool) {
         pressed = level
         lastEdge = nil
     }

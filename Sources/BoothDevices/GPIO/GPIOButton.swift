@@ -31,7 +31,7 @@ public final class GPIOButton: ShutterButton {
         }
     }
 
-    public let presses: AsyncStream<MonotonicInstant>
+    package let presses: AsyncStream<MonotonicInstant>
     private let thread: DedicatedThread
 
     /// Requests the line at once, so a wrong chip or line stops the booth before it starts;
@@ -86,7 +86,7 @@ public final class GPIOButton: ShutterButton {
 extension GPIOButton {
     /// Requests the button's line as the booth would, and releases it (for `photobooth doctor`);
     /// returns the line's description.
-    public static func check(_ settings: Settings) throws(DeviceError) -> String {
+    package static func check(_ settings: Settings) throws(DeviceError) -> String {
         let line = try GPIOLine(chip: settings.chip, line: settings.line)
         if let user = line.user {
             throw DeviceError.unavailable.detailed("\(line.label) is in use by \(user).")

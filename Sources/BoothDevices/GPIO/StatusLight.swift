@@ -62,7 +62,7 @@ public final class StatusLight: Screen {
         }
     }
 
-    public func show(_ content: ScreenContent) {
+    package func show(_ content: ScreenContent) {
         let new = Pattern(for: content)
         let changed = shown.pattern.withLock { pattern in
             defer { pattern = new }
@@ -75,12 +75,12 @@ public final class StatusLight: Screen {
 
     /// Turns the light off, ends its thread, and returns once the line is off: a released line
     /// keeps its last value, so the process must not exit before.
-    public func stop() async {
+    package func stop() async {
         await thread.stop()
     }
 
     /// ``stop()`` for a thread that may block (never Swift's cooperative pool).
-    public func stopWaiting() {
+    package func stopWaiting() {
         thread.stopWaiting()
     }
 
@@ -121,7 +121,7 @@ public final class StatusLight: Screen {
 
 extension StatusLight {
     /// Requests the light's line as an output (off) and releases it (for `photobooth doctor`).
-    public static func check(_ settings: Settings) throws(DeviceError) -> String {
+    package static func check(_ settings: Settings) throws(DeviceError) -> String {
         let line = try GPIOLine(chip: settings.chip, line: settings.line)
         if let user = line.user {
             throw DeviceError.unavailable.detailed("\(line.label) is in use by \(user).")

@@ -8,9 +8,9 @@ import BoothCore
 /// name gets a space for it); Backspace and Delete are Backspace; CR, LF or CRLF is one Enter; a lone Escape is Escape (an Escape that
 /// starts a terminal sequence does not count: `ESC [ A` and `ESC O A` are the up arrow, `B` the
 /// down arrow). Everything else is counted as garbage and ignored.
-public struct KeypadDecoder: Sendable {
+package struct KeypadDecoder: Sendable {
     /// Bytes that meant nothing (control codes, broken UTF-8), since the decoder was made.
-    public private(set) var garbage = 0
+    package private(set) var garbage = 0
 
     /// How long an Escape waits for the rest of a terminal sequence before it stands alone.
     static let escapeTimeout = Duration.milliseconds(50)
@@ -28,23 +28,23 @@ public struct KeypadDecoder: Sendable {
     private var utf8: [UInt8] = []
     private var afterCarriageReturn = false
 
-    public init() {}
+    package init() {}
 
     /// When a pending lone Escape stands alone, if one is pending.
-    public var deadline: MonotonicInstant? {
+    package var deadline: MonotonicInstant? {
         guard case .started(let at) = escape else { return nil }
         return at + Self.escapeTimeout
     }
 
     /// The keys that time alone produces (a lone Escape) by `now`.
-    public mutating func expire(at now: MonotonicInstant) -> [KeypadKey] {
+    package mutating func expire(at now: MonotonicInstant) -> [KeypadKey] {
         guard let deadline, now >= deadline else { return [] }
         escape = nil
         return [.escape]
     }
 
     /// Takes one byte; returns the keys it completes.
-    public mutating func feed(_ byte: UInt8, at now: MonotonicInstant) -> [KeypadKey] {
+    package mutating func feed(_ byte: UInt8, at now: MonotonicInstant) -> [KeypadKey] {
         defer { afterCarriageReturn = byte == 0x0D }
         switch escape {
         case .started:

@@ -116,7 +116,7 @@ private final class Port: Sendable {
 
 extension SerialKeypad {
     /// Opens the port at the configured speed and closes it (for `photobooth doctor`).
-    public static func check(_ settings: Settings) throws(DeviceError) {
+    package static func check(_ settings: Settings) throws(DeviceError) {
         _ = try SerialPort(path: settings.device, baud: settings.baud)
     }
 }

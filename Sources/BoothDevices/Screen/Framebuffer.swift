@@ -12,8 +12,8 @@ import SystemPackage
 /// The framebuffer owns its descriptor and mapping and releases them exactly once, when it is
 /// dropped.
 package struct Framebuffer: ~Copyable {
-    package let device: String
-    package let layout: FramebufferLayout
+    public let device: String
+    public let layout: FramebufferLayout
     private let descriptor: FileDescriptor
     /// The mapping as mmap returned it, and where the pixels start within it.
     private let mapping: UnsafeMutableRawPointer

@@ -1,7 +1,7 @@
 import CLinuxFB
 
 /// How a framebuffer stores a pixel: the two layouts the booth draws.
-public enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
+package enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible {
     /// 32 bits, `0xXXRRGGBB`: most HDMI displays, and the canvas's own layout.
     case xrgb8888
     /// 16 bits, 5 red, 6 green, 5 blue: small SPI displays and low-memory setups.
@@ -36,14 +36,14 @@ public enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .xrgb8888: "XRGB8888"
         case .rgb565: "RGB565"
         }
     }
 
-    public var bytesPerPixel: Int {
+    package var bytesPerPixel: Int {
         switch self {
         case .xrgb8888: 4
         case .rgb565: 2
@@ -59,14 +59,14 @@ public enum FramebufferPixelFormat: Sendable, Hashable, CustomStringConvertible 
 /// Where a framebuffer's picture lies in its memory and how its pixels are stored: what
 /// copying a picture there needs to know, apart from the device. Public for the benchmark,
 /// which measures the copy into memory of its own.
-public struct FramebufferLayout: Sendable, Hashable {
+package struct FramebufferLayout: Sendable, Hashable {
     public let width: Int
     public let height: Int
     /// Bytes from one row to the next (the driver's `line_length`, which may include padding).
-    public let bytesPerRow: Int
+    package let bytesPerRow: Int
     public let format: FramebufferPixelFormat
 
-    public init(width: Int, height: Int, bytesPerRow: Int, format: FramebufferPixelFormat) {
+    package init(width: Int, height: Int, bytesPerRow: Int, format: FramebufferPixelFormat) {
         self.width = width
         self.height = height
         self.bytesPerRow = bytesPerRow

@@ -15,14 +15,14 @@ import SystemPackage
 /// change, because `/dev/v4l/by-id` itself goes away with the last camera and comes back with the
 /// next. Any change in those folders counts: another device plugged in costs one more attempt to
 /// open, which fails as before.
-public final class DeviceNodeWatch: Sendable {
+package final class DeviceNodeWatch: Sendable {
     private let inotify: FileDescriptor
     /// The folders to watch, the node's own first.
     private let folders: [String]
 
     /// Watches the way to the node at `path`; `nil` when the kernel gives no inotify descriptor
     /// (the pause alone then decides).
-    public init?(path: String) {
+    package init?(path: String) {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
         inotify = FileDescriptor(rawValue: descriptor)
@@ -50,7 +50,7 @@ public final class DeviceNodeWatch: Sendable {
 
     /// Waits on the calling thread (a device's own, never Swift's cooperative pool) until the way
     /// to the node changes, `wakeup` is signalled or `deadline` passes; returns whether it changed.
-    public func wait(until deadline: MonotonicInstant?, wakeup: Wakeup) -> Bool {
+    package func wait(until deadline: MonotonicInstant?, wakeup: Wakeup) -> Bool {
         switch try? wakeup.wait(for: inotify, until: deadline) {
         case .ready(hangUp: false):
             drain()
@@ -68,7 +68,7 @@ public final class DeviceNodeWatch: Sendable {
 
     /// Waits up to `duration` on a thread of its own; returns whether the way to the node changed
     /// (`false` when the time ran out or the task was cancelled).
-    public func wait(upTo duration: Duration) async -> Bool {
+    package func wait(upTo duration: Duration) async -> Bool {
         let wakeup = Wakeup()
         let deadline = MonotonicClock().now + duration
         return await withTaskCancellationHandler {

@@ -4,26 +4,26 @@ import Foundation
 import Yams
 
 /// How to run the booth: where the photos go, how long each step lasts, and the hardware.
-public struct BoothConfiguration: Sendable {
+package struct BoothConfiguration: Sendable {
     /// The photo library's folder.
-    public var dataDirectory: URL
+    package var dataDirectory: URL
     /// How long each part of the cycle lasts.
-    public var settings: BoothSettings
+    package var settings: BoothSettings
     /// Run on simulated hardware: the test-pattern camera and the terminal, but for
     /// ``realParts``.
-    public var simulate: Bool
+    package var simulate: Bool
     /// With ``simulate``, the parts that are real all the same: those whose device the command
     /// line names (`--camera`, `--shutter-line`, `--led-line`, `--keypad`, `--screen`).
     /// Without it every part is real.
-    public var realParts: DeviceParts = []
+    package var realParts: DeviceParts = []
     /// The real camera, button, light, keypad and screen (unused when simulating).
-    public var hardware = HardwareConfiguration()
+    package var hardware = HardwareConfiguration()
     /// The language of the booth's screens, keypad and terminal, and the web's by default.
-    public var language = BoothLanguage.english
+    package var language = BoothLanguage.english
     /// The web gallery.
-    public var web = WebConfiguration()
+    package var web = WebConfiguration()
     /// The event's bucket, which every booth of the event replicates through; off by default.
-    public var sync = SyncSettings()
+    package var sync = SyncSettings()
     /// The free space the booth keeps on the library's disk: below it the booth takes no
     /// photos, and says so before a guest poses.
     ///
@@ -32,21 +32,21 @@ public struct BoothConfiguration: Sendable {
     /// log, which grows to about 4 MB between checkpoints (a thumbnail adds some 30 KB per
     /// photo). So a queue of guests can finish while the operator is called, and the system's
     /// own logs still have room.
-    public var storageReserveBytes: Int64 = 64 * 1_000_000
+    package var storageReserveBytes: Int64 = 64 * 1_000_000
 
     /// How creation times are written: the operator's pattern, with the language's names of
     /// months and days, or else the language's own way ("Prise le 23/11/2026 à 14h04").
-    public var dateFormat: PhotoDateFormat {
+    package var dateFormat: PhotoDateFormat {
         web.dateFormat?.localized(for: language) ?? language.dateFormat
     }
 
     /// The configuration file applied last (``apply(file:)``), if any.
-    public var file: String?
+    package var file: String?
 
     /// Where the configuration file is when `--config` does not say.
-    public static let defaultFile = "/etc/photobooth/photobooth.yaml"
+    package static let defaultFile = "/etc/photobooth/photobooth.yaml"
 
-    public init(dataDirectory: URL, settings: BoothSettings = BoothSettings(), simulate: Bool) {
+    package init(dataDirectory: URL, settings: BoothSettings = BoothSettings(), simulate: Bool) {
         self.dataDirectory = dataDirectory
         self.settings = settings
         self.simulate = simulate
@@ -54,7 +54,7 @@ public struct BoothConfiguration: Sendable {
 
     /// Sets `setting` to `value`, as a command-line option does: a value the setting allows,
     /// one that its ``Setting/parse(_:)`` returned.
-    public mutating func set<Value>(_ setting: Setting<Value>, to value: Value) {
+    package mutating func set<Value>(_ setting: Setting<Value>, to value: Value) {
         setting.apply(value, to: &self)
     }
 
@@ -62,7 +62,7 @@ public struct BoothConfiguration: Sendable {
     /// value of the wrong kind or out of range is an error naming the file, line, key and what
     /// is allowed. A file with no settings (empty, only comments, or YAML's null `~`) keeps every
     /// default, and so does a section with none (`camera:` with its keys commented out).
-    public mutating func apply(file path: String) throws(ConfigurationError) {
+    package mutating func apply(file path: String) throws(ConfigurationError) {
         let bytes: Data
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -76,7 +76,7 @@ public struct BoothConfiguration: Sendable {
     /// Applies `bytes`, the contents of the configuration file at `path` (which the messages
     /// name), with the checks of ``apply(file:)``. The fuzz target (fuzz/) reads its inputs
     /// through it.
-    public mutating func apply(contents bytes: Data, of path: String) throws(ConfigurationError) {
+    package mutating func apply(contents bytes: Data, of path: String) throws(ConfigurationError) {
         let text = try Self.text(of: bytes, in: path)
         let root: Node?
         do {
@@ -161,9 +161,9 @@ public struct BoothConfiguration: Sendable {
 /// A configuration that cannot be used; the message names the file and line (or the option),
 /// the key and what is allowed. ``code`` and ``key`` say the same for callers and tests that act
 /// on the kind of mistake rather than on the words.
-public struct ConfigurationError: Error, CustomStringConvertible {
+package struct ConfigurationError: Error, CustomStringConvertible {
     /// A kind of configuration error.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case unreadableFile, notUTF8, notYAML, notAMapping, unknownKey, noValue, notAllowed
         }
@@ -175,21 +175,21 @@ public struct ConfigurationError: Error, CustomStringConvertible {
         }
 
         /// The configuration file cannot be read (missing, not readable).
-        public static let unreadableFile = Code(.unreadableFile)
+        package static let unreadableFile = Code(.unreadableFile)
         /// The file holds bytes that are not UTF-8.
-        public static let notUTF8 = Code(.notUTF8)
+        package static let notUTF8 = Code(.notUTF8)
         /// The file is not YAML.
-        public static let notYAML = Code(.notYAML)
+        package static let notYAML = Code(.notYAML)
         /// The file, or a section of it, is not a mapping of keys.
-        public static let notAMapping = Code(.notAMapping)
+        package static let notAMapping = Code(.notAMapping)
         /// A key the booth does not know (a typo).
-        public static let unknownKey = Code(.unknownKey)
+        package static let unknownKey = Code(.unknownKey)
         /// A key without a value.
-        public static let noValue = Code(.noValue)
+        package static let noValue = Code(.noValue)
         /// A value the key does not allow (wrong kind, out of range).
-        public static let notAllowed = Code(.notAllowed)
+        package static let notAllowed = Code(.notAllowed)
 
-        public var description: String {
+        package var description: String {
             switch kind {
             case .unreadableFile: "the configuration file cannot be read"
             case .notUTF8: "the configuration file is not UTF-8 text"
@@ -203,10 +203,10 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     }
 
     /// Which kind of mistake this is.
-    public let code: Code
+    package let code: Code
     /// The key (`camera.device`) or section (`camera`) the mistake is in, when it is in one.
-    public let key: String?
-    public let description: String
+    package let key: String?
+    package let description: String
 
     init(_ code: Code, key: String? = nil, _ description: String) {
         self.code = code

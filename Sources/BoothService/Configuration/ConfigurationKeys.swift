@@ -34,7 +34,7 @@ extension ConfigurationKey {
 
 extension Setting<String> {
     /// `data_dir`: the photo library's folder.
-    public static var dataDirectory: Self {
+    package static var dataDirectory: Self {
         path("data_dir", allowed: "an absolute folder path") { $0.dataDirectory = URL(fileURLWithPath: $1) }
     }
 }
@@ -43,12 +43,12 @@ extension Setting<String> {
 
 extension Setting<String> {
     /// `camera.device`: the camera's capture node.
-    public static var cameraDevice: Self { path("camera.device") { $0.hardware.camera.device = $1 } }
+    package static var cameraDevice: Self { path("camera.device") { $0.hardware.camera.device = $1 } }
 }
 
 extension Setting<FrameSize> {
     /// `camera.size`: the size of the frames asked of the camera.
-    public static var cameraSize: Self {
+    package static var cameraSize: Self {
         Setting("camera.size", allowed: "WIDTHxHEIGHT, each from 16 to 8192, such as 1280x720") { configuration, size in
             configuration.hardware.camera.width = size.width
             configuration.hardware.camera.height = size.height
@@ -58,47 +58,47 @@ extension Setting<FrameSize> {
 
 extension Setting<FrameRate> {
     /// `camera.fps`: the frames a second asked of the camera.
-    public static var cameraFrameRate: Self {
+    package static var cameraFrameRate: Self {
         Setting("camera.fps", in: 1...120) { $0.hardware.camera.framesPerSecond = $1.framesPerSecond }
     }
 }
 
 extension Setting<V4L2Camera.FormatPreference> {
     /// `camera.format`: which of the camera's formats to use.
-    public static var cameraFormat: Self { Setting("camera.format") { $0.hardware.camera.format = $1 } }
+    package static var cameraFormat: Self { Setting("camera.format") { $0.hardware.camera.format = $1 } }
 }
 
 // MARK: - Shutter button
 
 extension Setting<String> {
     /// `shutter.chip`: the shutter button's GPIO chip.
-    public static var shutterChip: Self {
+    package static var shutterChip: Self {
         Setting("shutter.chip", allowed: "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { $0.hardware.shutter.chip = $1 }
     }
 }
 
 extension Setting<GPIOLineSelector> {
     /// `shutter.line`: the shutter button's line.
-    public static var shutterLine: Self {
+    package static var shutterLine: Self {
         Setting("shutter.line", allowed: "a line offset (17) or name (GPIO17)") { $0.hardware.shutter.line = $1 }
     }
 }
 
 extension Setting<Polarity> {
     /// `shutter.polarity`: how the shutter button is wired.
-    public static var shutterPolarity: Self {
+    package static var shutterPolarity: Self {
         Setting("shutter.polarity", allowed: "active-low or active-high") { $0.hardware.shutter.activeLow = $1.isActiveLow }
     }
 }
 
 extension Setting<GPIOBias> {
     /// `shutter.bias`: the shutter button's internal resistor.
-    public static var shutterBias: Self { Setting("shutter.bias") { $0.hardware.shutter.bias = $1 } }
+    package static var shutterBias: Self { Setting("shutter.bias") { $0.hardware.shutter.bias = $1 } }
 }
 
 extension Setting<Milliseconds> {
     /// `shutter.debounce_ms`: how close together edges are contact bounce.
-    public static var shutterDebounce: Self {
+    package static var shutterDebounce: Self {
         Setting("shutter.debounce_ms", in: 0...1000) { $0.hardware.shutter.debounce = $1.duration }
     }
 }
@@ -107,21 +107,21 @@ extension Setting<Milliseconds> {
 
 extension Setting<String> {
     /// `led.chip`: the status light's GPIO chip.
-    public static var lightChip: Self {
+    package static var lightChip: Self {
         Setting("led.chip", allowed: "a GPIO chip: gpiochip0, 0 or /dev/gpiochip0") { $0.hardware.lightChip = $1 }
     }
 }
 
 extension Setting<LightLine> {
     /// `led.line`: the status light's line, or none.
-    public static var lightLine: Self {
+    package static var lightLine: Self {
         Setting("led.line", allowed: "a line offset or name, or none") { $0.hardware.lightLine = $1.line }
     }
 }
 
 extension Setting<Polarity> {
     /// `led.polarity`: how the status light is wired.
-    public static var lightPolarity: Self {
+    package static var lightPolarity: Self {
         Setting("led.polarity", allowed: "active-low or active-high") { $0.hardware.lightActiveLow = $1.isActiveLow }
     }
 }
@@ -130,12 +130,12 @@ extension Setting<Polarity> {
 
 extension Setting<String> {
     /// `keypad.device`: the keypad's serial device.
-    public static var keypadDevice: Self { path("keypad.device") { $0.hardware.keypad.device = $1 } }
+    package static var keypadDevice: Self { path("keypad.device") { $0.hardware.keypad.device = $1 } }
 }
 
 extension Setting<BaudRate> {
     /// `keypad.baud`: the keypad's speed.
-    public static var keypadBaud: Self {
+    package static var keypadBaud: Self {
         Setting("keypad.baud", allowed: SerialKeypad.Settings.speeds.map(String.init).joined(separator: ", ")) {
             $0.hardware.keypad.baud = $1.bitsPerSecond
         }
@@ -144,14 +144,14 @@ extension Setting<BaudRate> {
 
 extension Setting<KeypadLayout> {
     /// `keypad.layout`: what the keypad's keys mean.
-    public static var keypadLayout: Self {
+    package static var keypadLayout: Self {
         Setting("keypad.layout", allowed: "keyboard or phone") { $0.settings.keys.layout = $1 }
     }
 }
 
 extension Setting<String> {
     /// `keypad.view_key`: the key that opens the gallery.
-    public static var keypadViewKey: Self {
+    package static var keypadViewKey: Self {
         Setting(
             "keypad.view_key", allowed: "one printable character, such as v (or 0 on a phone keypad)",
             where: { $0.count == 1 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
@@ -161,14 +161,14 @@ extension Setting<String> {
 
 extension Setting<EchoStyle> {
     /// `keypad.echo`: how prompts and the typed name are echoed to the keypad.
-    public static var keypadEcho: Self {
+    package static var keypadEcho: Self {
         Setting("keypad.echo", allowed: "plain or ansi") { $0.hardware.keypad.ansi = $1 == .ansi }
     }
 }
 
 extension Setting<Milliseconds> {
     /// `keypad.multi_tap_ms`: how long a phone key waits for its next tap.
-    public static var keypadMultiTap: Self {
+    package static var keypadMultiTap: Self {
         Setting("keypad.multi_tap_ms", in: 200...5000) { $0.settings.keys.multiTapTimeout = $1.duration }
     }
 }
@@ -177,15 +177,15 @@ extension Setting<Milliseconds> {
 
 extension Setting<String> {
     /// `screen.device`: the framebuffer.
-    public static var screenDevice: Self { path("screen.device") { $0.hardware.screen.device = $1 } }
+    package static var screenDevice: Self { path("screen.device") { $0.hardware.screen.device = $1 } }
 
     /// `screen.font`: one TrueType font for all text.
-    public static var screenFont: Self { path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) } }
+    package static var screenFont: Self { path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) } }
 }
 
 extension Setting<FrameRate> {
     /// `screen.preview_fps`: the live preview's frame rate cap.
-    public static var screenPreviewRate: Self {
+    package static var screenPreviewRate: Self {
         Setting("screen.preview_fps", in: 1...60) { $0.hardware.screen.previewFramesPerSecond = $1.framesPerSecond }
     }
 }
@@ -194,40 +194,40 @@ extension Setting<FrameRate> {
 
 extension Setting<Seconds> {
     /// `booth.countdown_seconds`: the time from the button press to the shot.
-    public static var countdown: Self { Setting("booth.countdown_seconds", in: 0...60) { $0.settings.countdown = $1.duration } }
+    package static var countdown: Self { Setting("booth.countdown_seconds", in: 0...60) { $0.settings.countdown = $1.duration } }
 
     /// `booth.naming_timeout_seconds`: how long the name entry waits for a key.
-    public static var namingTimeout: Self {
+    package static var namingTimeout: Self {
         Setting("booth.naming_timeout_seconds", in: 0.1...3600) { $0.settings.nameTimeout = $1.duration }
     }
 
     /// `screen.attract_after_seconds`: how long the main screen waits for a guest before it
     /// shows the library's photos one after the other; 0 (the default) never.
-    public static var attractAfter: Self {
+    package static var attractAfter: Self {
         Setting("screen.attract_after_seconds", in: 0...86_400) { $0.settings.attractAfter = $1.seconds == 0 ? nil : $1.duration }
     }
 
     /// `gallery.timeout_seconds`: how long the gallery waits for a key before the main screen.
-    public static var galleryTimeout: Self {
+    package static var galleryTimeout: Self {
         Setting("gallery.timeout_seconds", in: 5...3600) { $0.settings.galleryTimeout = $1.duration }
     }
 }
 
 extension Setting<String> {
     /// `booth.name`: the booth's name, on its pages and as its folder in the event's bucket.
-    public static var boothName: Self {
+    package static var boothName: Self {
         Setting("booth.name", allowed: "a name, such as Anna & Ben's wedding") { $0.web.boothName = $1 }
     }
 
     /// `booth.welcome`: the words at the top of the web gallery, which guests can close.
-    public static var boothWelcome: Self {
+    package static var boothWelcome: Self {
         Setting("booth.welcome", allowed: "a few words for the guests") { $0.web.welcome = $1 }
     }
 }
 
 extension Setting<BoothLanguage> {
     /// `booth.language`: the language the booth speaks, on its screens and by default on the web.
-    public static var language: Self {
+    package static var language: Self {
         Setting("booth.language", allowed: BoothLanguage.all.map { "\($0.code) (\($0.nativeName))" }.joined(separator: ", ")) {
             $0.language = $1
         }
@@ -236,7 +236,7 @@ extension Setting<BoothLanguage> {
 
 extension Setting<PhotoDateFormat> {
     /// `gallery.date_format`: how creation times are written, instead of the language's way.
-    public static var galleryDateFormat: Self {
+    package static var galleryDateFormat: Self {
         Setting("gallery.date_format", allowed: "a date pattern such as 'Taken on' dd/MM/yyyy 'at' HH'h'mm") { $0.web.dateFormat = $1 }
     }
 }
@@ -245,7 +245,7 @@ extension Setting<PhotoDateFormat> {
 
 extension Setting<Int> {
     /// `storage.reserve_mb`: the megabytes kept free on the library's disk.
-    public static var storageReserve: Self {
+    package static var storageReserve: Self {
         Setting("storage.reserve_mb", in: 1...1_000_000) { $0.storageReserveBytes = Int64($1) * 1_000_000 }
     }
 }
@@ -254,12 +254,12 @@ extension Setting<Int> {
 
 extension Setting<Bool> {
     /// `http.enabled`: whether the booth serves the web gallery.
-    public static var httpEnabled: Self { Setting("http.enabled", allowed: "true or false") { $0.web.enabled = $1 } }
+    package static var httpEnabled: Self { Setting("http.enabled", allowed: "true or false") { $0.web.enabled = $1 } }
 }
 
 extension Setting<IPAddress> {
     /// `http.address`: the address the web gallery listens on.
-    public static var httpAddress: Self {
+    package static var httpAddress: Self {
         Setting("http.address", allowed: "an IP address of this machine to listen on, such as 0.0.0.0 (all), 127.0.0.1 or ::") {
             $0.web.address = $1.settingText
         }
@@ -268,26 +268,26 @@ extension Setting<IPAddress> {
 
 extension Setting<TCPPort> {
     /// `http.port`: the web gallery's port.
-    public static var httpPort: Self { Setting("http.port", in: 1...65535) { $0.web.port = $1.number } }
+    package static var httpPort: Self { Setting("http.port", in: 1...65535) { $0.web.port = $1.number } }
 }
 
 extension Setting<PublicURL> {
     /// `http.public_url`: how guests reach the gallery, for the QR codes.
-    public static var httpPublicURL: Self {
+    package static var httpPublicURL: Self {
         Setting("http.public_url", allowed: "an address such as http://booth.local:8080, or auto") { $0.web.publicURL = $1.address }
     }
 }
 
 extension Setting<AdminToken> {
     /// `http.admin_token`: the secret that allows hiding and deleting photos over the web.
-    public static var httpAdminToken: Self {
+    package static var httpAdminToken: Self {
         Setting("http.admin_token", allowed: "a secret of at least 16 characters, or none") { $0.web.adminToken = $1.secret }
     }
 }
 
 extension Setting<Int> {
     /// `http.guest_delete_hours`: how long a guest's link can delete their photo.
-    public static var httpGuestDeleteHours: Self {
+    package static var httpGuestDeleteHours: Self {
         Setting("http.guest_delete_hours", in: 0...8760) { $0.web.guestDeleteHours = $1 }
     }
 }
@@ -296,7 +296,7 @@ extension Setting<Int> {
 
 extension Setting<StoreEndpoint> {
     /// `sync.endpoint`: the event's S3-compatible store.
-    public static var syncEndpoint: Self {
+    package static var syncEndpoint: Self {
         Setting(
             "sync.endpoint",
             allowed: """
@@ -309,14 +309,14 @@ extension Setting<StoreEndpoint> {
 
 extension Setting<String> {
     /// `sync.bucket`: the event's bucket.
-    public static var syncBucket: Self {
+    package static var syncBucket: Self {
         Setting("sync.bucket", allowed: "a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens", where: SyncSettings.isBucketName) {
             $0.sync.bucket = $1
         }
     }
 
     /// `sync.region`: the bucket's region.
-    public static var syncRegion: Self {
+    package static var syncRegion: Self {
         Setting(
             "sync.region", allowed: "a region such as us-east-1, eu-central-1 or auto",
             where: { $0.wholeMatch(of: /[a-z0-9][a-z0-9\-]{0,62}/) != nil }
@@ -324,27 +324,27 @@ extension Setting<String> {
     }
 
     /// `sync.event`: the event's name, its folder in the bucket.
-    public static var syncEvent: Self {
+    package static var syncEvent: Self {
         Setting("sync.event", allowed: "the event's name, such as Anna & Ben's wedding") { $0.sync.event = $1 }
     }
 
     /// `sync.credentials_file`: the store's credentials, in the AWS credentials format.
-    public static var syncCredentialsFile: Self { path("sync.credentials_file") { $0.sync.credentialsFile = $1 } }
+    package static var syncCredentialsFile: Self { path("sync.credentials_file") { $0.sync.credentialsFile = $1 } }
 }
 
 extension Setting<Bool> {
     /// `sync.path_style`: path-style bucket addresses, as self-hosted stores need.
-    public static var syncPathStyle: Self { Setting("sync.path_style", allowed: "true or false") { $0.sync.pathStyle = $1 } }
+    package static var syncPathStyle: Self { Setting("sync.path_style", allowed: "true or false") { $0.sync.pathStyle = $1 } }
 }
 
 extension Setting<Int> {
     /// `sync.max_bytes_per_second`: the uploads' speed limit; 0 for none.
-    public static var syncMaxBytesPerSecond: Self {
+    package static var syncMaxBytesPerSecond: Self {
         Setting("sync.max_bytes_per_second", in: 0...1_000_000_000) { $0.sync.maxBytesPerSecond = $1 == 0 ? nil : $1 }
     }
 }
 
 extension Setting<Seconds> {
     /// `sync.interval_seconds`: how often the event's other booths are looked for.
-    public static var syncInterval: Self { Setting("sync.interval_seconds", in: 1...3600) { $0.sync.listInterval = $1.duration } }
+    package static var syncInterval: Self { Setting("sync.interval_seconds", in: 1...3600) { $0.sync.listInterval = $1.duration } }
 }

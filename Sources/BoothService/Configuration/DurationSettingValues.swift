@@ -4,29 +4,29 @@ import Foundation
 ///
 /// Up to nine digits before the point and nine after it: `Double("0x1p2")`, `"1e1"` and
 /// `"inf"` would be numbers too, and none is a way people write seconds.
-public struct Seconds: NumericSettingValue, Hashable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
-    public var seconds: Double
+package struct Seconds: NumericSettingValue, Hashable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    package var seconds: Double
 
-    public init(_ seconds: Double) {
+    package init(_ seconds: Double) {
         self.seconds = seconds
     }
 
-    public init(floatLiteral seconds: Double) {
+    package init(floatLiteral seconds: Double) {
         self.init(seconds)
     }
 
-    public init(integerLiteral seconds: Int) {
+    package init(integerLiteral seconds: Int) {
         self.init(Double(seconds))
     }
 
-    public init?(settingText text: String) {
+    package init?(settingText text: String) {
         guard text.wholeMatch(of: /[0-9]{1,9}(\.[0-9]{1,9})?/) != nil, let seconds = Double(text) else { return nil }
         self.init(seconds)
     }
 
     /// The seconds with up to nine decimals and no trailing zeros (`2.5`, `30`): plain decimals,
     /// as the setting reads them, where `Double`'s own description may write `1e-05`.
-    public var settingText: String {
+    package var settingText: String {
         var text = String(format: "%.9f", seconds)
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
@@ -34,39 +34,39 @@ public struct Seconds: NumericSettingValue, Hashable, ExpressibleByFloatLiteral,
     }
 
     /// The seconds, rounded to the millisecond.
-    public var duration: Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
+    package var duration: Duration { .milliseconds(Int64((seconds * 1000).rounded())) }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.seconds < rhs.seconds }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.seconds < rhs.seconds }
 
-    public static func allowed(in range: ClosedRange<Self>) -> String {
+    package static func allowed(in range: ClosedRange<Self>) -> String {
         "a number of seconds from \(range.lowerBound.seconds.formatted()) to \(range.upperBound.seconds.formatted())"
     }
 }
 
 /// A number of milliseconds, written as a whole number (`30`).
-public struct Milliseconds: NumericSettingValue, Hashable, ExpressibleByIntegerLiteral {
-    public var milliseconds: Int
+package struct Milliseconds: NumericSettingValue, Hashable, ExpressibleByIntegerLiteral {
+    package var milliseconds: Int
 
-    public init(_ milliseconds: Int) {
+    package init(_ milliseconds: Int) {
         self.milliseconds = milliseconds
     }
 
-    public init(integerLiteral milliseconds: Int) {
+    package init(integerLiteral milliseconds: Int) {
         self.init(milliseconds)
     }
 
-    public init?(settingText text: String) {
+    package init?(settingText text: String) {
         guard let milliseconds = Int(settingText: text) else { return nil }
         self.init(milliseconds)
     }
 
-    public var settingText: String { milliseconds.settingText }
+    package var settingText: String { milliseconds.settingText }
 
-    public var duration: Duration { .milliseconds(milliseconds) }
+    package var duration: Duration { .milliseconds(milliseconds) }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.milliseconds < rhs.milliseconds }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
-    public static func allowed(in range: ClosedRange<Self>) -> String {
+    package static func allowed(in range: ClosedRange<Self>) -> String {
         Int.allowed(in: range.lowerBound.milliseconds...range.upperBound.milliseconds)
     }
 }

@@ -4,12 +4,12 @@ import Foundation
 /// An IPv4 address in dotted decimal (`192.168.1.20`) or an IPv6 address (`::1`), as the web
 /// server binds it. Host names are refused: they may resolve to nothing at boot, before the
 /// network is up.
-public struct IPAddress: SettingValue, Hashable {
+package struct IPAddress: SettingValue, Hashable {
     /// The address as written.
-    public let settingText: String
+    package let settingText: String
 
     /// Whether `inet_pton`, which the server's socket uses too, reads `text` as an address.
-    public init?(settingText text: String) {
+    package init?(settingText text: String) {
         var address = in6_addr()
         guard inet_pton(AF_INET, text, &address) == 1 || inet_pton(AF_INET6, text, &address) == 1 else { return nil }
         settingText = text
@@ -17,24 +17,24 @@ public struct IPAddress: SettingValue, Hashable {
 }
 
 /// A TCP port, 1 to 65535.
-public struct TCPPort: NumericSettingValue, Hashable, ExpressibleByIntegerLiteral {
-    public let number: Int
+package struct TCPPort: NumericSettingValue, Hashable, ExpressibleByIntegerLiteral {
+    package let number: Int
 
-    public init(integerLiteral number: Int) {
+    package init(integerLiteral number: Int) {
         precondition((1...65535).contains(number), "no TCP port \(number)")
         self.number = number
     }
 
-    public init?(settingText text: String) {
+    package init?(settingText text: String) {
         guard let number = Int(settingText: text), (1...65535).contains(number) else { return nil }
         self.number = number
     }
 
-    public var settingText: String { number.settingText }
+    package var settingText: String { number.settingText }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.number < rhs.number }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.number < rhs.number }
 
-    public static func allowed(in range: ClosedRange<Self>) -> String {
+    package static func allowed(in range: ClosedRange<Self>) -> String {
         Int.allowed(in: range.lowerBound.number...range.upperBound.number)
     }
 }
@@ -42,11 +42,11 @@ public struct TCPPort: NumericSettingValue, Hashable, ExpressibleByIntegerLitera
 /// How guests' phones reach the booth: an `http://` or `https://` address with a host and
 /// nothing after the path (`http://booth.local:8080`), or `auto` for the booth's own address on
 /// its network.
-public struct PublicURL: SettingValue, Hashable {
+package struct PublicURL: SettingValue, Hashable {
     /// The address, without a trailing slash; `nil` for `auto`.
-    public let address: String?
+    package let address: String?
 
-    public init?(settingText text: String) {
+    package init?(settingText text: String) {
         guard text != "auto" else {
             address = nil
             return
@@ -57,16 +57,16 @@ public struct PublicURL: SettingValue, Hashable {
         address = text.hasSuffix("/") ? String(text.dropLast()) : text
     }
 
-    public var settingText: String { address ?? "auto" }
+    package var settingText: String { address ?? "auto" }
 }
 
 /// The secret that allows hiding and deleting photos over the web: at least 16 characters and
 /// no spaces, or `none` to turn those actions off.
-public struct AdminToken: SettingValue, Hashable {
+package struct AdminToken: SettingValue, Hashable {
     /// The secret; `nil` for none.
-    public let secret: String?
+    package let secret: String?
 
-    public init?(settingText text: String) {
+    package init?(settingText text: String) {
         guard text != "none" else {
             secret = nil
             return
@@ -75,21 +75,21 @@ public struct AdminToken: SettingValue, Hashable {
         secret = text
     }
 
-    public var settingText: String { secret ?? "none" }
+    package var settingText: String { secret ?? "none" }
 }
 
 /// The address of the event's S3-compatible store: `http` or `https`, a host, nothing after the
 /// path, no user or password (``SyncSettings/endpoint(_:)``).
-public struct StoreEndpoint: SettingValue, Hashable {
-    public let url: URL
+package struct StoreEndpoint: SettingValue, Hashable {
+    package let url: URL
 
-    public init?(settingText text: String) {
+    package init?(settingText text: String) {
         guard let url = SyncSettings.endpoint(text) else { return nil }
         self.url = url
     }
 
-    public var settingText: String { url.absoluteString }
+    package var settingText: String { url.absoluteString }
 
     /// An address refused for the user and password in it is never repeated with them.
-    public static func shown(_ text: String) -> String { SyncSettings.redacted(text) }
+    package static func shown(_ text: String) -> String { SyncSettings.redacted(text) }
 }

@@ -2,7 +2,7 @@
 ///
 /// Each type reads its spelling in one place, ``init(settingText:)``, which both the file and
 /// the command-line option use, so they accept the same values and refuse the same ones.
-public protocol SettingValue: Sendable {
+package protocol SettingValue: Sendable {
     /// The value `text` spells, or `nil` when it spells no value of this type.
     init?(settingText text: String)
 
@@ -14,23 +14,23 @@ public protocol SettingValue: Sendable {
 }
 
 extension SettingValue {
-    public static func shown(_ text: String) -> String { text }
+    package static func shown(_ text: String) -> String { text }
 }
 
 /// A value of a setting that is a number: a setting allows those in a range.
-public protocol NumericSettingValue: SettingValue, Comparable {
+package protocol NumericSettingValue: SettingValue, Comparable {
     /// What a setting that allows `range` says it allows: "a whole number from 1 to 120".
     static func allowed(in range: ClosedRange<Self>) -> String
 }
 
 /// A value a setting does not allow; the message says what the setting allows.
-public struct SettingValueError: Error, Hashable, CustomStringConvertible {
+package struct SettingValueError: Error, Hashable, CustomStringConvertible {
     /// The value as it was written.
-    public let value: String
+    package let value: String
     /// What the setting allows: "active-low or active-high".
-    public let allowed: String
+    package let allowed: String
 
-    public var description: String { "\"\(value)\" is not allowed; use \(allowed)." }
+    package var description: String { "\"\(value)\" is not allowed; use \(allowed)." }
 }
 
 /// One setting of the booth: its key in the configuration file (`camera.size`), the values it
@@ -39,11 +39,11 @@ public struct SettingValueError: Error, Hashable, CustomStringConvertible {
 /// The file and the command-line option that set it both read a value with ``parse(_:)``, so
 /// a wrong value gets the same message from either. The settings are the static members of
 /// `Setting` (``cameraSize``, ...), and ``ConfigurationKey/all`` lists them for the file.
-public struct Setting<Value: SettingValue>: Sendable {
+package struct Setting<Value: SettingValue>: Sendable {
     /// The key in the file: section and name, `camera.size`.
-    public let name: String
+    package let name: String
     /// The values allowed, for messages: "WIDTHxHEIGHT, each from 16 to 8192, such as 1280x720".
-    public let allowed: String
+    package let allowed: String
     private let allows: @Sendable (Value) -> Bool
     private let store: @Sendable (inout BoothConfiguration, Value) -> Void
 
@@ -60,7 +60,7 @@ public struct Setting<Value: SettingValue>: Sendable {
     }
 
     /// The value `text` spells, if the setting allows it.
-    public func parse(_ text: String) throws(SettingValueError) -> Value {
+    package func parse(_ text: String) throws(SettingValueError) -> Value {
         guard let value = Value(settingText: text), allows(value) else {
             throw SettingValueError(value: Value.shown(text), allowed: allowed)
         }
