@@ -578,6 +578,9 @@ def install_package(m: Machine, deb: Path) -> list[str]:
     enabled = m.sh("systemctl is-enabled photobooth.service")[1].strip()
     check(enabled == "enabled", f"photobooth.service is {enabled!r} after the install, not enabled")
     m.attach_gpio()
+    # The simulated chip may have come just now (its service starts with the guest, late on a
+    # busy host): udev applies the package's rules to it as to a chip plugged in after the install.
+    m.sh("udevadm settle --timeout=120", timeout=150)
     m.sh("udevadm info /dev/video0 /dev/ttyS1 > /share/udevadm-info.txt 2>&1; "
          "ls -l /dev/photobooth/ /dev/gpiochip* > /share/devices.txt 2>&1")
     links = m.sh_ok("readlink -f /dev/photobooth/camera /dev/photobooth/keypad; "

@@ -326,7 +326,8 @@ def contract_checks(booth: Booth, out: Path):
     Without the admin token, so that it cannot hide or delete the photos the other checks use:
     the admin operations are tried for their 401s."""
     result = subprocess.run(
-        [schemathesis(), "run", str(ROOT / "docs/openapi.yaml"), "--url", booth.base, "--checks", "all",
+        [schemathesis(), "--config-file", str(ROOT / "webtest/schemathesis.toml"), "run", str(ROOT / "docs/openapi.yaml"),
+         "--url", booth.base, "--checks", "all",
          "--exclude-tag", "live", "--max-examples", "50", "--request-timeout", "10", "--no-color"],
         capture_output=True, timeout=900)
     output = (result.stdout + result.stderr).decode(errors="replace")
