@@ -33,7 +33,7 @@ struct PhotoLinks: Sendable {
         deletionKeys?.key(for: id)
     }
 
-    /// The host guests can reach the gallery at, without a package address configured.
+    /// The host guests can reach the gallery at, without a public address configured.
     private func listeningHost() -> String? {
         switch address {
         case "0.0.0.0", "::", "": Self.ownAddress()

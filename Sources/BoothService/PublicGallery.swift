@@ -43,7 +43,7 @@ package enum PublicGallery {
             adminToken: nil, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "")
         settings.language = configuration.language
         settings.welcome = configuration.web.welcome
-        // A package gallery meets the most connections of all: its limit, not the process's.
+        // A public gallery meets the most connections of all: its limit, not the process's.
         settings.connectionLimits = raiseDescriptorLimit(logger: logger)
         let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
         let group = ServiceGroup(

@@ -17,7 +17,7 @@ extension Gallery {
         ]
     }
 
-    static let foreverCache = "package, max-age=31536000, immutable"
+    static let foreverCache = "public, max-age=31536000, immutable"
 
     /// `/thumbnails/{id}.jpg`: the catalog's thumbnail, kept in memory with its ETag until the
     /// photos change (a hidden or deleted photo's then answers 404).

@@ -32,7 +32,7 @@ struct WebError: Error, Sendable {
     }
 
     /// A photo page for an id the gallery does not have: the photo may be on its way (taken a
-    /// moment ago at another booth of the event, or on its way to the bucket that feeds a package
+    /// moment ago at another booth of the event, or on its way to the bucket that feeds a public
     /// gallery), so the page says so and looks again every 5 seconds (`Refresh`), showing the
     /// photo once it is there.
     static func photoOnItsWay(_ id: UUID) -> WebError {

@@ -127,7 +127,7 @@ struct BoothMonitorTests {
 struct PhotoLinksTests {
     let id = UUID(uuidString: "3F2C9A4E-0B1D-4C6E-9F8A-2D4B6C8E0A1F")!
 
-    @Test("A package address wins; else the address the gallery listens on; never the loopback")
+    @Test("A public address wins; else the address the gallery listens on; never the loopback")
     func links() {
         let page = "/photos/3f2c9a4e-0b1d-4c6e-9f8a-2d4b6c8e0a1f"
         #expect(

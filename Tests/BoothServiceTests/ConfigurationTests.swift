@@ -110,7 +110,7 @@ struct ConfigurationTests {
         #expect(configuration.settings.countdown == .seconds(5) && configuration.settings.nameTimeout == .milliseconds(12_500))
     }
 
-    @Test("The web gallery's keys: address, port, package address, admin token, name and date format")
+    @Test("The web gallery's keys: address, port, public address, admin token, name and date format")
     func webKeys() throws {
         let configuration = try load(
             #"""

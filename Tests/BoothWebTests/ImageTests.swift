@@ -22,7 +22,7 @@ struct ImageTests {
             #expect(Data(response.body.readableBytesView) == jpeg)
             #expect(response.headers[.contentType] == "image/jpeg")
             #expect(response.headers[.contentLength] == String(jpeg.count))
-            #expect(response.headers[.cacheControl] == "package, max-age=31536000, immutable")
+            #expect(response.headers[.cacheControl] == "public, max-age=31536000, immutable")
             let etag = try #require(response.headers[.eTag])
             #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""), "a strong ETag")
 
@@ -32,7 +32,7 @@ struct ImageTests {
                 #expect(cached.status == .notModified, "If-None-Match: \(condition)")
                 #expect(cached.body.readableBytes == 0)
                 #expect(cached.headers[.eTag] == etag)
-                #expect(cached.headers[.cacheControl] == "package, max-age=31536000, immutable")
+                #expect(cached.headers[.cacheControl] == "public, max-age=31536000, immutable")
             }
             let changed = try await client.execute(
                 uri: "/thumbnails/\(photo.id.lowercased).jpg", method: .get, headers: [.ifNoneMatch: "\"something-else\""])

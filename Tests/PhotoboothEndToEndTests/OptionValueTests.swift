@@ -9,7 +9,7 @@ struct OptionValueTests {
         arguments: [
             ("--camera-size", "camera.size", "big"), ("--shutter-polarity", "shutter.polarity", "low"),
             ("--countdown", "booth.countdown_seconds", "99"), ("--keypad-baud", "keypad.baud", "9601"),
-            ("--http-address", "http.address", "localhost"), ("--package-url", "http.public_url", "booth.local"),
+            ("--http-address", "http.address", "localhost"), ("--public-url", "http.public_url", "booth.local"),
             ("--language", "booth.language", "es"),
         ])
     func sameMessage(option: String, key: String, value: String) async throws {

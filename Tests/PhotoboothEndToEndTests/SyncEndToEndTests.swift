@@ -39,7 +39,7 @@ struct SyncingBooth {
         try BoothProcess(
             [
                 "run", "--simulate", "--config", config.path, "--data-dir", directory.path, "--http-address", "127.0.0.1", "--http-port",
-                "\(port)", "--package-url", publicURL,
+                "\(port)", "--public-url", publicURL,
             ], environment: Self.environment)
     }
 
