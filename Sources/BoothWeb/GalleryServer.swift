@@ -20,43 +20,59 @@ import ServiceLifecycle
 /// that cannot be bound cancels that timer at once, and about one start in five hung forever,
 /// deaf to SIGTERM. Here nothing of the web builds a `merge`: the server shuts down by its
 /// graceful-shutdown handler and ``HTTPDate`` writes the date.
+///
+/// The tests run this type too, each on a port of its own.
 public struct GalleryServer: Service {
+    let gallery: Gallery
     private let responder: RouterResponder<GalleryRequestContext>
     private let server: HTTPServerBuilder
-    private let settings: WebSettings
-    private let logger: Logger
+    private let address: (host: String, port: Int)
+    private let onListening: (@Sendable (Int) async -> Void)?
 
     /// A server for `library` and `live` as `settings` say. Nothing is bound before ``run()``.
     public init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger) {
-        let gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: .seconds(15))
-        self.responder = Self.buildRouter(gallery).buildResponder()
-        self.server = GalleryChannel.builder(gallery)
-        self.settings = settings
-        self.logger = logger
+        self.init(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: .seconds(15))
     }
+
+    /// A server whose event stream sends a keep-alive every `eventKeepAlive`, which listens on
+    /// `listeningOn` rather than where `settings` say, and tells `onListening` its port once it
+    /// listens.
+    init(
+        library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger, eventKeepAlive: Duration,
+        listeningOn: (host: String, port: Int)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil
+    ) {
+        gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
+        responder = Self.buildRouter(gallery).buildResponder()
+        server = GalleryChannel.builder(gallery)
+        address = listeningOn ?? (settings.address, settings.port)
+        self.onListening = onListening
+    }
+
+    private var logger: Logger { gallery.logger }
 
     /// Serves until graceful shutdown. Logs "Web gallery on http://ADDR:PORT" once listening.
     public func run() async throws {
-        let (settings, logger, responder, server) = (settings, logger, responder, server)
+        let (logger, responder, server, address, onListening) = (logger, responder, server, address, onListening)
         do {
             // Every task of the server (connections, requests, streams) inherits the
             // preference, so none of them runs on the cooperative pool the booth works on.
             try await withTaskExecutorPreference(WebThreads.handlers) {
                 let service = try server.buildServer(
-                    configuration: ServerConfiguration(address: .hostname(settings.address, port: settings.port)),
+                    configuration: ServerConfiguration(address: .hostname(address.host, port: address.port)),
                     eventLoopGroup: WebThreads.eventLoops, logger: logger,
                     responder: { request, writer, channel in
                         let response = await Self.answer(request, on: channel, with: responder, logger: logger)
                         try await writer.write(response: response.head, body: response.body)
                     },
                     onServerRunning: { channel in
-                        let port = channel.localAddress?.port ?? settings.port
-                        logger.info("Web gallery on http://\(settings.address):\(port)")
+                        let port = channel.localAddress?.port ?? address.port
+                        logger.info("Web gallery on http://\(address.host):\(port)")
+                        await onListening?(port)
                     })
                 try await service.run()
             }
         } catch {
-            throw GalleryServerError(description: "The web gallery cannot serve on \(settings.address):\(settings.port): \(Self.explain(error))")
+            throw GalleryServerError(description: "The web gallery cannot serve on \(address.host):\(address.port): \(Self.explain(error))")
         }
     }
 
@@ -98,25 +114,6 @@ public struct GalleryServer: Service {
     /// screen links to it.
     public static func pagePath(of id: UUID) -> String {
         GalleryPaths.page(of: id)
-    }
-
-    /// The gallery as a Hummingbird application, for the tests (`app.test(.router)` needs no
-    /// socket). The booth itself runs ``run()``.
-    static func buildApplication(
-        library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger,
-        eventKeepAlive: Duration = .seconds(15)
-    ) -> Application<RouterResponder<GalleryRequestContext>> {
-        let gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
-        return Application(
-            router: buildRouter(gallery),
-            server: GalleryChannel.builder(gallery),
-            configuration: ApplicationConfiguration(address: .hostname(settings.address, port: settings.port)),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? settings.port
-                logger.info("Web gallery on http://\(settings.address):\(port)")
-            },
-            eventLoopGroupProvider: .shared(WebThreads.eventLoops),
-            logger: logger)
     }
 
     /// Every route of the gallery, in the order of `docs/openapi.yaml`.

@@ -2,7 +2,6 @@ import BoothCore
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
@@ -15,7 +14,7 @@ import Testing
 @Suite("Kept answers on the connection")
 struct KeptAnswerHandlerTests {
     /// How many answers the connection wrote from memory, as `/metrics` says.
-    static func keptCount(_ client: some TestClientProtocol) async throws -> Int {
+    static func keptCount(_ client: GalleryClient) async throws -> Int {
         let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
         let line = try #require(metrics.split(separator: "\n").first { $0.hasPrefix("photobooth_http_kept_answers_total ") })
         return try #require(Int(line.split(separator: " ")[1]))
@@ -48,7 +47,7 @@ struct KeptAnswerHandlerTests {
         let photo = try fixture.add(caption: "Zoë", width: 1600, height: 1200)
         let uri = template.replacingOccurrences(of: "{id}", with: photo.id.lowercased)
         try Self.settle(fixture)
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let first = try await client.execute(uri: uri, method: .get)
             #expect(first.status == .ok)
             let before = try await Self.keptCount(client)
@@ -83,7 +82,7 @@ struct KeptAnswerHandlerTests {
         let fixture = try WebFixture()
         let alice = try fixture.add(caption: "Alice", secondsAgo: 10)
         let original = "/photos/\(alice.id.lowercased).jpg"
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             for _ in 0..<2 {
                 #expect(String(buffer: try await client.execute(uri: "/", method: .get).body).contains("Alice"))
                 #expect(try await client.execute(uri: original, method: .get).status == .ok)
@@ -112,7 +111,7 @@ struct KeptAnswerHandlerTests {
     func pipelined() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice")
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let port = try #require(client.port)
             let api = "/api/photos/\(photo.id.lowercased)"
             _ = try await client.execute(uri: api, method: .get)
@@ -132,7 +131,7 @@ struct KeptAnswerHandlerTests {
     func languages() async throws {
         let fixture = try WebFixture()
         try fixture.add(caption: "Alice")
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             for (headers, language) in [
                 ([.acceptLanguage: "de-DE,de;q=0.9"], "de"), ([.acceptLanguage: "fr"], "fr"),
                 ([.acceptLanguage: "fr", .cookie: "lang=de"], "de"), ([:], "en"),
@@ -201,7 +200,7 @@ struct KeptAnswerHandlerTests {
         let photo = try fixture.add(caption: "Alice", width: 1600, height: 1200)
         let copy = try ImageTests.outgoing(photo, in: fixture)
         let original = "/photos/\(photo.id.lowercased).jpg"
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let port = try #require(client.port)
             _ = try await client.execute(uri: original, method: .get)
             try await RawConnection.with(port: port) { session in
