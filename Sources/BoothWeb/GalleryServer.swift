@@ -92,22 +92,17 @@ public struct GalleryServer: Service {
         }
     }
 
-    /// The router's answer to `request`, with the `Date` header; a failure that got past the
-    /// error pages is a bare 500.
+    /// The router's answer to `request`; a failure that got past the error pages is a bare 500.
     private static func answer(
         _ request: Request, on channel: any Channel, with responder: RouterResponder<GalleryRequestContext>, logger: Logger
     ) async -> Response {
         let context = GalleryRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
-        var response: Response
         do {
-            response = try await responder.respond(to: request, context: context)
+            return try await responder.respond(to: request, context: context)
         } catch {
             logger.debug("Web request \(request.method) \(request.uri.path) failed: \(error)")
-            response = Response(status: .internalServerError)
-            SecurityHeaders.add(to: &response.headers)
+            return Response(status: .internalServerError)
         }
-        response.headers[.date] = HTTPDate.now
-        return response
     }
 
     /// The path of a photo's page, `/photos/<lowercased uuid>`: the QR code on the booth's
@@ -124,12 +119,13 @@ public struct GalleryServer: Service {
 
     /// The router: the routes, HEAD for each GET, and 405 with `Allow` for any other method on a
     /// known path (``MethodCheck``); unknown paths are 404, a query that does not decode 400
-    /// (``QueryCheck``); every answer with the ``SecurityHeaders``.
+    /// (``QueryCheck``); a 304 to a client that has the answer (``ConditionalGet``). What every
+    /// answer carries beside (`Date`, the security headers) the connection adds
+    /// (``ConnectionRules``), to the router's answers as to its own.
     static func buildRouter(_ gallery: Gallery) -> Router<GalleryRequestContext> {
         let router = Router(context: GalleryRequestContext.self, options: [.autoGenerateHeadEndpoints])
         let routes = routes(gallery)
-        router.add(middleware: SecurityHeaderMiddleware())
-        router.add(middleware: AnswerCounting(metrics: gallery.metrics))
+        router.add(middleware: ConditionalGet())
         router.add(middleware: ErrorPresentation(pages: gallery.pages, boothName: gallery.settings.boothName, fallback: gallery.settings.language))
         router.add(middleware: MethodCheck(allowedMethods(routes)))
         router.add(middleware: QueryCheck())

@@ -3,8 +3,6 @@ import BoothStore
 import Foundation
 import HTTPTypes
 import NIOCore
-import NIOEmbedded
-import NIOHTTP1
 import Testing
 
 @testable import BoothWeb
@@ -142,56 +140,6 @@ struct KeptAnswerHandlerTests {
                 }
             }
         }
-    }
-
-    /// The handler alone on an embedded channel, whose event loop's time the test advances.
-    static func embedded(_ kept: KeptAnswers, idleTimeout: TimeAmount) throws -> (EmbeddedChannel, EmbeddedEventLoop) {
-        let loop = EmbeddedEventLoop()
-        let channel = EmbeddedChannel(handler: KeptAnswerHandler(kept: kept, metrics: WebMetrics(), idleTimeout: idleTimeout), loop: loop)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
-        return (channel, loop)
-    }
-
-    @Test("A request whose head or body stops coming is closed after the idle timeout, kept answer or not")
-    func stalledBodies() throws {
-        let fixture = try WebFixture()
-        try Self.settle(fixture)
-        let kept = KeptAnswers(library: fixture.library)
-        let stalled = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: ["Host": "localhost", "Content-Length": "10"])
-        let answer = ServedAnswer(KeptAnswer(headers: [.contentType: "text/plain", .eTag: "\"1\""], body: ByteBuffer(string: "kept")))
-        kept.served.keep(answer, for: RequestKey.of(stalled), generation: kept.generation.current, cost: answer.cost)
-        let deletion = HTTPRequestHead(
-            version: .http1_1, method: .POST, uri: "/photos/x/delete", headers: ["Host": "localhost", "Content-Length": "500"])
-        for (head, isKept) in [(stalled, true), (deletion, false)] {
-            let (channel, loop) = try Self.embedded(kept, idleTimeout: .seconds(1))
-            try channel.writeInbound(HTTPServerRequestPart.head(head))
-            try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "key=")))
-            #expect(try channel.readInbound(as: HTTPServerRequestPart.self) == nil ? isKept : !isKept, "answered here or passed on")
-            if isKept { #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) != nil, "the kept answer went out") }
-            loop.advanceTime(by: .milliseconds(999))
-            #expect(channel.isActive, "\(head.method): not yet quiet for the timeout")
-            loop.advanceTime(by: .milliseconds(1))
-            #expect(!channel.isActive, "\(head.method): a body that stopped coming for the timeout closes the connection")
-        }
-        let (quiet, loop) = try Self.embedded(kept, idleTimeout: .seconds(1))
-        loop.advanceTime(by: .seconds(1))
-        #expect(!quiet.isActive, "a connection that never sends a request")
-    }
-
-    @Test("A request the router is still answering keeps its connection past the idle timeout; its answer's end starts the timeout")
-    func routerAtWork() throws {
-        let fixture = try WebFixture()
-        let (channel, loop) = try Self.embedded(KeptAnswers(library: fixture.library), idleTimeout: .seconds(1))
-        try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/slow")))
-        try channel.writeInbound(HTTPServerRequestPart.end(nil))
-        loop.advanceTime(by: .seconds(30))
-        #expect(channel.isActive, "the answer is being made")
-        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
-        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
-        loop.advanceTime(by: .milliseconds(999))
-        #expect(channel.isActive)
-        loop.advanceTime(by: .milliseconds(1))
-        #expect(!channel.isActive, "quiet for the timeout once answered")
     }
 
     @Test("Twenty pipelined requests for a kept original all come back whole, and so does one the client half-closes after")
