@@ -135,6 +135,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            // The pages' Mustache templates, compiled into the binary (`PackageResources`): the
+            // package installs the binary alone, with no resource bundle beside it.
+            resources: [.embedInCode("Templates")],
             swiftSettings: strictSettings
         ),
         // The event's bucket: the S3 client (Signature V4) and the replication worker.

@@ -1,6 +1,5 @@
 import Logging
 import NIOCore
-import NIOHTTP1
 import Synchronization
 
 /// The web gallery's open connections, held within its ``ConnectionLimits``.
@@ -159,41 +158,5 @@ final class ConnectionSlot: Sendable {
     var idleSince: NIODeadline? {
         let nanoseconds = idleSinceNanoseconds.load(ordering: .relaxed)
         return nanoseconds < 0 ? nil : .uptimeNanoseconds(UInt64(nanoseconds))
-    }
-}
-
-/// Tells a connection's ``ConnectionSlot`` whether anything is in progress on it: from a
-/// request's head until its answer's end has been written out (an answer still on its way to
-/// a slow client is in progress).
-final class ConnectionActivity: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private let slot: ConnectionSlot
-    /// Requests whose answer has not been written out yet.
-    private var inProgress = 0
-
-    init(slot: ConnectionSlot) {
-        self.slot = slot
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head = unwrapInboundIn(data) {
-            inProgress += 1
-            if inProgress == 1 { slot.markBusy() }
-        }
-        context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
-        let written = promise ?? context.eventLoop.makePromise()
-        written.futureResult.assumeIsolated().whenComplete { _ in
-            self.inProgress = max(0, self.inProgress - 1)
-            if self.inProgress == 0 { self.slot.markIdle(at: .now()) }
-        }
-        context.write(data, promise: written)
     }
 }

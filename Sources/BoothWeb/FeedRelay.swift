@@ -11,8 +11,8 @@ import Synchronization
 /// behind is disconnected rather than skipped.
 ///
 /// It ends when the client goes, when the feed is closed and when the server shuts down
-/// gracefully; a client that accepts nothing for `stallLimit` is disconnected, so a stalled
-/// connection does not hold a stream open forever.
+/// gracefully. A client that takes nothing is the connection's to close (its stall limit,
+/// ``ConnectionRules``): the write in progress then fails, and the stream ends.
 struct FeedRelay<Value: Sendable> {
     /// Where the values come from, and how a slow client gets them.
     enum Source {
@@ -37,7 +37,6 @@ struct FeedRelay<Value: Sendable> {
 
     let source: Source
     var keepAlive: Duration?
-    let stallLimit: Duration
     /// What the stream is, in log lines ("the event stream").
     var name = "the stream"
     var logger: Logger
@@ -46,7 +45,6 @@ struct FeedRelay<Value: Sendable> {
     /// went away, too: there is nobody left to tell.
     func run(for request: Request, on channel: any Channel, deliver: (Item) async throws -> Void) async throws {
         let (items, continuation) = AsyncStream.makeStream(of: Item.self, bufferingPolicy: bufferingPolicy)
-        let writing = PendingWrite()
         let backlog = Backlog()
         // Before the opening is delivered: what is published from then on is the client's.
         let subscription = subscribe(continuation, backlog: backlog, channel: channel)
@@ -80,19 +78,9 @@ struct FeedRelay<Value: Sendable> {
                             }
                         }
                     }
-                    group.addTask { [stallLimit] in
-                        while (try? await Task.sleep(for: stallLimit / 4)) != nil {
-                            if writing.hasStalled(longerThan: stallLimit) {
-                                channel.close(promise: nil)
-                                return
-                            }
-                        }
-                    }
                     for await item in items {
                         if case .value = item, subscription != nil { backlog.take() }
-                        writing.begin()
                         try await deliver(item)
-                        writing.end()
                     }
                     group.cancelAll()
                 }
@@ -144,19 +132,6 @@ struct FeedRelay<Value: Sendable> {
                 return true
             }
         }
-    }
-}
-
-/// When the write in progress began, if one is: a write that does not finish means the
-/// client stopped reading.
-private final class PendingWrite: Sendable {
-    private let started = Mutex<ContinuousClock.Instant?>(nil)
-
-    func begin() { started.withLock { $0 = .now } }
-    func end() { started.withLock { $0 = nil } }
-
-    func hasStalled(longerThan limit: Duration) -> Bool {
-        started.withLock { started in started.map { ContinuousClock.now - $0 > limit } ?? false }
     }
 }
 

@@ -37,7 +37,7 @@ extension Gallery {
             kept.thumbnails.keep(answer, for: id.lowercased, generation: generation, cost: jpeg.count + 256)
         }
         serveAgain(ServedAnswer(answer), to: request, generation: generation)
-        return Self.notModified(request, answer.headers) ?? answer.response
+        return answer.response
     }
 
     /// `/photos/{id}.jpg`: the original with its name and time spliced in (EXIF and XMP, as
@@ -65,7 +65,6 @@ extension Gallery {
             headers[.contentDisposition] = Self.attachment(named: parts.fileName)
         }
         serveAgain(ServedAnswer(parts, headers: headers), to: request, generation: generation)
-        if let answer = Self.notModified(request, headers) { return answer }
 
         // A Range with an If-Range that names another version is answered with the whole copy.
         let ifRange = request.headers[.ifRange]
@@ -114,37 +113,6 @@ extension Gallery {
     /// How much of a tagged copy its ETag digests: the start of the file, where the metadata
     /// is (the whole EXIF and XMP segments fit in it; the image data after them never changes).
     static let metadataSpan = 16 * 1024
-
-    /// A 304 when the request's `If-None-Match` names the answer's ETag (or `*`), with the
-    /// answer's caching headers and no body; `nil` when the full answer is needed.
-    static func notModified(_ request: Request, _ headers: HTTPFields) -> Response? {
-        guard let etag = headers[.eTag], matches(request.headers[values: .ifNoneMatch], etag) else { return nil }
-        var response = Response(status: .notModified, headers: notModifiedFields(headers))
-        response.headers[.contentLength] = nil
-        return response
-    }
-
-    /// Whether the `If-None-Match` lines `conditions` name `etag` (or `*`): the weak
-    /// comparison of RFC 9110 section 13.1.2, where a `W/` prefix does not matter.
-    static func matches(_ conditions: [String], _ etag: String) -> Bool {
-        for condition in conditions {
-            for tag in condition.split(separator: ",") {
-                let trimmed = tag.trimmingCharacters(in: .whitespaces)
-                if trimmed == "*" || (trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed[...]) == etag { return true }
-            }
-        }
-        return false
-    }
-
-    /// The headers of a 304 for an answer with `headers`: its caching headers, without those
-    /// that describe a body.
-    static func notModifiedFields(_ headers: HTTPFields) -> HTTPFields {
-        var fields = headers
-        fields[.contentType] = nil
-        fields[.contentDisposition] = nil
-        fields[.contentLength] = nil
-        return fields
-    }
 
     /// `Content-Disposition: attachment` for `name`: a plain ASCII `filename` for old clients
     /// and the exact UTF-8 name as `filename*` (RFC 6266, RFC 5987).

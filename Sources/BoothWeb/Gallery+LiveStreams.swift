@@ -30,9 +30,7 @@ extension Gallery {
         _ feed: LatestValue<Data>, _ stream: WebMetrics.Stream, _ request: Request, _ context: GalleryRequestContext
     ) -> Response {
         let logger = context.logger
-        let relay = FeedRelay(
-            source: .newest(feed), stallLimit: settings.streamStallLimit ?? settings.idleTimeout, name: "the \(stream.rawValue) stream",
-            logger: logger)
+        let relay = FeedRelay(source: .newest(feed), name: "the \(stream.rawValue) stream", logger: logger)
         let metrics = self.metrics
         return Response(
             status: .ok,
@@ -88,9 +86,8 @@ extension Gallery {
         let metrics = self.metrics
         let logger = context.logger
         let relay = FeedRelay(
-            source: .every(live.photoAdded, backlog: settings.eventBacklog), keepAlive: eventKeepAlive,
-            stallLimit: settings.streamStallLimit ?? settings.idleTimeout,
-            name: "the event stream", logger: logger)
+            source: .every(live.photoAdded, backlog: settings.eventBacklog), keepAlive: eventKeepAlive, name: "the event stream",
+            logger: logger)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store"],

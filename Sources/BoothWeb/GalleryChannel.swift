@@ -1,35 +1,42 @@
 import HummingbirdCore
 import Logging
 import NIOCore
-import NIOHTTP1
-import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// A connection to the gallery: Hummingbird's HTTP/1.1 channel with ``KeptAnswerHandler`` in
-/// front of the conversion to Swift's HTTP types, where a body can still be a file region
-/// (the conversion carries only bytes in memory). The idle timeout moves to that handler,
-/// which sees every request; the rest is as ``HummingbirdCore/HTTP1Channel`` sets it up.
+/// A connection to the gallery: Hummingbird's HTTP/1.1 channel (``HummingbirdCore/HTTP1Channel``,
+/// set up by itself, without an idle timeout of its own) with two handlers of the gallery in
+/// front of its conversion to Swift's HTTP types: ``ConnectionRules``, next to the socket,
+/// which every answer follows, and ``KeptAnswerHandler``, which answers kept answers on the
+/// event loop. Both need to be there: they see the requests the other answers, and a body
+/// written there can still be a file region, which `sendfile` sends (the conversion carries
+/// only bytes in memory, and `additionalChannelHandlers`, Hummingbird's own place for
+/// handlers, is after it).
 ///
 /// Each connection is first let in by the ``ConnectionTable`` (or closed at once, before it is
-/// registered with the event loop), and ``ConnectionActivity`` tells the table whether a
-/// request is in progress on it. HummingbirdCore gives no place for a handler of the listening
+/// registered with the event loop), and ``ConnectionRules`` tells the table whether a request
+/// is in progress on it. HummingbirdCore gives no place for a handler of the listening
 /// socket's own, so the limits are kept here, where every accepted connection passes first.
-struct GalleryChannel: ServerChildChannel, HTTPChannelHandler {
-    typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
+struct GalleryChannel: ServerChildChannel {
+    typealias Value = HTTP1Channel.Value
 
-    let responder: HTTPChannelHandler.Responder
+    let http1: HTTP1Channel
     let kept: KeptAnswers
     let metrics: WebMetrics
     let connections: ConnectionTable
-    let idleTimeout: TimeAmount
+    let timing: ConnectionRules.Timing
 
-    /// A server of `gallery`'s answers as `settings` say.
+    init(responder: @escaping HTTPChannelHandler.Responder, gallery: Gallery) {
+        http1 = HTTP1Channel(responder: responder)
+        kept = gallery.kept
+        metrics = gallery.metrics
+        connections = gallery.connections
+        let idleTimeout = TimeAmount(gallery.settings.idleTimeout)
+        timing = ConnectionRules.Timing(idleTimeout: idleTimeout, stallLimit: gallery.settings.stallLimit.map(TimeAmount.init) ?? idleTimeout)
+    }
+
+    /// A server of `gallery`'s answers.
     static func builder(_ gallery: Gallery) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in
-            GalleryChannel(
-                responder: responder, kept: gallery.kept, metrics: gallery.metrics, connections: gallery.connections,
-                idleTimeout: TimeAmount(gallery.settings.idleTimeout))
-        }
+        HTTPServerBuilder { responder in GalleryChannel(responder: responder, gallery: gallery) }
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -38,32 +45,22 @@ struct GalleryChannel: ServerChildChannel, HTTPChannelHandler {
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(ConnectionRefused())
         }
-        let connections = connections
+        let (connections, kept, metrics, timing) = (connections, kept, metrics, timing)
         channel.closeFuture.whenComplete { _ in connections.remove(slot) }
-        let setUp = channel.eventLoop.makeCompletedFuture { () throws -> Value in
-            let decoder = HTTP1Channel.Configuration().httpDecoder
-            var limits = NIOHTTPDecoderLimitConfiguration()
-            limits.maxHeaderFieldSize = decoder.maxHeaderFieldSize
-            limits.maxHeaderListSize = decoder.maxHeaderListSize
-            limits.maxHeaderFieldCount = decoder.maxHeaderFieldCount
+        let setUp = http1.setup(channel: channel, logger: logger).assumeIsolated().flatMapThrowing { value in
             let pipeline = channel.pipeline.syncOperations
-            // Pipelined requests reach the handler, which keeps their answers in order.
-            try pipeline.configureHTTPServerPipeline(
-                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
-            try pipeline.addHandler(ConnectionActivity(slot: slot))
-            try pipeline.addHandler(KeptAnswerHandler(kept: kept, metrics: metrics, idleTimeout: idleTimeout))
-            try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
-            return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
-        }
+            let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
+            try pipeline.addHandler(ConnectionRules(timing: timing, metrics: metrics, slot: slot), position: .before(codec))
+            try pipeline.addHandler(KeptAnswerHandler(kept: kept, metrics: metrics), position: .before(codec))
+            return value
+        }.nonisolated()
         // A connection that cannot be set up is nobody's: NIO leaves closing it to us.
         setUp.whenFailure { _ in channel.close(promise: nil) }
         return setUp
     }
 
     func handle(value: Value, logger: Logger) async {
-        await handleHTTP(asyncChannel: value, logger: logger)
+        await http1.handle(value: value, logger: logger)
     }
 }
 

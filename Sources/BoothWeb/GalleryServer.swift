@@ -20,43 +20,59 @@ import ServiceLifecycle
 /// that cannot be bound cancels that timer at once, and about one start in five hung forever,
 /// deaf to SIGTERM. Here nothing of the web builds a `merge`: the server shuts down by its
 /// graceful-shutdown handler and ``HTTPDate`` writes the date.
+///
+/// The tests run this type too, each on a port of its own.
 package struct GalleryServer: Service {
+    let gallery: Gallery
     private let responder: RouterResponder<GalleryRequestContext>
     private let server: HTTPServerBuilder
-    private let settings: WebSettings
-    private let logger: Logger
+    private let address: (host: String, port: Int)
+    private let onListening: (@Sendable (Int) async -> Void)?
 
     /// A server for `library` and `live` as `settings` say. Nothing is bound before ``run()``.
     package init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger) {
-        let gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: .seconds(15))
-        self.responder = Self.buildRouter(gallery).buildResponder()
-        self.server = GalleryChannel.builder(gallery)
-        self.settings = settings
-        self.logger = logger
+        self.init(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: .seconds(15))
     }
+
+    /// A server whose event stream sends a keep-alive every `eventKeepAlive`, which listens on
+    /// `listeningOn` rather than where `settings` say, and tells `onListening` its port once it
+    /// listens.
+    init(
+        library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger, eventKeepAlive: Duration,
+        listeningOn: (host: String, port: Int)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil
+    ) {
+        gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
+        responder = Self.buildRouter(gallery).buildResponder()
+        server = GalleryChannel.builder(gallery)
+        address = listeningOn ?? (settings.address, settings.port)
+        self.onListening = onListening
+    }
+
+    private var logger: Logger { gallery.logger }
 
     /// Serves until graceful shutdown. Logs "Web gallery on http://ADDR:PORT" once listening.
     package func run() async throws {
-        let (settings, logger, responder, server) = (settings, logger, responder, server)
+        let (logger, responder, server, address, onListening) = (logger, responder, server, address, onListening)
         do {
             // Every task of the server (connections, requests, streams) inherits the
             // preference, so none of them runs on the cooperative pool the booth works on.
             try await withTaskExecutorPreference(WebThreads.handlers) {
                 let service = try server.buildServer(
-                    configuration: ServerConfiguration(address: .hostname(settings.address, port: settings.port)),
+                    configuration: ServerConfiguration(address: .hostname(address.host, port: address.port)),
                     eventLoopGroup: WebThreads.eventLoops, logger: logger,
                     responder: { request, writer, channel in
                         let response = await Self.answer(request, on: channel, with: responder, logger: logger)
                         try await writer.write(response: response.head, body: response.body)
                     },
                     onServerRunning: { channel in
-                        let port = channel.localAddress?.port ?? settings.port
-                        logger.info("Web gallery on http://\(settings.address):\(port)")
+                        let port = channel.localAddress?.port ?? address.port
+                        logger.info("Web gallery on http://\(address.host):\(port)")
+                        await onListening?(port)
                     })
                 try await service.run()
             }
         } catch {
-            throw GalleryServerError(description: "The web gallery cannot serve on \(settings.address):\(settings.port): \(Self.explain(error))")
+            throw GalleryServerError(description: "The web gallery cannot serve on \(address.host):\(address.port): \(Self.explain(error))")
         }
     }
 
@@ -76,47 +92,23 @@ package struct GalleryServer: Service {
         }
     }
 
-    /// The router's answer to `request`, with the `Date` header; a failure that got past the
-    /// error pages is a bare 500.
+    /// The router's answer to `request`; a failure that got past the error pages is a bare 500.
     private static func answer(
         _ request: Request, on channel: any Channel, with responder: RouterResponder<GalleryRequestContext>, logger: Logger
     ) async -> Response {
         let context = GalleryRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
-        var response: Response
         do {
-            response = try await responder.respond(to: request, context: context)
+            return try await responder.respond(to: request, context: context)
         } catch {
             logger.debug("Web request \(request.method) \(request.uri.path) failed: \(error)")
-            response = Response(status: .internalServerError)
-            SecurityHeaders.add(to: &response.headers)
+            return Response(status: .internalServerError)
         }
-        response.headers[.date] = HTTPDate.now
-        return response
     }
 
     /// The path of a photo's page, `/photos/<lowercased uuid>`: the QR code on the booth's
     /// screen links to it.
     package static func pagePath(of id: UUID) -> String {
         GalleryPaths.page(of: id)
-    }
-
-    /// The gallery as a Hummingbird application, for the tests (`app.test(.router)` needs no
-    /// socket). The booth itself runs ``run()``.
-    static func buildApplication(
-        library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger,
-        eventKeepAlive: Duration = .seconds(15)
-    ) -> Application<RouterResponder<GalleryRequestContext>> {
-        let gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
-        return Application(
-            router: buildRouter(gallery),
-            server: GalleryChannel.builder(gallery),
-            configuration: ApplicationConfiguration(address: .hostname(settings.address, port: settings.port)),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? settings.port
-                logger.info("Web gallery on http://\(settings.address):\(port)")
-            },
-            eventLoopGroupProvider: .shared(WebThreads.eventLoops),
-            logger: logger)
     }
 
     /// Every route of the gallery, in the order of `docs/openapi.yaml`.
@@ -127,12 +119,13 @@ package struct GalleryServer: Service {
 
     /// The router: the routes, HEAD for each GET, and 405 with `Allow` for any other method on a
     /// known path (``MethodCheck``); unknown paths are 404, a query that does not decode 400
-    /// (``QueryCheck``); every answer with the ``SecurityHeaders``.
+    /// (``QueryCheck``); a 304 to a client that has the answer (``ConditionalGet``). What every
+    /// answer carries beside (`Date`, the security headers) the connection adds
+    /// (``ConnectionRules``), to the router's answers as to its own.
     static func buildRouter(_ gallery: Gallery) -> Router<GalleryRequestContext> {
         let router = Router(context: GalleryRequestContext.self, options: [.autoGenerateHeadEndpoints])
         let routes = routes(gallery)
-        router.add(middleware: SecurityHeaderMiddleware())
-        router.add(middleware: AnswerCounting(metrics: gallery.metrics))
+        router.add(middleware: ConditionalGet())
         router.add(middleware: ErrorPresentation(pages: gallery.pages, boothName: gallery.settings.boothName, fallback: gallery.settings.language))
         router.add(middleware: MethodCheck(allowedMethods(routes)))
         router.add(middleware: QueryCheck())

@@ -20,13 +20,11 @@ import NIOHTTP1
 /// on the web's blocking threads: `sendfile` would read the disk on the event loop, and every
 /// connection would wait for an SD card.
 ///
-/// It sees every request and answer of its connection, so it also keeps the idle timeout
-/// (Hummingbird's state handler, after it, sees only the requests passed on): a connection is
-/// closed when it has been quiet for the timeout with nothing in progress, or in the middle of
-/// a request whose head or body stopped coming. It holds a graceful shutdown's quiesce event,
-/// and the end of the client's input, back until what it writes is written: on either, the
-/// connection is closed as soon as the router has nothing in progress, and an original half
-/// sent would be cut.
+/// What every answer follows (its `Date`, its security headers, the idle timeout, graceful
+/// shutdown) is ``ConnectionRules``', in front of it; the 304 is decided as the router's
+/// (``ConditionalGet``). Its own rule is the end of the client's input: held back until what
+/// it writes is written, since the router's side then closes its half of the connection, and an
+/// original half sent would be cut.
 final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -35,42 +33,30 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let kept: KeptAnswers
     private let metrics: WebMetrics
-    private let idleTimeout: TimeAmount?
 
     /// How many answers of its own a connection may have waiting to be written.
     static let mostWriting = 4
 
     /// Requests passed on whose answer has not ended yet.
     private var passedOn = 0
-    /// A request's head has come and its end not yet.
-    private var reading = false
     /// The rest of a request answered here (a body a GET should not have) is dropped.
     private var dropping = false
     /// Answers of this handler not written out yet.
     private var writing = 0
     /// Whether one of them is sent from an original's file, open meanwhile.
     private var sendingFile = false
-    /// The graceful shutdown has begun: nothing more is answered here.
-    private var quiescing = false
-    /// Events that wait for ``writing`` to end: the quiesce, the end of input.
-    private var held: [Any] = []
-    /// When the connection last read or finished an answer, on its event loop's clock (which a
-    /// test's embedded loop advances).
-    private var lastActive = NIODeadline.uptimeNanoseconds(0)
-    private var idleCheck: Scheduled<Void>?
+    /// The end of the client's input came while ``writing``: passed on once it is zero.
+    private var inputClosed = false
 
-    init(kept: KeptAnswers, metrics: WebMetrics, idleTimeout: TimeAmount?) {
+    init(kept: KeptAnswers, metrics: WebMetrics) {
         self.kept = kept
         self.metrics = metrics
-        self.idleTimeout = idleTimeout
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastActive = context.eventLoop.now
         switch unwrapInboundIn(data) {
         case .head(let head):
-            reading = true
-            if passedOn == 0, !quiescing, writing < Self.mostWriting, context.channel.isWritable, let answer = answer(to: head) {
+            if passedOn == 0, writing < Self.mostWriting, context.channel.isWritable, let answer = answer(to: head) {
                 write(answer, for: head, context: context)
                 dropping = true
             } else {
@@ -80,7 +66,6 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .body:
             if !dropping { context.fireChannelRead(data) }
         case .end:
-            reading = false
             if dropping {
                 dropping = false
             } else {
@@ -90,10 +75,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) {
-            passedOn = max(0, passedOn - 1)
-            lastActive = context.eventLoop.now
-        }
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
         context.write(data, promise: promise)
     }
 
@@ -104,7 +86,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
             !head.headers.contains(name: "range")
         else { return nil }
         guard let answer = kept.served.value(for: RequestKey.of(head), generation: kept.generation.current) else { return nil }
-        guard let file = answer.file, head.method == .GET, !Gallery.matches(head.headers["if-none-match"], answer.etag) else {
+        guard let file = answer.file, head.method == .GET, !EntityTag.matches(head.headers["if-none-match"], answer.etag) else {
             return (answer, nil)
         }
         guard !sendingFile else { return nil }
@@ -134,18 +116,25 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func write(_ found: (ServedAnswer, NIOFileHandle?), for request: HTTPRequestHead, context: ChannelHandlerContext) {
         let (answer, file) = found
-        let unchanged = Gallery.matches(request.headers["if-none-match"], answer.etag)
-        var head = unchanged ? answer.notModified : answer.head
-        head.headers.add(name: "Date", value: HTTPDate.now)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        let unchanged = EntityTag.matches(request.headers["if-none-match"], answer.etag)
+        context.write(wrapOutboundOut(.head(unchanged ? answer.notModified : answer.head)), promise: nil)
         if !unchanged && request.method == .GET {
             if answer.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil) }
             if let file, let part = answer.file {
-                let region = FileRegion(fileHandle: file, readerIndex: part.offset, endIndex: part.size)
-                context.write(wrapOutboundOut(.body(.fileRegion(region))), promise: nil)
+                // In the router's chunks, each flushed by itself but the last (the end's flush
+                // takes it): each one the client takes is progress against the stall limit.
+                for start in stride(from: part.offset, to: part.size, by: OriginalParts.chunkSize) {
+                    let end = min(start + OriginalParts.chunkSize, part.size)
+                    let region = wrapOutboundOut(.body(.fileRegion(FileRegion(fileHandle: file, readerIndex: start, endIndex: end))))
+                    if end < part.size {
+                        context.writeAndFlush(region, promise: nil)
+                    } else {
+                        context.write(region, promise: nil)
+                    }
+                }
             }
         }
-        metrics.countAnswer(unchanged ? .notModified : .ok, kept: true)
+        metrics.countKeptAnswer()
         writing += 1
         if file != nil { sendingFile = true }
         let written = context.eventLoop.makePromise(of: Void.self)
@@ -156,66 +145,15 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 self.sendingFile = false
             }
             self.writing -= 1
-            self.lastActive = context.eventLoop.now
-            if self.writing == 0 {
-                let held = self.held
-                self.held = []
-                for event in held { context.fireUserInboundEventTriggered(event) }
+            if self.writing == 0 && self.inputClosed {
+                self.inputClosed = false
+                context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
             }
         }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        let isQuiesce = event is ChannelShouldQuiesceEvent
-        guard isQuiesce || (event as? ChannelEvent) == .inputClosed else { return context.fireUserInboundEventTriggered(event) }
-        if isQuiesce { quiescing = true }
-        if writing == 0 {
-            context.fireUserInboundEventTriggered(event)
-        } else {
-            held.append(event)
-        }
-    }
-
-    // The idle timeout: a connection that has neither read nor finished an answer for
-    // `idleTimeout` is closed when nothing is in progress, or when it is in the middle of a
-    // request (a head or body that stopped coming); an answer being made or written keeps it.
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive {
-            lastActive = context.eventLoop.now
-            scheduleIdleCheck(context: context, at: lastActive + (idleTimeout ?? .zero))
-        }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        lastActive = context.eventLoop.now
-        scheduleIdleCheck(context: context, at: lastActive + (idleTimeout ?? .zero))
-        context.fireChannelActive()
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        idleCheck = nil
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        idleCheck?.cancel()
-        idleCheck = nil
-        context.fireChannelInactive()
-    }
-
-    private func scheduleIdleCheck(context: ChannelHandlerContext, at deadline: NIODeadline) {
-        guard let idleTimeout, idleCheck == nil else { return }
-        idleCheck = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
-            self.idleCheck = nil
-            let now = context.eventLoop.now
-            if !self.reading && (self.passedOn > 0 || self.writing > 0) {
-                self.scheduleIdleCheck(context: context, at: now + idleTimeout)
-            } else if self.lastActive + idleTimeout <= now {
-                context.close(promise: nil)
-            } else {
-                self.scheduleIdleCheck(context: context, at: self.lastActive + idleTimeout)
-            }
-        }
+        guard writing > 0, (event as? ChannelEvent) == .inputClosed else { return context.fireUserInboundEventTriggered(event) }
+        inputClosed = true
     }
 }

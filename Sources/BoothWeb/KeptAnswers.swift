@@ -133,8 +133,8 @@ final class GenerationCache<Value: Sendable>: Sendable {
 
 extension Gallery {
     /// The answer to a GET that the catalog's photos decide, made by `make` once per change
-    /// of the photos and kept (``KeptAnswers/pages``), with an ETag of its bytes and a 304 to
-    /// a client that has them. The key is the request's path and query, and `variant`: all
+    /// of the photos and kept (``KeptAnswers/pages``), with an ETag of its bytes (a client that
+    /// has them gets its 304 from ``ConditionalGet``). The key is the request's path and query, and `variant`: all
     /// else the answer depends on (its language, the origin of its absolute URLs).
     ///
     /// The generation is read before the catalog: an answer made while a change commits is
@@ -154,7 +154,7 @@ extension Gallery {
             answer = made
         }
         if answer.status == .ok { serveAgain(ServedAnswer(answer), to: request, generation: generation) }
-        return Self.notModified(request, answer.headers) ?? answer.response
+        return answer.response
     }
 
     /// What a page depends on beside its address: the reader's language, and whether they

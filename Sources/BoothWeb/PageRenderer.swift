@@ -3,19 +3,33 @@ import Foundation
 import Hummingbird
 import Mustache
 
-/// Renders the gallery's HTML pages from ``PageTemplates``, each in its reader's language.
+/// Renders the gallery's HTML pages, each in its reader's language, from the Mustache
+/// templates in `Templates/`, which the build compiles into the binary (the booth is installed
+/// without a resource bundle). Every page but the slideshow inherits `layout`. `{{name}}`
+/// escapes HTML, so captions can hold any text safely; no template uses the unescaped
+/// `{{{name}}}`. Every word comes from the booth's texts (`{{text.KEY}}`) or from the view, in
+/// the reader's language. Templates read the views' properties by their names.
 struct PageRenderer: Sendable {
     private let library: MustacheLibrary
     private let boothName: String
 
+    /// Each template by the name pages use for it (`{{<layout}}`), as the build embeds it.
+    static let templates: [(name: String, text: [UInt8])] = [
+        ("layout", PackageResources.layout_mustache), ("gallery", PackageResources.gallery_mustache),
+        ("albums", PackageResources.albums_mustache), ("photo", PackageResources.photo_mustache),
+        ("deletion", PackageResources.deletion_mustache), ("notice", PackageResources.notice_mustache),
+        ("slideshow", PackageResources.slideshow_mustache), ("admin", PackageResources.admin_mustache),
+        ("error", PackageResources.error_mustache),
+    ]
+
     init(boothName: String) {
         self.boothName = boothName
         var library = MustacheLibrary()
-        for (name, text) in PageTemplates.all {
+        for (name, text) in Self.templates {
             do {
-                try library.register(text, named: name)
+                try library.register(String(decoding: text, as: UTF8.self), named: name)
             } catch {
-                // The templates are constants of this module, and a test renders every one.
+                // The templates are part of the binary, and a test renders every one.
                 preconditionFailure("The page template \(name) does not parse: \(error)")
             }
         }
@@ -51,12 +65,16 @@ struct PageRenderer: Sendable {
 }
 
 /// What every page shows around its content: the booth's name, the language (`<html lang>`,
-/// the texts, the switch to the others).
+/// the texts, the switch to the others). Templates draw the page inside it (`{{#frame}}`).
 struct PageFrame: Sendable {
     var boothName: String
-    var language: BoothLanguage
+    /// The language's code, for `<html lang>`.
+    var lang: String
+    /// The texts, as templates name them: `{{text.webDownload}}`.
+    var text: TextsContext
     /// The same page in each language, the reader's own marked.
     var languages: [LanguageLink]
+    var language: BoothLanguage
     /// Whether the reader just chose the language (`?lang=`), which the answer keeps in a cookie.
     var chosen: Bool
 
@@ -66,6 +84,8 @@ struct PageFrame: Sendable {
         self.boothName = boothName
         self.language = language
         self.chosen = chosen
+        lang = language.code
+        text = TextsContext(texts: language.texts)
         var form = request.map { FormValues(query: $0.uri.query) } ?? FormValues(query: nil)
         form.remove("lang")
         let path = request?.uri.path ?? "/"
@@ -77,54 +97,23 @@ struct PageFrame: Sendable {
     }
 
     var headers: HTTPFields { language.headers(chosen: chosen) }
-
-    func child(named name: String) -> Any? {
-        switch name {
-        case "text": TextsContext(texts: language.texts)
-        case "lang": language.code
-        case "boothName": boothName
-        case "languages": languages
-        default: nil
-        }
-    }
 }
 
 /// A link to the current page in one language.
-struct LanguageLink: Sendable, MustacheParent {
+struct LanguageLink: Sendable {
     var code: String
     var name: String
     var path: String
     var isCurrent: Bool
-
-    func child(named name: String) -> Any? {
-        switch name {
-        case "code": code
-        case "name": self.name
-        case "path": path
-        case "isCurrent": isCurrent
-        default: nil
-        }
-    }
 }
 
-/// A view that a page template renders: its own values, then its frame's.
-protocol PageView: MustacheParent {
+/// A view that a page template renders: its own values, and its frame's.
+protocol PageView: Sendable {
     var frame: PageFrame { get }
-    /// The view's own value called `name`, or `nil` to look in the frame.
-    func value(named name: String) -> Any?
 }
-
-extension PageView {
-    func child(named name: String) -> Any? {
-        value(named: name) ?? frame.child(named: name)
-    }
-}
-
-// Mustache finds a value by reflection unless the value names its children itself; a page of
-// 30 photos looked up by reflection costs milliseconds per request, a switch nothing.
 
 /// The booth's texts, for a template: `{{text.webDownload}}` is ``BoothText/webDownload``.
-struct TextsContext: MustacheParent {
+struct TextsContext: Sendable, MustacheParent {
     let texts: BoothTexts
 
     func child(named name: String) -> Any? {
@@ -157,56 +146,22 @@ struct GalleryView: PageView {
     var welcome: String?
     /// The page's title: the heading, or the booth's name, with the page number past page 1.
     var title: String
-
-    func value(named name: String) -> Any? {
-        switch name {
-        case "photos": photos
-        case "pageText": pageText
-        case "newerPath": newerPath
-        case "olderPath": olderPath
-        case "isLive": isLive
-        case "showsPageNumber": showsPageNumber
-        case "heading": heading
-        case "countText": countText
-        case "emptyText": emptyText
-        case "searchText": searchText
-        case "welcome": welcome
-        case "title": title
-        default: nil
-        }
-    }
 }
 
 /// What the albums template shows.
 struct AlbumsView: PageView {
     var frame: PageFrame
     var albums: [AlbumCard]
-
-    func value(named name: String) -> Any? {
-        name == "albums" ? albums : nil
-    }
 }
 
 /// An album on the albums page.
-struct AlbumCard: Sendable, MustacheParent {
+struct AlbumCard: Sendable {
     var title: String
     var countText: String
     var path: String
     var coverPath: String
     var coverWidth: Int
     var coverHeight: Int
-
-    func child(named name: String) -> Any? {
-        switch name {
-        case "title": title
-        case "countText": countText
-        case "path": path
-        case "coverPath": coverPath
-        case "coverWidth": coverWidth
-        case "coverHeight": coverHeight
-        default: nil
-        }
-    }
 }
 
 /// What the photo template shows.
@@ -222,19 +177,6 @@ struct PhotoView: PageView {
     var deletePath: String?
     /// Why the key the page was opened with cannot delete the photo.
     var keyNotice: String?
-
-    func value(named name: String) -> Any? {
-        switch name {
-        case "photo": photo
-        case "backPath": backPath
-        case "newerPath": newerPath
-        case "olderPath": olderPath
-        case "authorText": authorText
-        case "deletePath": deletePath
-        case "keyNotice": keyNotice
-        default: nil
-        }
-    }
 }
 
 /// What the deletion template shows: the question, and the form that deletes.
@@ -245,44 +187,23 @@ struct DeletionView: PageView {
     var explanation: String
     var actionPath: String
     var key: String
-
-    func value(named name: String) -> Any? {
-        switch name {
-        case "photo": photo
-        case "question": question
-        case "explanation": explanation
-        case "actionPath": actionPath
-        case "key": key
-        default: nil
-        }
-    }
 }
 
 /// A page that says one thing to a guest, such as the outcome of a deletion.
 struct NoticeView: PageView {
     var frame: PageFrame
     var message: String
-
-    func value(named name: String) -> Any? {
-        name == "message" ? message : nil
-    }
 }
 
 /// What the slideshow template shows: the photos in the order they are shown.
 struct SlideshowView: PageView {
     var frame: PageFrame
     var slides: [PhotoCard]
-
-    func value(named name: String) -> Any? {
-        name == "slides" ? slides : nil
-    }
 }
 
 /// The admin page, whose script does the rest with the admin token.
 struct AdminView: PageView {
     var frame: PageFrame
-
-    func value(named name: String) -> Any? { nil }
 }
 
 /// What the error template shows.
@@ -290,31 +211,4 @@ struct ErrorView: PageView {
     var frame: PageFrame
     var reason: String
     var message: String
-
-    func value(named name: String) -> Any? {
-        switch name {
-        case "reason": reason
-        case "message": message
-        default: nil
-        }
-    }
-}
-
-extension PhotoCard: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "id": id
-        case "caption": caption
-        case "width": width
-        case "height": height
-        case "createdAt": createdAt
-        case "createdText": createdText
-        case "pagePath": pagePath
-        case "thumbnailPath": thumbnailPath
-        case "originalPath": originalPath
-        case "downloadPath": downloadPath
-        case "favourite": favourite
-        default: nil
-        }
-    }
 }

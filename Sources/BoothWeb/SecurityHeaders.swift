@@ -1,33 +1,28 @@
-import HTTPTypes
-import Hummingbird
+import NIOHTTP1
 
-/// The headers every answer of the gallery carries, kept answers as the router's:
-/// `X-Content-Type-Options: nosniff` on all (a browser takes an answer for what its
-/// `Content-Type` says, never for what its bytes look like), and on HTML pages
-/// `Content-Security-Policy: frame-ancestors 'none'` (no other site frames a page to trick a
-/// guest into a click; none of the gallery's own pages frames another) and
-/// `Referrer-Policy: no-referrer` (a photo page's address may carry a guest's deletion key,
-/// which must not leave in a `Referer` to whatever the page links to).
+/// The headers every answer of the gallery carries, whichever path made it (``ConnectionRules``
+/// adds them to every head the connection writes): `X-Content-Type-Options: nosniff` on all (a
+/// browser takes an answer for what its `Content-Type` says, never for what its bytes look
+/// like), and on HTML pages `Content-Security-Policy: frame-ancestors 'none'` (no other site
+/// frames a page to trick a guest into a click; none of the gallery's own pages frames
+/// another) and `Referrer-Policy: no-referrer` (a photo page's address may carry a guest's
+/// deletion key, which must not leave in a `Referer` to whatever the page links to).
 enum SecurityHeaders {
     static let contentSecurityPolicy = "frame-ancestors 'none'"
-    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 
-    /// Adds the headers to `fields`, an answer's: those of HTML pages when its
-    /// `Content-Type` says HTML.
-    static func add(to fields: inout HTTPFields) {
-        fields[.xContentTypeOptions] = "nosniff"
-        guard let type = fields[.contentType], type.lowercased().hasPrefix("text/html") else { return }
-        fields[.contentSecurityPolicy] = contentSecurityPolicy
-        fields[referrerPolicy] = "no-referrer"
+    /// Adds the headers to `headers`, an answer's: those of HTML pages when its `Content-Type`
+    /// says HTML.
+    static func add(to headers: inout HTTPHeaders) {
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        guard let type = headers.first(name: "content-type"), isHTML(type) else { return }
+        headers.add(name: "Content-Security-Policy", value: contentSecurityPolicy)
+        headers.add(name: "Referrer-Policy", value: "no-referrer")
     }
-}
 
-/// Gives every answer of the router the ``SecurityHeaders``, error pages included: it runs
-/// outside every other middleware.
-struct SecurityHeaderMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response = try await next(request, context)
-        SecurityHeaders.add(to: &response.headers)
-        return response
+    /// Whether a `Content-Type` is HTML, in any case: one comparison of bytes per answer.
+    private static func isHTML(_ type: String) -> Bool {
+        let html = "text/html".utf8
+        // Or-ing 0x20 lowers ASCII letters and leaves the slash as it is.
+        return type.utf8.count >= html.count && zip(type.utf8, html).allSatisfy { $0 | 0x20 == $1 }
     }
 }

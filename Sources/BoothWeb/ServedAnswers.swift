@@ -6,9 +6,11 @@ import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
 /// A kept answer as the connection writes it, found by the request alone: the heads of its
-/// 200 and of its 304, and its body, in memory or as the rest of a file. ``KeptAnswerHandler``
-/// answers from these on the event loop, before the request reaches the router; the router
-/// fills them in as it makes the answers.
+/// 200 and of its 304 (the router's own, ``EntityTag``), and its body, in memory or as the
+/// rest of a file. ``KeptAnswerHandler`` answers from these on the event loop, before the
+/// request reaches the router; the router fills them in as it makes the answers. Their `Date`
+/// and security headers are added as they are written, as to every answer
+/// (``ConnectionRules``).
 struct ServedAnswer: Sendable {
     /// The whole answer's head: status 200, its length among the headers.
     var head: HTTPResponseHead
@@ -40,16 +42,10 @@ struct ServedAnswer: Sendable {
     }
 
     private init(headers: HTTPFields, body: ByteBuffer, length: Int) {
-        // The answer's headers as made, before the router's middleware gives its own answer
-        // the security headers: these get them here, as the router's 200 and 304 do there.
-        var fields = headers
-        SecurityHeaders.add(to: &fields)
-        var whole = HTTPHeaders(fields)
+        var whole = HTTPHeaders(headers)
         whole.add(name: "Content-Length", value: String(length))
         head = HTTPResponseHead(version: .http1_1, status: .ok, headers: whole)
-        var unchanged = Gallery.notModifiedFields(headers)
-        SecurityHeaders.add(to: &unchanged)
-        notModified = HTTPResponseHead(version: .http1_1, status: .notModified, headers: HTTPHeaders(unchanged))
+        notModified = HTTPResponseHead(version: .http1_1, status: .notModified, headers: HTTPHeaders(EntityTag.notModifiedFields(headers)))
         etag = headers[.eTag] ?? ""
         self.body = body
     }

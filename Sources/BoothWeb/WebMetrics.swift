@@ -1,5 +1,4 @@
 import BoothCore
-import Hummingbird
 import Synchronization
 
 /// The web gallery's own measurements, for `/metrics`: answers by status class (and how many
@@ -25,15 +24,17 @@ final class WebMetrics: Sendable {
 
     private let counts = Mutex(Counts())
 
-    /// Counts an answer with `status`; `kept` when the connection wrote it from memory,
-    /// without the router.
-    func countAnswer(_ status: HTTPResponse.Status, kept: Bool = false) {
-        let kind = status.code / 100
+    /// Counts an answer with status `code`, as the connection writes it (``ConnectionRules``).
+    func countAnswer(_ code: UInt) {
+        let kind = Int(code / 100)
         guard (1...5).contains(kind) else { return }
-        counts.withLock { counts in
-            counts.answers[kind] += 1
-            if kept { counts.keptAnswers += 1 }
-        }
+        counts.withLock { $0.answers[kind] += 1 }
+    }
+
+    /// Counts an answer that the connection wrote from memory, without the router
+    /// (``KeptAnswerHandler``); ``countAnswer(_:)`` counts it too.
+    func countKeptAnswer() {
+        counts.withLock { $0.keptAnswers += 1 }
     }
 
     /// Counts a stream as open until the returned closure is called.
@@ -83,17 +84,5 @@ final class WebMetrics: Sendable {
                 PrometheusText.Sample(labels: ["reason": "evicted"], value: counts.evictedConnections),
                 PrometheusText.Sample(labels: ["reason": "refused"], value: counts.refusedConnections),
             ])
-    }
-}
-
-/// Counts every answer of the gallery by status class. It runs outside ``ErrorPresentation``,
-/// which turns every error into an answer, so errors are counted with their status.
-struct AnswerCounting<Context: RequestContext>: RouterMiddleware {
-    let metrics: WebMetrics
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let response = try await next(request, context)
-        metrics.countAnswer(response.status)
-        return response
     }
 }

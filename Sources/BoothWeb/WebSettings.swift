@@ -20,13 +20,11 @@ package struct WebSettings: Sendable {
     package var language = BoothLanguage.english
     /// How long a connection may stay silent before it is closed: a client that opens a
     /// connection and sends nothing, or a request too slowly, does not hold it forever. An
-    /// answer being sent is not cut by it, except a live stream whose client has not read
-    /// anything for that long.
+    /// answer being made is not cut by it (see ``stallLimit`` for one being sent).
     package var idleTimeout: Duration
-    /// How long a live stream's write may wait for a client that reads nothing before the
-    /// stream is closed; `nil`: ``idleTimeout``. Tests of a stalled stream set it short beside
-    /// a long idle timeout, so that their own requests are never late for the timeout.
-    package var streamStallLimit: Duration?
+    /// How long an answer written to a client (a live stream's picture, a download) may wait
+    /// for the client to take it before the connection is closed; `nil`: ``idleTimeout``.
+    package var stallLimit: Duration?
     /// The event the booth belongs to, written into every original the gallery hands out.
     package var event: String
     /// How many photo events may wait for one client of `/api/events`: one more and the

@@ -2,7 +2,6 @@ import BoothCore
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -19,7 +18,7 @@ struct APITests {
         let fixture = try WebFixture()
         let old = try fixture.add(caption: "Old", secondsAgo: 60, width: 640, height: 480)
         let new = try fixture.add(caption: "New <b>")
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/api/photos", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json; charset=utf-8")
@@ -48,7 +47,7 @@ struct APITests {
     func paging() async throws {
         let fixture = try WebFixture()
         let photos = try fixture.add(count: 5)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             var seen: [String] = []
             for page in 1...3 {
                 let response = try await client.execute(uri: "/api/photos?page=\(page)&limit=2", method: .get)
@@ -74,7 +73,7 @@ struct APITests {
     @Test("Bad page and limit values are 400 with a JSON error that says what is expected")
     func badParameters() async throws {
         let fixture = try WebFixture()
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let cases = [
                 ("page=0", "page"), ("page=-2", "page"), ("page=x", "page"), ("limit=0", "limit"), ("limit=101", "limit"),
                 ("limit=ten", "limit"), ("page=1&limit=", "limit"),
@@ -97,7 +96,7 @@ struct APITests {
         let photo = try fixture.add(caption: "Alice")
         let hidden = try fixture.add()
         try fixture.library.setHidden(true, of: hidden.id)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/api/photos/\(photo.id.lowercased)", method: .get)
             #expect(response.status == .ok)
             let item = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
@@ -123,7 +122,7 @@ struct APITests {
     func status() async throws {
         let fixture = try WebFixture()
         try fixture.add()
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/api/status", method: .get)
             #expect(response.status == .ok)
             let status = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
@@ -136,12 +135,12 @@ struct APITests {
         }
     }
 
-    static func items(_ response: TestResponse) throws -> [[String: Any]] {
+    static func items(_ response: GalleryResponse) throws -> [[String: Any]] {
         try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[String: Any]])
     }
 
     /// The `error` of a JSON error answer; fails the test for any other shape.
-    static func error(_ response: TestResponse) throws -> String {
+    static func error(_ response: GalleryResponse) throws -> String {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
         #expect(Set(object.keys) == ["error"])
         return try #require(object["error"] as? String)

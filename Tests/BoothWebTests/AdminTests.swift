@@ -2,7 +2,6 @@ import BoothCore
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -16,7 +15,7 @@ struct AdminTests {
     func off() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add()
-        try await fixture.application(WebSettings(adminToken: nil)).test(.router) { client in
+        try await fixture.server(WebSettings(adminToken: nil)).test { client in
             for (method, suffix) in [(HTTPRequest.Method.post, "/hide"), (.post, "/unhide"), (.delete, "")] {
                 let response = try await client.execute(
                     uri: "/api/photos/\(photo.id.lowercased)\(suffix)", method: method, headers: Self.admin)
@@ -24,7 +23,7 @@ struct AdminTests {
                 #expect(try APITests.error(response).contains("Admin actions are off"))
             }
         }
-        try await fixture.application(WebSettings(adminToken: "")).test(.router) { client in
+        try await fixture.server(WebSettings(adminToken: "")).test { client in
             let response = try await client.execute(uri: "/api/photos/\(photo.id.lowercased)", method: .delete, headers: [.authorization: "Bearer "])
             #expect(response.status == .forbidden, "an empty token is no token")
         }
@@ -35,7 +34,7 @@ struct AdminTests {
     func unauthorized() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add()
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let uri = "/api/photos/\(photo.id.lowercased)/hide"
             let missing = try await client.execute(uri: uri, method: .post)
             #expect(missing.status == .unauthorized)
@@ -59,7 +58,7 @@ struct AdminTests {
         let kept = try fixture.add(caption: "Kept", secondsAgo: 10)
         let photo = try fixture.add(caption: "Secret")
         let id = photo.id.lowercased
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let hide = try await client.execute(uri: "/api/photos/\(id)/hide", method: .post, headers: [.authorization: "bearer secret"])
             #expect(hide.status == .noContent)
             for uri in ["/photos/\(id)", "/photos/\(id).jpg", "/thumbnails/\(id).jpg", "/api/photos/\(id)"] {
@@ -83,7 +82,7 @@ struct AdminTests {
         let photo = try fixture.add()
         let id = photo.id.lowercased
         let original = try Data(contentsOf: fixture.library.url(of: photo))
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let delete = try await client.execute(uri: "/api/photos/\(id)", method: .delete, headers: Self.admin)
             #expect(delete.status == .noContent)
             let recycled = fixture.directory.appendingPathComponent("recycle/\(id).jpg")
@@ -105,7 +104,7 @@ struct AdminTests {
         let other = try fixture.add()
         try fixture.library.setHidden(true, of: photo.id)
         try fixture.library.setHidden(true, of: other.id)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let cases: [(HTTPRequest.Method, String, HTTPResponse.Status)] = [
                 (.post, "/api/photos/\(other.id.lowercased)/unhide", .noContent),
                 (.delete, "/api/photos/\(photo.id.lowercased)", .noContent),
@@ -125,7 +124,7 @@ struct AdminTests {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Best")
         let id = photo.id.lowercased
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             func favourite() async throws -> Bool? {
                 let response = try await client.execute(uri: "/api/photos/\(id)", method: .get)
                 return try OpenAPITests.object(response.body)["favourite"] as? Bool
@@ -158,7 +157,7 @@ struct AdminTests {
         try fixture.library.maintenance.setPerceptualHash(0x0F0F_0F0F_0F0F_0F0E, of: second.id)
         try fixture.library.maintenance.setPerceptualHash(0x0F0F_0F0F_0F0F_00FF, of: third.id)
         try fixture.library.maintenance.setPerceptualHash(0xF0F0_F0F0_F0F0_F0F0, of: different.id)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             #expect(try await client.execute(uri: "/api/duplicates", method: .get).status == .unauthorized)
             let response = try await client.execute(uri: "/api/duplicates", method: .get, headers: Self.admin)
             #expect(response.status == .ok)
@@ -168,7 +167,7 @@ struct AdminTests {
         }
         var strict = WebSettings(boothName: "Test Booth", adminToken: "secret")
         strict.duplicateDistance = 1
-        try await fixture.application(strict).test(.router) { client in
+        try await fixture.server(strict).test { client in
             let response = try await client.execute(uri: "/api/duplicates", method: .get, headers: Self.admin)
             let groups = try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [[[String: Any]]])
             #expect(groups.map { $0.map { $0["caption"] as? String } } == [["Burst 2", "Burst 1"]], "the distance is the setting's")
@@ -178,7 +177,7 @@ struct AdminTests {
     @Test("The admin page holds no secret, and has the words its script needs")
     func adminPage() async throws {
         let fixture = try WebFixture()
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/admin", method: .get)
             #expect(response.status == .ok)
             let html = String(buffer: response.body)

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -29,7 +28,7 @@ struct ConnectionFloodTests {
     @Test("Over the total, the oldest idle connections are closed, and a new connection's request is answered")
     func idleFlood() async throws {
         let fixture = try WebFixture()
-        try await fixture.application(Self.settings(total: 8)).test(.live) { client in
+        try await fixture.server(Self.settings(total: 8)).test { client in
             let port = try #require(client.port)
             // The test's own client holds one connection, idle and the oldest: the first closed.
             var opened: [any Channel] = []
@@ -58,7 +57,7 @@ struct ConnectionFloodTests {
     @Test("With every connection busy (live streams), a new connection is closed at once, without an answer")
     func allBusy() async throws {
         let fixture = try WebFixture()
-        try await fixture.application(Self.settings(total: 3)).test(.live) { client in
+        try await fixture.server(Self.settings(total: 3)).test { client in
             let port = try #require(client.port)
             // Three event streams: their answers have begun, and last as long as the connections.
             // Nothing is sent: the server may close the connection before a request could be

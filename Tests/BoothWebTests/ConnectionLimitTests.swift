@@ -180,7 +180,8 @@ struct ConnectionLimitTests {
     func activity() throws {
         let channel = EmbeddedChannel()
         let slot = ConnectionSlot(channel: channel, client: ClientAddress(nil), now: .uptimeNanoseconds(5))
-        try channel.pipeline.syncOperations.addHandler(ConnectionActivity(slot: slot))
+        let timing = ConnectionRules.Timing(idleTimeout: .seconds(30), stallLimit: .seconds(30))
+        try channel.pipeline.syncOperations.addHandler(ConnectionRules(timing: timing, metrics: WebMetrics(), slot: slot))
         #expect(slot.idleSince == .uptimeNanoseconds(5))
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/")
         try channel.writeInbound(HTTPServerRequestPart.head(head))

@@ -1,6 +1,5 @@
 import BoothCore
 import Foundation
-import HummingbirdTesting
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -14,7 +13,7 @@ struct ConnectionTests {
     @Test("A request with 100 KB of headers is refused with 400, and the server goes on")
     func hugeHeaders() async throws {
         let fixture = try WebFixture()
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let port = try #require(client.port)
             try await RawConnection.with(port: port) { session in
                 let big = String(repeating: "x", count: 100 * 1024)
@@ -29,37 +28,12 @@ struct ConnectionTests {
         }
     }
 
-    @Test("A connection that sends nothing, or half a request, is closed after the idle timeout")
-    func idleConnections() async throws {
-        let fixture = try WebFixture()
-        try await fixture.application(WebSettings(idleTimeout: .seconds(1))).test(.live) { client in
-            let port = try #require(client.port)
-            try await RawConnection.with(port: port, timeout: .seconds(10)) { session in
-                try await session.readUntilClosed()
-                #expect(session.received.isEmpty)
-            }
-            try await RawConnection.with(port: port, timeout: .seconds(10)) { session in
-                // On a loaded machine the server may have dropped the silent connection before
-                // the half request goes out; closed without an answer either way.
-                try? await session.send("GET / HTTP/1.1\r\nHost: local")
-                try await session.readUntilClosed()
-                #expect(session.response == nil)
-            }
-            // A connection that asked for something gets its answer, then is kept for the next.
-            try await RawConnection.with(port: port, timeout: .seconds(10)) { session in
-                try await session.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                try await session.read { $0.response?.isComplete == true }
-                #expect(session.response?.bodyText == "ok\n")
-            }
-        }
-    }
-
     @Test("Absolute URLs follow the Host the client used, and ignore a Host that is not one")
     func hostHeader() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add()
         let settings = WebSettings(address: "127.0.0.1", port: 8080)
-        try await fixture.application(settings).test(.live) { client in
+        try await fixture.server(settings).test { client in
             let port = try #require(client.port)
             for (host, origin) in [
                 ("booth.local:8080", "http://booth.local:8080"), ("192.168.4.1", "http://192.168.4.1"),

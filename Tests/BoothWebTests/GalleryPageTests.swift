@@ -2,7 +2,6 @@ import BoothCore
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -13,7 +12,7 @@ struct GalleryPageTests {
     @Test("An empty library is a friendly page with the grid's hook and nothing external")
     func emptyLibrary() async throws {
         let fixture = try WebFixture()
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/html; charset=utf-8")
@@ -34,7 +33,7 @@ struct GalleryPageTests {
         let fixture = try WebFixture()
         let old = try fixture.add(caption: "Old", secondsAgo: 120)
         let new = try fixture.add(caption: "New", secondsAgo: 5)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
             #expect(Self.photoLinks(html) == ["/photos/\(new.id.lowercased)", "/photos/\(old.id.lowercased)"])
             for photo in [old, new] {
@@ -58,7 +57,7 @@ struct GalleryPageTests {
     func paging() async throws {
         let fixture = try WebFixture()
         let photos = try fixture.add(count: 61)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             var seen: [String] = []
             for page in 1...3 {
                 let response = try await client.execute(uri: page == 1 ? "/" : "/?page=\(page)", method: .get)
@@ -89,7 +88,7 @@ struct GalleryPageTests {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "<script>alert(\"x\")</script> & 'Bob'")
         let escaped = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Bob&#39;"
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             for uri in ["/", "/photos/\(photo.id.lowercased)"] {
                 let html = String(buffer: try await client.execute(uri: uri, method: .get).body)
                 #expect(html.contains("alt=\"\(escaped)\""), "\(uri)")
@@ -105,7 +104,7 @@ struct GalleryPageTests {
     func photoPage() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice", width: 640, height: 480)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: GalleryServer.pagePath(of: photo.id), method: .get)
             #expect(response.status == .ok)
             let html = String(buffer: response.body)
@@ -125,7 +124,7 @@ struct GalleryPageTests {
     func backToItsPage() async throws {
         let fixture = try WebFixture()
         let photos = try fixture.add(count: 35)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let onPage2 = photos[32]
             let html = String(buffer: try await client.execute(uri: "/photos/\(onPage2.id.lowercased)", method: .get).body)
             #expect(html.contains("<a class=\"back\" href=\"/?page=2#p-\(onPage2.id.lowercased)\">"))
@@ -141,7 +140,7 @@ struct GalleryPageTests {
         let fixture = try WebFixture()
         let hidden = try fixture.add(caption: "Hidden")
         try fixture.library.setHidden(true, of: hidden.id)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             for uri in ["/photos/\(UUID().lowercased)", "/photos/\(hidden.id.lowercased)"] {
                 let response = try await client.execute(uri: uri, method: .get)
                 #expect(response.status == .notFound, "\(uri)")
@@ -162,7 +161,7 @@ struct GalleryPageTests {
     @Test("A page that does not exist is a small HTML page, not a stack trace")
     func unknownPage() async throws {
         let fixture = try WebFixture()
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/nothing/here", method: .get)
             #expect(response.status == .notFound)
             #expect(response.headers[.contentType] == "text/html; charset=utf-8")

@@ -3,7 +3,6 @@ import BoothImaging
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -17,7 +16,7 @@ struct GuestDeletionTests {
     static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
 
     /// POSTs the deletion form of `id` with `key`.
-    static func delete(_ id: UUID, key: String, with client: some TestClientProtocol) async throws -> TestResponse {
+    static func delete(_ id: UUID, key: String, with client: GalleryClient) async throws -> GalleryResponse {
         try await client.execute(
             uri: "/photos/\(id.lowercased)/delete", method: .post, headers: form,
             body: ByteBuffer(string: "key=\(PhotoListing.encoded(key))"))
@@ -74,7 +73,7 @@ struct GuestDeletionTests {
         let photo = try fixture.add(caption: "Mine")
         let id = photo.id.lowercased
         let key = Self.keys.key(for: photo.id)
-        try await fixture.application(Self.settings).test(.router) { client in
+        try await fixture.server(Self.settings).test { client in
             let page = String(buffer: try await client.execute(uri: "/photos/\(id)?key=\(key)", method: .get).body)
             #expect(page.contains("<a class=\"delete\" href=\"/photos/\(id)/delete?key=\(key)\">Delete this photo</a>"))
             let plain = String(buffer: try await client.execute(uri: "/photos/\(id)", method: .get).body)
@@ -101,7 +100,7 @@ struct GuestDeletionTests {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Mine")
         let key = Self.keys.key(for: photo.id)
-        try await fixture.application(Self.settings).test(.router) { client in
+        try await fixture.server(Self.settings).test { client in
             #expect(try await Self.delete(photo.id, key: key, with: client).status == .ok)
             let again = try await Self.delete(photo.id, key: key, with: client)
             #expect(again.status == .gone)
@@ -120,7 +119,7 @@ struct GuestDeletionTests {
             (old.id, Self.keys.key(for: old.id), "that time has passed"), (photo.id, Self.keys.key(for: other.id), "cannot delete this photo"),
             (photo.id, "", "cannot delete this photo"), (photo.id, "AAAAAAAAAAAAAAAAAAAAAA", "cannot delete this photo"),
         ]
-        try await fixture.application(Self.settings).test(.router) { client in
+        try await fixture.server(Self.settings).test { client in
             for (id, key, reason) in cases {
                 let posted = try await Self.delete(id, key: key, with: client)
                 #expect(posted.status == .forbidden, "\(key)")
@@ -134,7 +133,7 @@ struct GuestDeletionTests {
         }
         #expect(try fixture.library.gallery.count() == 3)
         // A booth whose links do not delete refuses every key.
-        try await fixture.application(WebSettings(boothName: "Test Booth")).test(.router) { client in
+        try await fixture.server(WebSettings(boothName: "Test Booth")).test { client in
             let response = try await Self.delete(photo.id, key: Self.keys.key(for: photo.id), with: client)
             #expect(response.status == .forbidden)
         }
@@ -146,7 +145,7 @@ struct GuestDeletionTests {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Mine")
         let key = Self.keys.key(for: photo.id)
-        try await fixture.application(Self.settings).test(.router) { client in
+        try await fixture.server(Self.settings).test { client in
             let response = try await client.execute(
                 uri: "/photos/\(photo.id.lowercased)/delete", method: .post, headers: Self.form,
                 body: ByteBuffer(string: "noise=\(String(repeating: "x", count: 2000))&key=\(key)"))
@@ -166,7 +165,7 @@ struct GuestDeletionTests {
         let photo = try fixture.library.importPhoto(
             jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other-booth")
         let key = Self.keys.key(for: photo.id)
-        try await fixture.application(Self.settings).test(.router) { client in
+        try await fixture.server(Self.settings).test { client in
             let page = String(buffer: try await client.execute(uri: "/photos/\(photo.id.lowercased)?key=\(key)", method: .get).body)
             #expect(page.contains("only that booth can delete it") && !page.contains("class=\"delete\""))
             let posted = try await Self.delete(photo.id, key: key, with: client)
@@ -181,7 +180,7 @@ struct GuestDeletionTests {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Hidden")
         try fixture.library.setHidden(true, of: photo.id)
-        try await fixture.application(Self.settings).test(.router) { client in
+        try await fixture.server(Self.settings).test { client in
             let posted = try await Self.delete(photo.id, key: Self.keys.key(for: photo.id), with: client)
             #expect(posted.status == .gone)
             #expect(String(buffer: posted.body).contains("This photo has already been deleted."))
@@ -219,7 +218,7 @@ struct GuestDeletionTests {
         let (photo, key) = try imported("From the booth", takenAgo: 60)
         let (old, oldKey) = try imported("Yesterday's", takenAgo: 25 * 3600)
         let serve = WebSettings(boothName: "Anna & Ben")
-        try await fixture.application(serve).test(.router) { client in
+        try await fixture.server(serve).test { client in
             let id = photo.id.lowercased
             let page = String(buffer: try await client.execute(uri: "/photos/\(id)?key=\(key)", method: .get).body)
             #expect(page.contains("<a class=\"delete\" href=\"/photos/\(id)/delete?key=\(key)\">"))

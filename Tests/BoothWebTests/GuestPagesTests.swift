@@ -2,7 +2,6 @@ import BoothCore
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -15,7 +14,7 @@ struct GuestPagesTests {
         let fixture = try WebFixture()
         let portrait = try fixture.add(caption: "Tall", secondsAgo: 2, width: 240, height: 320)
         let wide = try fixture.add(caption: "Wide", secondsAgo: 1, width: 320, height: 180)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
             for photo in [portrait, wide] {
                 let id = photo.id.lowercased
@@ -37,7 +36,7 @@ struct GuestPagesTests {
         let older = try fixture.add(caption: "Older", secondsAgo: 3)
         let photo = try fixture.add(caption: "Middle", secondsAgo: 2)
         let newer = try fixture.add(caption: "Newer", secondsAgo: 1)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let html = String(buffer: try await client.execute(uri: "/photos/\(photo.id.lowercased)", method: .get).body)
             #expect(html.contains("<span class=\"author\">By Test Booth</span>"))
             #expect(html.contains("<a class=\"newer\" rel=\"prev\" href=\"/photos/\(newer.id.lowercased)\">← Previous</a>"))
@@ -56,7 +55,7 @@ struct GuestPagesTests {
         let hidden = try fixture.add(caption: "Hidden", secondsAgo: 5)
         try fixture.library.setFavourite(true, of: favourite.id)
         try fixture.library.setHidden(true, of: hidden.id)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/slideshow", method: .get)
             #expect(response.status == .ok)
             let html = String(buffer: response.body)
@@ -69,7 +68,7 @@ struct GuestPagesTests {
             #expect(html.contains("new EventSource(\"/api/events\")"), "a new photo is shown as soon as it is saved")
         }
         let empty = try WebFixture()
-        try await empty.application().test(.router) { client in
+        try await empty.server().test { client in
             let html = String(buffer: try await client.execute(uri: "/slideshow", method: .get).body)
             #expect(html.contains("<p class=\"empty\">Photos appear here as soon as they are taken.</p>"))
         }
@@ -81,7 +80,7 @@ struct GuestPagesTests {
         try fixture.add(caption: "Alice")
         var settings = WebSettings(boothName: "Anna & Ben", adminToken: "secret")
         settings.welcome = "Welcome <friends>!"
-        try await fixture.application(settings).test(.router) { client in
+        try await fixture.server(settings).test { client in
             let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
             #expect(html.contains("<title>Anna &amp; Ben</title>"), "the event's name is the title")
             #expect(html.contains("<aside class=\"welcome\" data-welcome=\"Welcome &lt;friends&gt;!\"><p>Welcome &lt;friends&gt;!</p>"))
@@ -89,7 +88,7 @@ struct GuestPagesTests {
             let search = String(buffer: try await client.execute(uri: "/?q=alice", method: .get).body)
             #expect(!search.contains("class=\"welcome\""))
         }
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
             #expect(!html.contains("class=\"welcome\""))
         }
@@ -99,7 +98,7 @@ struct GuestPagesTests {
     func language() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice")
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             for uri in ["/", "/albums", "/photos/\(photo.id.lowercased)", "/slideshow", "/admin", "/albums/favourites"] {
                 let response = try await client.execute(uri: uri, method: .get, headers: [.acceptLanguage: "de-DE;q=0.8, en;q=0.5"])
                 #expect(response.status == .ok, "\(uri)")
@@ -123,7 +122,7 @@ struct GuestPagesTests {
         }
         var french = WebSettings(boothName: "Test Booth")
         french.language = .french
-        try await fixture.application(french).test(.router) { client in
+        try await fixture.server(french).test { client in
             let response = try await client.execute(uri: "/", method: .get, headers: [.acceptLanguage: "ja, zh;q=0.5"])
             #expect(response.headers[.contentLanguage] == "fr", "a browser that asks for none of the booth's languages gets the booth's")
         }
@@ -141,7 +140,7 @@ struct GuestPagesTests {
             "/", "/?q=alice", "/?q=nobody", "/albums", "/albums/favourites", "/albums/name/nobody", "/photos/\(photo.id.lowercased)?key=\(key)",
             "/photos/\(photo.id.lowercased)/delete?key=\(key)", "/slideshow", "/admin", "/nothing/here",
         ]
-        try await fixture.application(GuestDeletionTests.settings).test(.router) { client in
+        try await fixture.server(GuestDeletionTests.settings).test { client in
             for language in BoothLanguage.all {
                 let texts = language.texts
                 var seen = ""

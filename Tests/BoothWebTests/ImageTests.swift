@@ -3,7 +3,6 @@ import BoothImaging
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -16,7 +15,7 @@ struct ImageTests {
         let fixture = try WebFixture()
         let photo = try fixture.add()
         let jpeg = try #require(try fixture.library.gallery.thumbnail(of: photo.id))
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/thumbnails/\(photo.id.lowercased).jpg", method: .get)
             #expect(response.status == .ok)
             #expect(Data(response.body.readableBytesView) == jpeg)
@@ -53,7 +52,7 @@ struct ImageTests {
         let file = try Self.outgoing(photo, in: fixture)
         #expect(file != original)
         #expect(try JPEGSegments(file).imageData == JPEGSegments(original).imageData)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/photos/\(photo.id.lowercased).jpg", method: .get)
             #expect(response.status == .ok)
             #expect(Data(response.body.readableBytesView) == file)
@@ -83,7 +82,7 @@ struct ImageTests {
         let file = try Self.outgoing(photo, in: fixture)
         let size = file.count
         let uri = "/photos/\(photo.id.lowercased).jpg"
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let cases: [(String, ClosedRange<Int>)] = [
                 ("bytes=0-99", 0...99), ("bytes=100-", 100...(size - 1)), ("bytes=-50", (size - 50)...(size - 1)),
                 ("bytes=10-999999999", 10...(size - 1)), ("bytes=-999999999", 0...(size - 1)),
@@ -115,7 +114,7 @@ struct ImageTests {
     func download() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Zoë & Bob: \"party\"")
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/photos/\(photo.id.lowercased).jpg?download=1", method: .get)
             #expect(response.status == .ok)
             #expect(
@@ -129,7 +128,7 @@ struct ImageTests {
         let fixture = try WebFixture()
         let photo = try fixture.add()
         let id = photo.id.lowercased
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             for uri in [
                 "/", "/photos/\(id)", "/thumbnails/\(id).jpg", "/photos/\(id).jpg", "/api/photos", "/api/photos/\(id)",
                 "/api/status", "/healthz", "/metrics", "/preview.mjpg", "/screen.mjpg", "/api/events",
@@ -152,7 +151,7 @@ struct ImageTests {
         let fixture = try WebFixture()
         let hidden = try fixture.add()
         try fixture.library.setHidden(true, of: hidden.id)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let expectations: [(String, HTTPResponse.Status)] = [
                 ("/thumbnails/\(UUID().lowercased).jpg", .notFound),
                 ("/photos/\(UUID().lowercased).jpg", .notFound),
@@ -181,7 +180,7 @@ struct ImageTests {
         let fixture = try WebFixture()
         let photo = try fixture.add()
         try FileManager.default.removeItem(at: fixture.library.url(of: photo))
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/photos/\(photo.id.lowercased).jpg", method: .get)
             #expect(response.status == .notFound)
             #expect(String(buffer: response.body).contains("The original of this photo is missing"))

@@ -2,10 +2,7 @@ import BoothCore
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
-import NIOEmbedded
-import NIOHTTP1
 import Testing
 
 @testable import BoothWeb
@@ -15,7 +12,7 @@ import Testing
 @Suite("Kept answers on the connection")
 struct KeptAnswerHandlerTests {
     /// How many answers the connection wrote from memory, as `/metrics` says.
-    static func keptCount(_ client: some TestClientProtocol) async throws -> Int {
+    static func keptCount(_ client: GalleryClient) async throws -> Int {
         let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
         let line = try #require(metrics.split(separator: "\n").first { $0.hasPrefix("photobooth_http_kept_answers_total ") })
         return try #require(Int(line.split(separator: " ")[1]))
@@ -35,7 +32,8 @@ struct KeptAnswerHandlerTests {
         // Larger than a socket's buffer: the original's file goes out in several writes.
         let photo = try fixture.add(caption: "Zoë", width: 1600, height: 1200)
         let uri = template.replacingOccurrences(of: "{id}", with: photo.id.lowercased)
-        try await fixture.application().test(.live) { client in
+        try Self.settle(fixture)
+        try await fixture.server().test { client in
             let first = try await client.execute(uri: uri, method: .get)
             #expect(first.status == .ok)
             let before = try await Self.keptCount(client)
@@ -70,7 +68,7 @@ struct KeptAnswerHandlerTests {
         let fixture = try WebFixture()
         let alice = try fixture.add(caption: "Alice", secondsAgo: 10)
         let original = "/photos/\(alice.id.lowercased).jpg"
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             for _ in 0..<2 {
                 #expect(String(buffer: try await client.execute(uri: "/", method: .get).body).contains("Alice"))
                 #expect(try await client.execute(uri: original, method: .get).status == .ok)
@@ -128,7 +126,7 @@ struct KeptAnswerHandlerTests {
     func pipelined() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice")
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let port = try #require(client.port)
             let api = "/api/photos/\(photo.id.lowercased)"
             _ = try await client.execute(uri: api, method: .get)
@@ -148,7 +146,7 @@ struct KeptAnswerHandlerTests {
     func languages() async throws {
         let fixture = try WebFixture()
         try fixture.add(caption: "Alice")
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             for (headers, language) in [
                 ([.acceptLanguage: "de-DE,de;q=0.9"], "de"), ([.acceptLanguage: "fr"], "fr"),
                 ([.acceptLanguage: "fr", .cookie: "lang=de"], "de"), ([:], "en"),
@@ -161,62 +159,13 @@ struct KeptAnswerHandlerTests {
         }
     }
 
-    /// The handler alone on an embedded channel, whose event loop's time the test advances.
-    static func embedded(_ kept: KeptAnswers, idleTimeout: TimeAmount) throws -> (EmbeddedChannel, EmbeddedEventLoop) {
-        let loop = EmbeddedEventLoop()
-        let channel = EmbeddedChannel(handler: KeptAnswerHandler(kept: kept, metrics: WebMetrics(), idleTimeout: idleTimeout), loop: loop)
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
-        return (channel, loop)
-    }
-
-    @Test("A request whose head or body stops coming is closed after the idle timeout, kept answer or not")
-    func stalledBodies() throws {
-        let fixture = try WebFixture()
-        let kept = KeptAnswers(library: fixture.library)
-        let stalled = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: ["Host": "localhost", "Content-Length": "10"])
-        let answer = ServedAnswer(KeptAnswer(headers: [.contentType: "text/plain", .eTag: "\"1\""], body: ByteBuffer(string: "kept")))
-        kept.served.keep(answer, for: RequestKey.of(stalled), generation: kept.generation.current, cost: answer.cost)
-        let deletion = HTTPRequestHead(
-            version: .http1_1, method: .POST, uri: "/photos/x/delete", headers: ["Host": "localhost", "Content-Length": "500"])
-        for (head, isKept) in [(stalled, true), (deletion, false)] {
-            let (channel, loop) = try Self.embedded(kept, idleTimeout: .seconds(1))
-            try channel.writeInbound(HTTPServerRequestPart.head(head))
-            try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "key=")))
-            #expect(try channel.readInbound(as: HTTPServerRequestPart.self) == nil ? isKept : !isKept, "answered here or passed on")
-            if isKept { #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) != nil, "the kept answer went out") }
-            loop.advanceTime(by: .milliseconds(999))
-            #expect(channel.isActive, "\(head.method): not yet quiet for the timeout")
-            loop.advanceTime(by: .milliseconds(1))
-            #expect(!channel.isActive, "\(head.method): a body that stopped coming for the timeout closes the connection")
-        }
-        let (quiet, loop) = try Self.embedded(kept, idleTimeout: .seconds(1))
-        loop.advanceTime(by: .seconds(1))
-        #expect(!quiet.isActive, "a connection that never sends a request")
-    }
-
-    @Test("A request the router is still answering keeps its connection past the idle timeout; its answer's end starts the timeout")
-    func routerAtWork() throws {
-        let fixture = try WebFixture()
-        let (channel, loop) = try Self.embedded(KeptAnswers(library: fixture.library), idleTimeout: .seconds(1))
-        try channel.writeInbound(HTTPServerRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: "/slow")))
-        try channel.writeInbound(HTTPServerRequestPart.end(nil))
-        loop.advanceTime(by: .seconds(30))
-        #expect(channel.isActive, "the answer is being made")
-        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
-        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
-        loop.advanceTime(by: .milliseconds(999))
-        #expect(channel.isActive)
-        loop.advanceTime(by: .milliseconds(1))
-        #expect(!channel.isActive, "quiet for the timeout once answered")
-    }
-
     @Test("Twenty pipelined requests for a kept original all come back whole, and so does one the client half-closes after")
     func manyAndHalfClosed() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice", width: 1600, height: 1200)
         let copy = try ImageTests.outgoing(photo, in: fixture)
         let original = "/photos/\(photo.id.lowercased).jpg"
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let port = try #require(client.port)
             _ = try await client.execute(uri: original, method: .get)
             try await RawConnection.with(port: port) { session in

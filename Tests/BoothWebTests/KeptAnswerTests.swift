@@ -3,7 +3,6 @@ import BoothImaging
 import BoothStore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -14,7 +13,7 @@ import Testing
 @Suite("Kept answers")
 struct KeptAnswerTests {
     /// GETs `uri` twice; the second must be the kept answer: the same bytes and ETag.
-    static func twice(_ client: some TestClientProtocol, _ uri: String, headers: HTTPFields = [:]) async throws -> (String, String) {
+    static func twice(_ client: GalleryClient, _ uri: String, headers: HTTPFields = [:]) async throws -> (String, String) {
         let first = try await client.execute(uri: uri, method: .get, headers: headers)
         let again = try await client.execute(uri: uri, method: .get, headers: headers)
         #expect(first.status == .ok, "\(uri)")
@@ -30,7 +29,7 @@ struct KeptAnswerTests {
         let fixture = try WebFixture()
         let first = try fixture.add(caption: "Alice", secondsAgo: 10)
         let generation = fixture.library.changes.current
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             var (page, etag) = try await Self.twice(client, "/")
             #expect(page.contains("Alice"))
             var (api, _) = try await Self.twice(client, "/api/photos")
@@ -70,7 +69,7 @@ struct KeptAnswerTests {
     }
 
     /// GETs `uri` with the ETag of an earlier answer: it must have changed.
-    static func changed(_ client: some TestClientProtocol, _ uri: String, from etag: String) async throws -> (String, String) {
+    static func changed(_ client: GalleryClient, _ uri: String, from etag: String) async throws -> (String, String) {
         let response = try await client.execute(uri: uri, method: .get, headers: [.ifNoneMatch: etag])
         #expect(response.status == .ok, "\(uri) changed")
         #expect(response.headers[.eTag] != etag, "\(uri) changed")
@@ -84,7 +83,7 @@ struct KeptAnswerTests {
         // Another connection to the catalog, as `photobooth hide` opens: its commits are seen
         // through the catalog's files.
         let other = try PhotoLibrary(directory: fixture.directory, thumbnailer: JPEGThumbnailer(), logger: .init(label: "other"), create: false)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let (page, etag) = try await Self.twice(client, "/")
             #expect(page.contains("Alice"))
             _ = try await Self.twice(client, "/thumbnails/\(photo.id.lowercased).jpg")
@@ -103,7 +102,7 @@ struct KeptAnswerTests {
     func notModified() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice")
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             for uri in ["/", "/albums", "/photos/\(photo.id.lowercased)", "/slideshow", "/api/photos", "/api/albums"] {
                 let (_, etag) = try await Self.twice(client, uri)
                 for condition in [etag, "W/\(etag)"] {
@@ -120,7 +119,7 @@ struct KeptAnswerTests {
     func languages() async throws {
         let fixture = try WebFixture()
         try fixture.add(caption: "Alice")
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let (english, englishTag) = try await Self.twice(client, "/", headers: [.acceptLanguage: "en"])
             let (french, frenchTag) = try await Self.twice(client, "/", headers: [.acceptLanguage: "fr-CH, en;q=0.5"])
             let (german, _) = try await Self.twice(client, "/", headers: [.cookie: "lang=de"])
@@ -142,7 +141,7 @@ struct KeptAnswerTests {
         let fixture = try WebFixture()
         let hidden = try fixture.add(caption: "Hidden")
         let deleted = try fixture.add(caption: "Deleted")
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             for photo in [hidden, deleted] {
                 _ = try await Self.twice(client, "/thumbnails/\(photo.id.lowercased).jpg")
                 _ = try await Self.twice(client, "/photos/\(photo.id.lowercased).jpg")
@@ -171,7 +170,7 @@ struct KeptAnswerTests {
         let head = parts.head.readableBytes
         #expect(head > 0 && head < 64 * 1024, "the metadata is kept, the image data is not")
         #expect(parts.size == file.count)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             _ = try await Self.twice(client, uri)
             let response = try await client.execute(uri: uri, method: .get)
             #expect(Data(response.body.readableBytesView) == file)

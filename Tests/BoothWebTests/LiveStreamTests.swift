@@ -1,6 +1,5 @@
 import BoothCore
 import Foundation
-import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
@@ -14,7 +13,7 @@ struct LiveStreamTests {
         let fixture = try WebFixture()
         let feed = fixture.live.preview
         let frames = try (1...3).map { try WebFixture.jpeg(frame: UInt64($0)) }
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let port = try #require(client.port)
             try await RawConnection.with(port: port) { session in
                 try await session.send("GET /preview.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
@@ -43,7 +42,7 @@ struct LiveStreamTests {
         let fixture = try WebFixture()
         let picture = try WebFixture.jpeg(frame: 9, width: 160, height: 120)
         fixture.live.screen.publish(picture)
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             try await RawConnection.with(port: try #require(client.port)) { session in
                 try await session.send("GET /screen.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 // Twice: a browser shows a part once the next one begins, and a screen may stay still.
@@ -60,40 +59,12 @@ struct LiveStreamTests {
         }
     }
 
-    @Test("A client that stops reading is dropped instead of holding the stream")
-    func stalledClient() async throws {
-        let fixture = try WebFixture()
-        let feed = fixture.live.preview
-        // The stream's stall limit short for a test; the idle timeout long, so that a loaded
-        // machine's late request is never closed before it is sent.
-        var settings = WebSettings(idleTimeout: .seconds(600))
-        settings.streamStallLimit = .seconds(2)
-        try await fixture.application(settings).test(.live) { client in
-            let port = try #require(client.port)
-            try await RawConnection.with(port: port, timeout: .seconds(120), receiveBuffer: 4096) { session in
-                try await session.send("GET /preview.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                try await waitUntil { feed.isWatched }
-                // A camera at full speed, frames of 2 MB, and a client that reads nothing more:
-                // the socket buffers fill and a write stalls.
-                let frame = Data(repeating: 0xAB, count: 2 << 20)
-                let camera = Task {
-                    while !Task.isCancelled {
-                        feed.publish(frame)
-                        try? await Task.sleep(for: .milliseconds(20))
-                    }
-                }
-                defer { camera.cancel() }
-                try await waitUntil(timeout: .seconds(45)) { !feed.isWatched }
-            }
-        }
-    }
-
     @Test("/api/events announces each new photo, and keeps the connection alive between them")
     func photoEvents() async throws {
         let fixture = try WebFixture()
         let before = try fixture.add(caption: "Before")
         fixture.live.photoAdded.publish(before.id)
-        try await fixture.application(eventKeepAlive: .milliseconds(100)).test(.live) { client in
+        try await fixture.server(eventKeepAlive: .milliseconds(100)).test { client in
             try await RawConnection.with(port: try #require(client.port)) { session in
                 try await session.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 try await session.read { $0.response?.bodyText.hasPrefix("retry: 3000\n\n") == true }
@@ -123,7 +94,7 @@ struct LiveStreamTests {
     func everyPhotoInOrder() async throws {
         let fixture = try WebFixture()
         let photos = try fixture.add(count: 20)
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let port = try #require(client.port)
             try await RawConnection.with(port: port) { first in
                 try await RawConnection.with(port: port) { second in
@@ -151,7 +122,7 @@ struct LiveStreamTests {
         var settings = WebSettings(idleTimeout: .seconds(600))
         settings.eventBacklog = 8
         let batch = settings.eventBacklog / 2
-        try await fixture.application(settings, logger: Logger(label: "test") { _ in messages }).test(.live) { client in
+        try await fixture.server(settings, logger: Logger(label: "test") { _ in messages }).test { client in
             let port = try #require(client.port)
             // The socket buffers to the client that reads nothing take thousands of events: a
             // loaded machine needs minutes for them, which the connections' guards allow.

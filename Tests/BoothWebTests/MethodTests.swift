@@ -1,7 +1,6 @@
 import BoothCore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -13,7 +12,7 @@ struct MethodTests {
     func methodNotAllowed() async throws {
         let fixture = try WebFixture()
         let id = try fixture.add().id.lowercased
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let cases: [(String, HTTPRequest.Method, String)] = [
                 ("/", .post, "GET, HEAD"),
                 ("/photos/\(id)", .delete, "GET, HEAD"),

@@ -1,6 +1,5 @@
 import BoothCore
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import Testing
 import Yams
@@ -90,7 +89,7 @@ struct OpenAPITests {
     func schemasMatch() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Schema")
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let list = try APITests.items(try await client.execute(uri: "/api/photos", method: .get))
             try Self.expectKeys(of: list[0], match: "Photo")
             let one = try await client.execute(uri: "/api/photos/\(photo.id.lowercased)", method: .get)

@@ -3,7 +3,6 @@ import BoothStore
 import Foundation
 import GRDB
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -15,7 +14,7 @@ struct OperationsTests {
     @Test("/healthz is 200 ok while the catalog answers and the camera delivers")
     func healthy() async throws {
         let fixture = try WebFixture()
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/healthz", method: .get)
             #expect(response.status == .ok)
             #expect(String(buffer: response.body) == "ok\n")
@@ -27,7 +26,7 @@ struct OperationsTests {
     func cameraGone() async throws {
         let fixture = try WebFixture()
         fixture.camera.isConnected = false
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/healthz", method: .get)
             #expect(response.status == .serviceUnavailable)
             #expect(String(buffer: response.body) == "camera: not connected (the booth gets no frames from it)\n")
@@ -38,7 +37,7 @@ struct OperationsTests {
     func storeBroken() async throws {
         let fixture = try WebFixture()
         try await fixture.library.catalog.database.write { db in try db.execute(sql: "ALTER TABLE photo RENAME TO broken") }
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             let response = try await client.execute(uri: "/healthz", method: .get)
             #expect(response.status == .serviceUnavailable)
             let body = String(buffer: response.body)
@@ -53,7 +52,7 @@ struct OperationsTests {
         try fixture.add()
         let hidden = try fixture.add()
         try fixture.library.setHidden(true, of: hidden.id)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             _ = try await client.execute(uri: "/", method: .get)
             _ = try await client.execute(uri: "/api/photos", method: .get)
             _ = try await client.execute(uri: "/photos/\(UUID().lowercased)", method: .get)
@@ -62,6 +61,7 @@ struct OperationsTests {
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
             let text = String(buffer: response.body)
+            // The test's client holds one connection, through which every request came.
             #expect(
                 text == WebFixture.boothMetrics.description + """
                     # HELP photobooth_http_requests_total Requests the web gallery answered, by status class.
@@ -81,7 +81,7 @@ struct OperationsTests {
                     photobooth_web_streams{stream="events"} 0
                     # HELP photobooth_web_connections Connections to the web gallery open now.
                     # TYPE photobooth_web_connections gauge
-                    photobooth_web_connections 0
+                    photobooth_web_connections 1
                     # HELP photobooth_web_connections_closed_total Connections the web gallery closed for its limits: idle ones to let new ones in (evicted), new ones when none was idle (refused).
                     # TYPE photobooth_web_connections_closed_total counter
                     photobooth_web_connections_closed_total{reason="evicted"} 0

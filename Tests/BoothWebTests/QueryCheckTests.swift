@@ -1,7 +1,6 @@
 import BoothCore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -23,7 +22,7 @@ struct QueryCheckTests {
     func badRequest() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Zoë")
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             for template in Self.malformed + Self.malformedAPI {
                 let uri = template.replacingOccurrences(of: "{id}", with: photo.id.lowercased)
                 let response = try await client.execute(uri: uri, method: .get)
@@ -45,7 +44,7 @@ struct QueryCheckTests {
         let fixture = try WebFixture()
         try fixture.add(caption: "Zoë", secondsAgo: 2)
         try fixture.add(caption: "anna & ben", secondsAgo: 1)
-        try await fixture.application().test(.router) { client in
+        try await fixture.server().test { client in
             for (query, expected) in [("Zo%C3%AB", ["Zoë"]), ("anna+%26+ben", ["anna & ben"]), ("", ["anna & ben", "Zoë"])] {
                 let response = try await client.execute(uri: "/api/photos?q=\(query)", method: .get)
                 #expect(response.status == .ok, "\(query)")
@@ -59,7 +58,7 @@ struct QueryCheckTests {
     func notKept() async throws {
         let fixture = try WebFixture()
         try fixture.add(caption: "Zoë")
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             for _ in 0..<3 {
                 let page = try await client.execute(uri: "/?q=%FF", method: .get)
                 #expect(page.status == .badRequest)

@@ -1,7 +1,6 @@
 import BoothCore
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import Testing
 
@@ -10,10 +9,11 @@ import Testing
 @Suite("The screen's stream on a still screen")
 struct ScreenStreamTests {
     /// A gallery whose booth screen is `screen`, fed as the booth's mirror feeds it.
-    func application(_ fixture: WebFixture, screen: LatestValue<Data>) -> some ApplicationProtocol {
+    func server(_ fixture: WebFixture, screen: LatestValue<Data>) -> ServedGallery {
         let live = LiveBooth(screen: screen, status: { BoothStatus(state: "naming", cameraConnected: true, since: Date()) })
-        return GalleryServer.buildApplication(
-            library: fixture.library, live: live, settings: WebSettings(boothName: "Test Booth"), logger: Logger(label: "test"))
+        return ServedGallery(
+            library: fixture.library, live: live, settings: WebSettings(boothName: "Test Booth"), eventKeepAlive: .seconds(15),
+            logger: Logger(label: "test"))
     }
 
     @Test("Every client of a screen that stays still gets its picture whole, also one that comes right after another left")
@@ -25,7 +25,7 @@ struct ScreenStreamTests {
         #expect(picture.count > 100_000)
         let screen = LatestValue<Data>(staleness: .whenWithdrawn)
         screen.publish(picture)
-        try await application(fixture, screen: screen).test(.live) { client in
+        try await server(fixture, screen: screen).test { client in
             let port = try #require(client.port)
             for round in 0..<6 {
                 // A reload (the next client comes before the server saw the last one go), then
@@ -49,7 +49,7 @@ struct ScreenStreamTests {
         let next = try WebFixture.jpeg(frame: 2, width: 640, height: 360)
         let screen = LatestValue<Data>(staleness: .whenWithdrawn)
         screen.publish(still)
-        try await application(fixture, screen: screen).test(.live) { client in
+        try await server(fixture, screen: screen).test { client in
             try await RawConnection.with(port: try #require(client.port)) { session in
                 try await session.send("GET /screen.mjpg HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 // A browser shows a part once the next one's headers arrive.

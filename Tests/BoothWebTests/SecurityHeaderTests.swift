@@ -1,7 +1,6 @@
 import BoothCore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 
@@ -31,7 +30,7 @@ struct SecurityHeaderTests {
         let keys = DeletionKeys(secret: Data(repeating: 7, count: 32))
         var settings = WebSettings(boothName: "Test Booth", adminToken: "secret")
         settings.deletionKeys = keys
-        try await fixture.application(settings).test(.router) { client in
+        try await fixture.server(settings).test { client in
             let pages = [
                 "/", "/albums", "/albums/favourites", "/photos/\(id)", "/photos/\(id)?key=\(keys.key(for: photo.id))", "/slideshow",
                 "/admin", "/nowhere", "/photos/\(UUID().lowercased)", "/photos/nope", "/?page=0", "/?q=%FF",
@@ -64,7 +63,8 @@ struct SecurityHeaderTests {
     func keptAnswers() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Zoë", width: 640, height: 480)
-        try await fixture.application().test(.live) { client in
+        try KeptAnswerHandlerTests.settle(fixture)
+        try await fixture.server().test { client in
             for uri in [
                 "/", "/albums", "/photos/\(photo.id.lowercased)", "/api/photos", "/thumbnails/\(photo.id.lowercased).jpg",
                 "/photos/\(photo.id.lowercased).jpg",
@@ -87,7 +87,7 @@ struct SecurityHeaderTests {
     @Test("A live stream says nosniff too")
     func streams() async throws {
         let fixture = try WebFixture()
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             let port = try #require(client.port)
             let head = try await RawConnection.with(port: port) { session in
                 try await session.send("GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")

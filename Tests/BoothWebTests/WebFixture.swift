@@ -2,15 +2,18 @@ import BoothCore
 import BoothImaging
 import BoothStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 @testable import BoothWeb
 
 /// A photo library in a fresh temporary folder, a live booth the test controls, and the
-/// gallery's application over them.
+/// gallery's server over them.
 final class WebFixture: Sendable {
     let directory: URL
     let library: PhotoLibrary
@@ -39,12 +42,13 @@ final class WebFixture: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// The gallery's application with `settings` (admin token "secret" unless told otherwise).
-    func application(
+    /// The gallery's server with `settings` (admin token "secret" unless told otherwise), to
+    /// run on a port of its own.
+    func server(
         _ settings: WebSettings = WebSettings(boothName: "Test Booth", adminToken: "secret"), eventKeepAlive: Duration = .seconds(15),
         logger: Logger = Logger(label: "test")
-    ) -> some ApplicationProtocol {
-        GalleryServer.buildApplication(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
+    ) -> ServedGallery {
+        ServedGallery(library: library, live: live, settings: settings, eventKeepAlive: eventKeepAlive, logger: logger)
     }
 
     /// A JPEG of the test pattern.
@@ -78,4 +82,69 @@ final class CameraSwitch: Sendable {
         get { connected.withLock { $0 } }
         set { connected.withLock { $0 = newValue } }
     }
+}
+
+/// A ``GalleryServer``, the booth's own, for the length of a test: it listens on a port of its
+/// own on localhost (whatever its settings say), and the test's client is connected to it.
+struct ServedGallery {
+    let library: PhotoLibrary
+    let live: LiveBooth
+    let settings: WebSettings
+    let eventKeepAlive: Duration
+    let logger: Logger
+
+    /// Runs `test` with a client of the running server, then shuts the server down gracefully.
+    func test<Value: Sendable>(_ test: @Sendable (GalleryClient) async throws -> Value) async throws -> Value {
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let server = GalleryServer(
+            library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive,
+            listeningOn: ("localhost", 0), onListening: { listening.yield($0) })
+        let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var waiting = ports.makeAsyncIterator()
+            guard let port = await waiting.next() else { throw ServedGalleryError.notListening }
+            let client = TestClient(host: "localhost", port: port, configuration: .init(timeout: .seconds(20)))
+            client.connect()
+            let result: Result<Value, any Error>
+            do {
+                result = .success(try await test(GalleryClient(client: client, port: port)))
+            } catch {
+                result = .failure(error)
+            }
+            try await client.shutdown()
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return try result.get()
+        }
+    }
+}
+
+enum ServedGalleryError: Error {
+    case notListening
+}
+
+/// The client of a test: one connection to the gallery, kept alive between requests.
+struct GalleryClient: Sendable {
+    let client: TestClient
+    /// The port of the server it is connected to.
+    let port: Int?
+
+    /// The answer to one request.
+    @discardableResult
+    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> GalleryResponse {
+        var headers = headers
+        headers[.connection] = "keep-alive"
+        let response = try await client.execute(TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body))
+        return GalleryResponse(head: response.head, body: response.body ?? ByteBuffer())
+    }
+}
+
+/// An answer as the test's client read it.
+struct GalleryResponse: Sendable {
+    let head: HTTPResponse
+    let body: ByteBuffer
+
+    var status: HTTPResponse.Status { head.status }
+    var headers: HTTPFields { head.headerFields }
 }

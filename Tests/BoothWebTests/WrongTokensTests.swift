@@ -1,7 +1,6 @@
 import BoothCore
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Synchronization
 import Testing
@@ -99,7 +98,7 @@ struct WrongTokensTests {
         let log = CollectedLog()
         let fixture = try WebFixture()
         let photo = try fixture.add()
-        try await fixture.application(settings, logger: log.logger).test(.router) { client in
+        try await fixture.server(settings, logger: log.logger).test { client in
             let uri = "/api/photos/\(photo.id.lowercased)/favourite"
             var statuses: [HTTPResponse.Status: Int] = [:]
             for _ in 0..<850 {
