@@ -100,7 +100,6 @@ struct ConnectionRulesTests {
     @Test("A request whose body stops coming is closed at the idle timeout after its last part, kept answer or not")
     func stalledBodies() async throws {
         let fixture = try WebFixture()
-        try KeptAnswerHandlerTests.settle(fixture)
         let gallery = Self.gallery(fixture)
         let kept = gallery.kept
         let stalled = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/", headers: ["Host": "localhost", "Content-Length": "10"])

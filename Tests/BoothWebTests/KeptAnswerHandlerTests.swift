@@ -32,7 +32,6 @@ struct KeptAnswerHandlerTests {
         // Larger than a socket's buffer: the original's file goes out in several writes.
         let photo = try fixture.add(caption: "Zoë", width: 1600, height: 1200)
         let uri = template.replacingOccurrences(of: "{id}", with: photo.id.lowercased)
-        try Self.settle(fixture)
         try await fixture.server().test { client in
             let first = try await client.execute(uri: uri, method: .get)
             #expect(first.status == .ok)
@@ -97,7 +96,7 @@ struct KeptAnswerHandlerTests {
     func syncKeepsAnswers() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Alice")
-        try await fixture.application().test(.live) { client in
+        try await fixture.server().test { client in
             _ = try await client.execute(uri: "/", method: .get)
             let before = try await Self.keptCount(client)
             #expect(String(buffer: try await client.execute(uri: "/", method: .get).body).contains("Alice"))

@@ -63,7 +63,6 @@ struct SecurityHeaderTests {
     func keptAnswers() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add(caption: "Zoë", width: 640, height: 480)
-        try KeptAnswerHandlerTests.settle(fixture)
         try await fixture.server().test { client in
             for uri in [
                 "/", "/albums", "/photos/\(photo.id.lowercased)", "/api/photos", "/thumbnails/\(photo.id.lowercased).jpg",
