@@ -234,7 +234,7 @@ let package = Package(
         .testTarget(
             name: "BoothWebTests",
             dependencies: [
-                "BoothWeb", "BoothCore", "BoothImaging", "BoothStore",
+                "BoothWeb", "BoothCore", "BoothImaging", "BoothStore", "StoreFixture",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -251,8 +251,11 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: strictSettings),
-        // A real S3-compatible store (SeaweedFS) on loopback, for the tests that need one.
-        .target(name: "StoreFixture", dependencies: ["BoothSync"], path: "Tests/StoreFixture", swiftSettings: strictSettings),
+        // What several test targets share: real S3-compatible stores (SeaweedFS, moto) on loopback,
+        // the test lanes and seeds, a log that keeps its lines.
+        .target(
+            name: "StoreFixture", dependencies: ["BoothSync", .product(name: "Logging", package: "swift-log")], path: "Tests/StoreFixture",
+            swiftSettings: strictSettings),
         .testTarget(
             name: "BoothSyncTests",
             dependencies: [

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
+import StoreFixture
 import Synchronization
 import Testing
 
@@ -46,7 +47,7 @@ struct ConnectionLimitTests {
     struct Table {
         let table: ConnectionTable
         let metrics = WebMetrics()
-        let log = CollectedLog()
+        let log = RecordedLog()
         let start = NIODeadline.uptimeNanoseconds(1_000_000_000_000)
 
         init(_ limits: ConnectionLimits) {
@@ -166,13 +167,13 @@ struct ConnectionLimitTests {
         let table = Table(ConnectionLimits(total: 1, perClient: 64))
         _ = try table.admit(from: "10.0.0.1", at: 0)
         for second in 1...30 { _ = try table.admit(from: "10.0.0.2", at: Int64(second)) }
-        #expect(table.log.lines.count == 1)
-        #expect(table.log.lines.first?.contains("closed 1 idle connection to let new ones in, and refused 0") == true, "\(table.log.lines)")
-        #expect(table.log.lines.first?.contains("10.0.0.2") == true)
+        #expect(table.log.messages().count == 1)
+        #expect(table.log.messages().first?.contains("closed 1 idle connection to let new ones in, and refused 0") == true, "\(table.log.messages())")
+        #expect(table.log.messages().first?.contains("10.0.0.2") == true)
         _ = try table.admit(from: "10.0.0.3", at: 61)
-        #expect(table.log.lines.count == 2)
-        #expect(table.log.lines.last?.contains("closed 30 idle connections") == true, "\(table.log.lines)")
-        #expect(table.log.lines.last?.contains("in the last 60 s") == true, "\(table.log.lines)")
+        #expect(table.log.messages().count == 2)
+        #expect(table.log.messages().last?.contains("closed 30 idle connections") == true, "\(table.log.messages())")
+        #expect(table.log.messages().last?.contains("in the last 60 s") == true, "\(table.log.messages())")
         #expect(table.log.levels.allSatisfy { $0 == .notice })
     }
 
@@ -200,36 +201,5 @@ struct ConnectionLimitTests {
         channel.flush()
         #expect(slot.idleSince != nil)
         _ = try channel.finish()
-    }
-}
-
-/// The log lines a test's logger wrote.
-final class CollectedLog: Sendable {
-    private let entries = Mutex<[(Logger.Level, String)]>([])
-
-    var logger: Logger {
-        Logger(label: "test") { _ in CollectingHandler(log: self) }
-    }
-
-    var lines: [String] { entries.withLock { $0.map(\.1) } }
-    var levels: [Logger.Level] { entries.withLock { $0.map(\.0) } }
-
-    fileprivate func append(_ level: Logger.Level, _ message: String) {
-        entries.withLock { $0.append((level, message)) }
-    }
-
-    private struct CollectingHandler: LogHandler {
-        let log: CollectedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            log.append(event.level, "\(event.message)")
-        }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import ServiceLifecycle
+import StoreFixture
 import Synchronization
 import Testing
 
@@ -53,16 +54,16 @@ struct ConnectionTests {
     func serverLifecycle() async throws {
         let fixture = try WebFixture()
         let feed = fixture.live.preview
-        let messages = LogMessages()
-        var logger = Logger(label: "gallery") { _ in messages }
+        let log = RecordedLog()
+        var logger = log.logger
         logger.logLevel = .info
         let server = GalleryServer(
             library: fixture.library, live: fixture.live, settings: WebSettings(address: "127.0.0.1", port: 0), logger: logger)
         let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            try await waitUntil { messages.port != nil }
-            let port = try #require(messages.port)
+            try await waitUntil { log.galleryPort != nil }
+            let port = try #require(log.galleryPort)
             try await RawConnection.with(port: port) { session in
                 try await session.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
                 try await session.readUntilClosed()
@@ -98,37 +99,11 @@ struct ConnectionTests {
     }
 }
 
-/// Collects the gallery's log lines, to learn the port it bound or what it said.
-final class LogMessages: LogHandler, Sendable {
-    private let lines = Mutex<[String]>([])
-
-    /// Every line logged so far.
-    var all: [String] { lines.withLock { $0 } }
-
-    var port: Int? {
-        lines.withLock { lines in
-            lines.lazy.compactMap { line in
-                line.firstMatch(of: /^Web gallery on http:\/\/127\.0\.0\.1:(\d+)$/).flatMap { Int($0.output.1) }
-            }.first
-        }
-    }
-
-    func log(event: LogEvent) {
-        lines.withLock { $0.append(event.message.description) }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { nil }
-        set {}
-    }
-
-    var metadata: Logger.Metadata {
-        get { [:] }
-        set {}
-    }
-
-    var logLevel: Logger.Level {
-        get { .info }
-        set {}
+extension RecordedLog {
+    /// The port the gallery said it listens on.
+    var galleryPort: Int? {
+        messages().lazy.compactMap { line in
+            line.firstMatch(of: /^Web gallery on http:\/\/127\.0\.0\.1:(\d+)$/).flatMap { Int($0.output.1) }
+        }.first
     }
 }

@@ -2,6 +2,7 @@ import BoothCore
 import Foundation
 import Logging
 import NIOCore
+import StoreFixture
 import Testing
 
 @testable import BoothWeb
@@ -118,11 +119,11 @@ struct LiveStreamTests {
         // A cycle of distinct photos, so that a gap in what a client got shows.
         let photos = try fixture.add(count: 10)
         let feed = fixture.live.photoAdded
-        let messages = LogMessages()
+        let log = RecordedLog()
         var settings = WebSettings(idleTimeout: .seconds(600))
         settings.eventBacklog = 8
         let batch = settings.eventBacklog / 2
-        try await fixture.server(settings, logger: Logger(label: "test") { _ in messages }).test { client in
+        try await fixture.server(settings, logger: log.logger).test { client in
             let port = try #require(client.port)
             // The socket buffers to the client that reads nothing take thousands of events: a
             // loaded machine needs minutes for them, which the connections' guards allow.
@@ -159,8 +160,8 @@ struct LiveStreamTests {
                 #expect(!got.isEmpty)
                 #expect(got == (0..<got.count).map { photos[$0 % photos.count].id.lowercased })
             }
-            try await waitUntil { messages.all.contains { $0.hasPrefix("Disconnected a client of the event stream") } }
-            let line = try #require(messages.all.first { $0.hasPrefix("Disconnected a client of the event stream") })
+            try await waitUntil { log.messages().contains { $0.hasPrefix("Disconnected a client of the event stream") } }
+            let line = try #require(log.messages().first { $0.hasPrefix("Disconnected a client of the event stream") })
             #expect(line.contains("that fell 8 events behind; its browser reconnects and loads what it missed."), "\(line)")
         }
     }

@@ -2,6 +2,7 @@ import BoothCore
 import Foundation
 import HTTPTypes
 import NIOCore
+import StoreFixture
 import Synchronization
 import Testing
 
@@ -95,7 +96,7 @@ struct WrongTokensTests {
         let clock = ManualClock()
         var settings = WebSettings(boothName: "Test Booth", adminToken: "secret")
         settings.clock = { clock.now }
-        let log = CollectedLog()
+        let log = RecordedLog()
         let fixture = try WebFixture()
         let photo = try fixture.add()
         try await fixture.server(settings, logger: log.logger).test { client in
@@ -112,7 +113,7 @@ struct WrongTokensTests {
             let refused = try await client.execute(uri: uri, method: .post, headers: WrongTokensTests.admin)
             #expect(refused.status == .tooManyRequests, "while it waits, not even the right token is looked at")
             #expect(try APITests.error(refused).contains("Too many wrong admin tokens"))
-            let warnings = log.lines.filter { $0.hasPrefix("Web admin: ") && $0.contains("wrong admin token") }
+            let warnings = log.messages().filter { $0.hasPrefix("Web admin: ") && $0.contains("wrong admin token") }
             #expect(warnings.count == 1, "\(warnings)")
 
             clock.advance(by: .seconds(1))

@@ -19,7 +19,7 @@ final class TestBooth: Sendable {
     ///   - endpoint: where the booth sends its requests: the store's own address, or a
     ///     ``FaultyLink`` in front of it.
     ///   - serving: a gallery without a booth of its own (`photobooth serve`), which only imports.
-    ///   - logger: where the sync's lines go (a ``LogLines`` to read them back).
+    ///   - logger: where the sync's lines go (a ``RecordedLog`` to read them back).
     init(
         _ name: String, event: String, server: any StoreServer, credentials: StoreCredentials? = nil, directory: URL? = nil,
         endpoint: URL? = nil, serving: Bool = false, logger: Logger = Logger(label: "test"), clock: CorrectedClock = CorrectedClock(),

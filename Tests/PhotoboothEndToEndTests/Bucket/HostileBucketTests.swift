@@ -9,38 +9,6 @@ import Testing
 
 @testable import BoothSync
 
-/// The lines a logger was given, to read back what a test's sync said.
-final class LogLines: LogHandler, Sendable {
-    private let lines = Mutex<[(level: Logger.Level, message: String)]>([])
-
-    /// A logger whose lines this keeps.
-    var logger: Logger { Logger(label: "test") { _ in self } }
-
-    /// Every line logged so far at `level` or above.
-    func messages(atLeast level: Logger.Level = .trace) -> [String] {
-        lines.withLock { $0.filter { $0.level >= level }.map(\.message) }
-    }
-
-    func log(event: LogEvent) {
-        lines.withLock { $0.append((event.level, event.message.description)) }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { nil }
-        set {}
-    }
-
-    var metadata: Logger.Metadata {
-        get { [:] }
-        set {}
-    }
-
-    var logLevel: Logger.Level {
-        get { .trace }
-        set {}
-    }
-}
-
 /// What a rogue or broken booth of the event can put in the bucket, written straight to the
 /// store as such a booth would.
 struct RogueBooth {
@@ -108,9 +76,9 @@ struct HostileBucketTests {
         let server = try await SeaweedFS()
         let event = "Forged \(UUID().uuidString.prefix(6))"
         let east = try TestBooth("East", event: event, server: server)
-        let westLog = LogLines()
+        let westLog = RecordedLog()
         let west = try TestBooth("West", event: event, server: server, logger: westLog.logger)
-        let galleryLog = LogLines()
+        let galleryLog = RecordedLog()
         let gallery = try TestBooth("Gallery", event: event, server: server, serving: true, logger: galleryLog.logger)
         let photo = try east.take("Anna")
         let other = try east.take("Ben")
@@ -159,7 +127,7 @@ struct HostileBucketTests {
         var copied = renamed
         copied.sha256 = SignatureV4.hash(copy)
         try await rogue.plant(copied)
-        let freshLog = LogLines()
+        let freshLog = RecordedLog()
         let fresh = try TestBooth("Fresh", event: event, server: server, serving: true, logger: freshLog.logger)
         try await fresh.sync.catchUp()
         try await fresh.sync.catchUp()
@@ -205,7 +173,7 @@ struct HostileBucketTests {
     func hostileObjects() async throws {
         let server = try await SeaweedFS()
         let event = "Hostile \(UUID().uuidString.prefix(6))"
-        let log = LogLines()
+        let log = RecordedLog()
         let gallery = try TestBooth("Gallery", event: event, server: server, serving: true, logger: log.logger)
         let rogue = RogueBooth(server: server, event: event, folder: "booth-b")
         let good = try RogueBooth.jpeg(frame: 1)
@@ -300,7 +268,7 @@ struct HostileBucketTests {
         let server = try await SeaweedFS()
         let event = "Late \(UUID().uuidString.prefix(6))"
         let east = try TestBooth("East", event: event, server: server)
-        let log = LogLines()
+        let log = RecordedLog()
         let clock = CorrectedClock(system: { Date() - 86_400 })
         let west = try TestBooth("West", event: event, server: server, logger: log.logger, clock: clock)
         let photo = try east.take("Now")
@@ -345,7 +313,7 @@ struct HostileBucketTests {
         let keys = GuestDeletions(
             published: { (SignatureV4.hash(Data("key-\($0.id.lowercased)".utf8)), $0.createdAt + 3600) },
             accepts: { key, photo, time in key == "key-\(photo.id.lowercased)" && time < photo.createdAt + 3600 })
-        let log = LogLines()
+        let log = RecordedLog()
         let east = try TestBooth("East", event: event, server: server, logger: log.logger, guestDeletions: keys)
         let gallery = try TestBooth("Gallery", event: event, server: server, serving: true)
         let photo = try east.take("Delete me")
