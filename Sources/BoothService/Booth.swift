@@ -96,7 +96,7 @@ package enum Booth {
         let links = PhotoLinks(
             publicURL: configuration.web.publicURL, address: configuration.web.address, port: configuration.web.port,
             enabled: configuration.web.enabled, deletionKeys: deletionKeys)
-        let live = LiveBooth(
+        let live = BoothFeeds(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
         let memory = IdleMemoryTrimmer {
             // The last shots' pictures at the screen's size: no screen shows them once idle.

@@ -31,7 +31,7 @@ package enum PublicGallery {
             settings: configuration.sync, boothName: nil, library: library, tagger: JPEGTagger(), thumbnailer: thumbnailer,
             logger: logger)
         let since = Date()
-        let live = LiveBooth(
+        let live = BoothFeeds(
             screen: LatestValue(),
             status: {
                 var status = BoothStatus(state: "serving", cameraConnected: false, since: since)

@@ -20,12 +20,12 @@ struct GalleryChannel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
     let http1: HTTP1Channel
-    let kept: KeptAnswers
+    let kept: ResponseCache
     let metrics: WebMetrics
     let connections: ConnectionTable
     let timing: ConnectionRules.Timing
 
-    init(responder: @escaping HTTPChannelHandler.Responder, gallery: Gallery) {
+    init(responder: @escaping HTTPChannelHandler.Responder, gallery: WebContext) {
         http1 = HTTP1Channel(responder: responder)
         kept = gallery.kept
         metrics = gallery.metrics
@@ -35,7 +35,7 @@ struct GalleryChannel: ServerChildChannel {
     }
 
     /// A server of `gallery`'s answers.
-    static func builder(_ gallery: Gallery) -> HTTPServerBuilder {
+    static func builder(_ gallery: WebContext) -> HTTPServerBuilder {
         HTTPServerBuilder { responder in GalleryChannel(responder: responder, gallery: gallery) }
     }
 

@@ -2,7 +2,7 @@ import Hummingbird
 import NIOCore
 
 /// The context of each request to the gallery: Hummingbird's, plus the connection, so that a
-/// live stream can drop a client that stopped reading (see ``FeedRelay``).
+/// live stream can drop a client that stopped reading (see ``ClientFeed``).
 struct GalleryRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The client's connection.

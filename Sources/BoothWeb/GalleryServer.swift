@@ -23,14 +23,14 @@ import ServiceLifecycle
 ///
 /// The tests run this type too, each on a port of its own.
 package struct GalleryServer: Service {
-    let gallery: Gallery
+    let gallery: WebContext
     private let responder: RouterResponder<GalleryRequestContext>
     private let server: HTTPServerBuilder
     private let address: (host: String, port: Int)
     private let onListening: (@Sendable (Int) async -> Void)?
 
     /// A server for `library` and `live` as `settings` say. Nothing is bound before ``run()``.
-    package init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger) {
+    package init(library: PhotoLibrary, live: BoothFeeds, settings: WebSettings, logger: Logger) {
         self.init(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: .seconds(15))
     }
 
@@ -38,10 +38,10 @@ package struct GalleryServer: Service {
     /// `listeningOn` rather than where `settings` say, and tells `onListening` its port once it
     /// listens.
     init(
-        library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger, eventKeepAlive: Duration,
+        library: PhotoLibrary, live: BoothFeeds, settings: WebSettings, logger: Logger, eventKeepAlive: Duration,
         listeningOn: (host: String, port: Int)? = nil, onListening: (@Sendable (Int) async -> Void)? = nil
     ) {
-        gallery = Gallery(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
+        gallery = WebContext(library: library, live: live, settings: settings, logger: logger, eventKeepAlive: eventKeepAlive)
         responder = Self.buildRouter(gallery).buildResponder()
         server = GalleryChannel.builder(gallery)
         address = listeningOn ?? (settings.address, settings.port)
@@ -112,7 +112,7 @@ package struct GalleryServer: Service {
     }
 
     /// Every route of the gallery, in the order of `docs/openapi.yaml`.
-    static func routes(_ gallery: Gallery) -> [Route] {
+    static func routes(_ gallery: WebContext) -> [Route] {
         gallery.pageRoutes + gallery.guestRoutes + gallery.imageRoutes + gallery.apiRoutes + gallery.adminRoutes
             + gallery.liveRoutes + gallery.operationRoutes
     }
@@ -122,7 +122,7 @@ package struct GalleryServer: Service {
     /// (``QueryCheck``); a 304 to a client that has the answer (``ConditionalGet``). What every
     /// answer carries beside (`Date`, the security headers) the connection adds
     /// (``ConnectionRules``), to the router's answers as to its own.
-    static func buildRouter(_ gallery: Gallery) -> Router<GalleryRequestContext> {
+    static func buildRouter(_ gallery: WebContext) -> Router<GalleryRequestContext> {
         let router = Router(context: GalleryRequestContext.self, options: [.autoGenerateHeadEndpoints])
         let routes = routes(gallery)
         router.add(middleware: ConditionalGet())

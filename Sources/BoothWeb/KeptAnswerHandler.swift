@@ -2,7 +2,7 @@ import Glibc
 import NIOCore
 import NIOHTTP1
 
-/// Answers, on the event loop, the requests whose answer is kept (``KeptAnswers/served``), and
+/// Answers, on the event loop, the requests whose answer is kept (``ResponseCache/served``), and
 /// passes every other request on to the router: a kept page, API answer or thumbnail is written
 /// from memory, and an original's tagged start from memory and the rest of its file by the
 /// kernel (`sendfile`), without a task, the router or a copy of the file in the process. It is
@@ -31,7 +31,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let kept: KeptAnswers
+    private let kept: ResponseCache
     private let metrics: WebMetrics
 
     /// How many answers of its own a connection may have waiting to be written.
@@ -48,7 +48,7 @@ final class KeptAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The end of the client's input came while ``writing``: passed on once it is zero.
     private var inputClosed = false
 
-    init(kept: KeptAnswers, metrics: WebMetrics) {
+    init(kept: ResponseCache, metrics: WebMetrics) {
         self.kept = kept
         self.metrics = metrics
     }

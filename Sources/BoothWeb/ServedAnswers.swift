@@ -57,7 +57,7 @@ struct ServedAnswer: Sendable {
 /// What a kept answer may depend on in its request, as one string: the path with its query,
 /// the `Host` (absolute URLs in the API), and the `Accept-Language` and `Cookie` lines (the
 /// pages' language). Two requests with the same key get the same kept answer, so an answer
-/// that reads anything else of its request must not be served from ``KeptAnswers/served``.
+/// that reads anything else of its request must not be served from ``ResponseCache/served``.
 ///
 /// Made from the raw HTTP/1 head on the event loop and from the router's request alike; the
 /// separators are control characters, which no request line or header value can hold.
@@ -82,7 +82,7 @@ enum RequestKey {
     }
 }
 
-extension Gallery {
+extension WebContext {
     /// Makes `answer` to `request`, a 200 made from the catalog as it was in `generation`,
     /// the answer to every later request with the same ``RequestKey`` until the photos change.
     /// A request for part of the answer (`Range`) is not the whole answer's.

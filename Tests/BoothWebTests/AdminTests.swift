@@ -190,11 +190,11 @@ struct AdminTests {
 
     @Test("Tokens are compared whole, whatever their lengths")
     func tokenComparison() {
-        #expect(Gallery.sameToken("secret", "secret"))
-        #expect(!Gallery.sameToken("secreT", "secret"))
-        #expect(!Gallery.sameToken("secre", "secret"))
-        #expect(!Gallery.sameToken("secretsecret", "secret"))
-        #expect(!Gallery.sameToken("", "secret"))
-        #expect(!Gallery.sameToken("s", "ss"))
+        #expect(WebContext.sameToken("secret", "secret"))
+        #expect(!WebContext.sameToken("secreT", "secret"))
+        #expect(!WebContext.sameToken("secre", "secret"))
+        #expect(!WebContext.sameToken("secretsecret", "secret"))
+        #expect(!WebContext.sameToken("", "secret"))
+        #expect(!WebContext.sameToken("s", "ss"))
     }
 }

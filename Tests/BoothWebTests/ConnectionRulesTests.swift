@@ -20,7 +20,7 @@ struct ConnectionRulesTests {
     /// Runs `body` with the gallery's own connection, set up and handled as the server does
     /// (``GalleryChannel``), on an embedded channel whose router answers nothing.
     static func withConnection(
-        _ gallery: Gallery, _ body: (NIOAsyncTestingChannel, NIOAsyncTestingEventLoop) async throws -> Void
+        _ gallery: WebContext, _ body: (NIOAsyncTestingChannel, NIOAsyncTestingEventLoop) async throws -> Void
     ) async throws {
         let loop = NIOAsyncTestingEventLoop()
         let channel = NIOAsyncTestingChannel(loop: loop)
@@ -39,10 +39,10 @@ struct ConnectionRulesTests {
         await handling.value
     }
 
-    static func gallery(_ fixture: WebFixture) -> Gallery {
+    static func gallery(_ fixture: WebFixture) -> WebContext {
         var settings = WebSettings(boothName: "Test Booth", idleTimeout: .seconds(30))
         settings.stallLimit = .seconds(5)
-        return Gallery(library: fixture.library, live: fixture.live, settings: settings, logger: Logger(label: "test"))
+        return WebContext(library: fixture.library, live: fixture.live, settings: settings, logger: Logger(label: "test"))
     }
 
     /// The rules alone on an embedded channel, as the connection's handlers further in would

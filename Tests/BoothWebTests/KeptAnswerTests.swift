@@ -8,7 +8,7 @@ import Testing
 
 @testable import BoothWeb
 
-/// The answers the gallery keeps in memory (``KeptAnswers``): served again without the
+/// The answers the gallery keeps in memory (``ResponseCache``): served again without the
 /// catalog, never older than it.
 @Suite("Kept answers")
 struct KeptAnswerTests {
@@ -197,7 +197,7 @@ struct KeptAnswerTests {
 
     /// The parts the gallery makes of `photo`'s original.
     static func parts(of photo: Photo, in fixture: WebFixture) async throws -> OriginalParts {
-        let gallery = Gallery(
+        let gallery = WebContext(
             library: fixture.library, live: fixture.live, settings: WebSettings(boothName: "Test Booth"), logger: .init(label: "test"))
         return try await gallery.originalParts(photo.id, generation: gallery.kept.generation.current)
     }

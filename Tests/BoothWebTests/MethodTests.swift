@@ -43,7 +43,7 @@ struct MethodTests {
     @Test("The routes the server answers are these, and each has its 405s")
     func allowedMethods() throws {
         let fixture = try WebFixture()
-        let gallery = Gallery(library: fixture.library, live: fixture.live, settings: WebSettings(), logger: .init(label: "test"))
+        let gallery = WebContext(library: fixture.library, live: fixture.live, settings: WebSettings(), logger: .init(label: "test"))
         let allowed = Dictionary(uniqueKeysWithValues: GalleryServer.allowedMethods(GalleryServer.routes(gallery)).map { ($0.path, $0.methods) })
         #expect(allowed["/api/photos/{id}"] == [.get, .head, .delete])
         #expect(allowed["/api/photos/{id}/unhide"] == [.post])

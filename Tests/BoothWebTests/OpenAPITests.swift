@@ -47,7 +47,7 @@ struct OpenAPITests {
     @Test("Its paths and methods are exactly the server's routes")
     func routesMatch() throws {
         let fixture = try WebFixture()
-        let gallery = Gallery(library: fixture.library, live: fixture.live, settings: WebSettings(), logger: .init(label: "test"))
+        let gallery = WebContext(library: fixture.library, live: fixture.live, settings: WebSettings(), logger: .init(label: "test"))
         let served = Set(GalleryServer.routes(gallery).map { "\($0.method.rawValue) \($0.path)" })
         let documented = Set(
             Self.paths.flatMap { path, item in
@@ -99,8 +99,8 @@ struct OpenAPITests {
             let error = try await client.execute(uri: "/api/photos/\(UUID().lowercased)", method: .get)
             try Self.expectKeys(of: try Self.object(error.body), match: "Error")
         }
-        let gallery = Gallery(library: fixture.library, live: fixture.live, settings: WebSettings(), logger: .init(label: "test"))
-        let event = String(buffer: Gallery.event("photo", gallery.card(for: photo, in: .english)))
+        let gallery = WebContext(library: fixture.library, live: fixture.live, settings: WebSettings(), logger: .init(label: "test"))
+        let event = String(buffer: WebContext.event("photo", gallery.card(for: photo, in: .english)))
         let data = try #require(event.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst("data: ".count))
         try Self.expectKeys(of: try Self.object(ByteBuffer(string: String(data))), match: "PhotoEvent")
     }

@@ -10,7 +10,7 @@ import Testing
 struct ScreenStreamTests {
     /// A gallery whose booth screen is `screen`, fed as the booth's mirror feeds it.
     func server(_ fixture: WebFixture, screen: LatestValue<Data>) -> ServedGallery {
-        let live = LiveBooth(screen: screen, status: { BoothStatus(state: "naming", cameraConnected: true, since: Date()) })
+        let live = BoothFeeds(screen: screen, status: { BoothStatus(state: "naming", cameraConnected: true, since: Date()) })
         return ServedGallery(
             library: fixture.library, live: live, settings: WebSettings(boothName: "Test Booth"), eventKeepAlive: .seconds(15),
             logger: Logger(label: "test"))

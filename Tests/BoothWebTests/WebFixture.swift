@@ -17,7 +17,7 @@ import Synchronization
 final class WebFixture: Sendable {
     let directory: URL
     let library: PhotoLibrary
-    let live: LiveBooth
+    let live: BoothFeeds
     /// What `live.status()` says about the camera.
     let camera = CameraSwitch()
     /// What `live.metrics()` returns.
@@ -31,7 +31,7 @@ final class WebFixture: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-web-tests-\(UUID().lowercased)")
         library = try PhotoLibrary(directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         let camera = self.camera
-        live = LiveBooth(
+        live = BoothFeeds(
             status: {
                 BoothStatus(state: "idle", cameraConnected: camera.isConnected, since: Date(timeIntervalSince1970: 1_790_000_000.5))
             },
@@ -88,7 +88,7 @@ final class CameraSwitch: Sendable {
 /// own on localhost (whatever its settings say), and the test's client is connected to it.
 struct ServedGallery {
     let library: PhotoLibrary
-    let live: LiveBooth
+    let live: BoothFeeds
     let settings: WebSettings
     let eventKeepAlive: Duration
     let logger: Logger

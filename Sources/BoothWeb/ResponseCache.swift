@@ -15,11 +15,11 @@ import Synchronization
 ///
 /// Each kind has its own bound, small beside the booth's memory: a page is some tens of KB, a
 /// thumbnail some KB, an original's tagged start a few KB.
-struct KeptAnswers: Sendable {
+struct ResponseCache: Sendable {
     /// What the kept answers are good for: the generation of what the gallery shows, this
     /// process's changes and other processes' alike.
     let generation: GalleryChanges
-    /// Pages and API answers, by what they depend on (see ``Gallery/keeping(_:varying:_:)``).
+    /// Pages and API answers, by what they depend on (see ``WebContext/keeping(_:varying:_:)``).
     let pages = GenerationCache<KeptAnswer>(maximumCount: 256, maximumBytes: 2 << 20)
     /// Thumbnails, by photo id.
     let thumbnails = GenerationCache<KeptAnswer>(maximumCount: 512, maximumBytes: 4 << 20)
@@ -131,9 +131,9 @@ final class GenerationCache<Value: Sendable>: Sendable {
     }
 }
 
-extension Gallery {
+extension WebContext {
     /// The answer to a GET that the catalog's photos decide, made by `make` once per change
-    /// of the photos and kept (``KeptAnswers/pages``), with an ETag of its bytes (a client that
+    /// of the photos and kept (``ResponseCache/pages``), with an ETag of its bytes (a client that
     /// has them gets its 304 from ``ConditionalGet``). The key is the request's path and query, and `variant`: all
     /// else the answer depends on (its language, the origin of its absolute URLs).
     ///

@@ -6,14 +6,14 @@ import Logging
 
 /// What every part of the web gallery shares: the library, the live booth, the settings, the
 /// page templates and the counters.
-struct Gallery: Sendable {
+struct WebContext: Sendable {
     let library: PhotoLibrary
-    let live: LiveBooth
+    let live: BoothFeeds
     let settings: WebSettings
     let pages: PageRenderer
     let metrics: WebMetrics
     /// Answers made from the catalog, kept until its photos change.
-    let kept: KeptAnswers
+    let kept: ResponseCache
     /// The connections open now, within the settings' limits.
     let connections: ConnectionTable
     /// The wrong admin tokens of each client, and the waits they earned.
@@ -27,13 +27,13 @@ struct Gallery: Sendable {
     /// The most photos one API page may hold.
     static let maximumPageSize = 100
 
-    init(library: PhotoLibrary, live: LiveBooth, settings: WebSettings, logger: Logger, eventKeepAlive: Duration = .seconds(15)) {
+    init(library: PhotoLibrary, live: BoothFeeds, settings: WebSettings, logger: Logger, eventKeepAlive: Duration = .seconds(15)) {
         self.library = library
         self.live = live
         self.settings = settings
         self.pages = PageRenderer(boothName: settings.boothName)
         self.metrics = WebMetrics()
-        self.kept = KeptAnswers(library: library)
+        self.kept = ResponseCache(library: library)
         self.connections = ConnectionTable(limits: settings.connectionLimits ?? .forThisProcess(), metrics: metrics, logger: logger)
         self.logger = logger
         self.eventKeepAlive = eventKeepAlive

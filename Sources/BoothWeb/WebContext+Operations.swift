@@ -4,7 +4,7 @@ import Hummingbird
 
 /// For the operator's tools: `/healthz` for a watchdog or a load balancer, `/metrics` for
 /// Prometheus.
-extension Gallery {
+extension WebContext {
     var operationRoutes: [Route] {
         [
             Route(.get, "/healthz") { _, _ in await health() },

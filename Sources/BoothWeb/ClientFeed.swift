@@ -13,7 +13,7 @@ import Synchronization
 /// It ends when the client goes, when the feed is closed and when the server shuts down
 /// gracefully. A client that takes nothing is the connection's to close (its stall limit,
 /// ``ConnectionRules``): the write in progress then fails, and the stream ends.
-struct FeedRelay<Value: Sendable> {
+struct ClientFeed<Value: Sendable> {
     /// Where the values come from, and how a slow client gets them.
     enum Source {
         /// The newest value of a ``LatestValue``, starting with the first one newer than

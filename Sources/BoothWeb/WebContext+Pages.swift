@@ -5,7 +5,7 @@ import Hummingbird
 
 /// The HTML pages: the grid of photos (all of them, a search, an album), newest first and
 /// paged; the albums; each photo's own page; the slideshow.
-extension Gallery {
+extension WebContext {
     var pageRoutes: [Route] {
         [
             Route(.get, "/") { request, _ in

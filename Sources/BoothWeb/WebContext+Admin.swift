@@ -10,7 +10,7 @@ import Hummingbird
 /// configured token they are off. The page `/admin` does them from a browser: it holds no
 /// secret, and its script sends the token the operator types. Wrong tokens are logged and
 /// slowed per client (``WrongTokens``).
-extension Gallery {
+extension WebContext {
     var adminRoutes: [Route] {
         [
             Route(.get, "/admin") { request, _ in pages.page(AdminView(frame: try frame(for: request)), "admin") },

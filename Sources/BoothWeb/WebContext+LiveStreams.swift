@@ -7,7 +7,7 @@ import Hummingbird
 /// The live streams: the camera's preview and the booth's screen as Motion JPEG
 /// (`multipart/x-mixed-replace`, which every browser shows in an `<img>`), and new photos as
 /// Server-Sent Events for the gallery's first page.
-extension Gallery {
+extension WebContext {
     var liveRoutes: [Route] {
         [
             Route(.get, "/preview.mjpg") { request, context in motionJPEG(live.preview, .preview, request, context) },
@@ -30,7 +30,7 @@ extension Gallery {
         _ feed: LatestValue<Data>, _ stream: WebMetrics.Stream, _ request: Request, _ context: GalleryRequestContext
     ) -> Response {
         let logger = context.logger
-        let relay = FeedRelay(source: .newest(feed), name: "the \(stream.rawValue) stream", logger: logger)
+        let relay = ClientFeed(source: .newest(feed), name: "the \(stream.rawValue) stream", logger: logger)
         let metrics = self.metrics
         return Response(
             status: .ok,
@@ -85,7 +85,7 @@ extension Gallery {
         let language = (try? BoothLanguage.of(request, fallback: settings.language))?.language ?? settings.language
         let metrics = self.metrics
         let logger = context.logger
-        let relay = FeedRelay(
+        let relay = ClientFeed(
             source: .every(live.photoAdded, backlog: settings.eventBacklog), keepAlive: eventKeepAlive, name: "the event stream",
             logger: logger)
         return Response(

@@ -7,7 +7,7 @@ import Hummingbird
 /// The JSON API, documented in `docs/openapi.yaml`. A list item is shaped like one of
 /// picsum.photos' `/v2/list` (`id`, `author`, `width`, `height`, `url`, `download_url`) with
 /// the booth's own fields beside it, so tools written for picsum read the booth's photos.
-extension Gallery {
+extension WebContext {
     var apiRoutes: [Route] {
         [
             Route(.get, "/api/photos") { request, _ in

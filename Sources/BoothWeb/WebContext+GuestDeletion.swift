@@ -15,7 +15,7 @@ import NIOCore
 /// which deletes it everywhere. An expired key, another photo's key, a photo whose booth
 /// published no key, and a photo already deleted (or hidden by the operator, which a guest
 /// cannot tell from deleted) each get a page that says so, and nothing is deleted.
-extension Gallery {
+extension WebContext {
     var guestRoutes: [Route] {
         [
             Route(.get, "/photos/{id}/delete") { request, context in

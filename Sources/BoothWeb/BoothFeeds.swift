@@ -3,7 +3,7 @@ import Foundation
 
 /// What the running booth shows the web, as values and feeds the web only reads: the live
 /// camera picture, the booth's screen, its state and its measurements.
-package struct LiveBooth: Sendable {
+package struct BoothFeeds: Sendable {
     /// The camera's frames as JPEG, latest only. The booth fills it only while someone
     /// watches (``LatestValue/isWatched``).
     package var preview: LatestValue<Data>

@@ -9,7 +9,7 @@ import Hummingbird
 /// once stored, so they are cached for a year (`immutable`) and revalidated by a strong ETag.
 /// Hidden or deleted photos answer 404 to new requests; a browser that cached an image keeps
 /// its copy.
-extension Gallery {
+extension WebContext {
     var imageRoutes: [Route] {
         [
             Route(.get, "/thumbnails/{id}.jpg") { request, context in try await thumbnail(try photoID(from: context), request) },
