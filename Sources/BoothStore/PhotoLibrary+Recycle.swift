@@ -100,10 +100,8 @@ extension PhotoLibrary {
             createdAt: photo.createdAt.utcTimestamp, width: photo.width, height: photo.height,
             byteCount: photo.byteCount, file: photo.file, hidden: row?.hidden ?? false,
             recycledAt: Date().utcTimestamp, thumbnail: row?.thumbnail ?? Data())
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Strings, integers, a Boolean and bytes always encode: there is no error to report.
-        return try! encoder.encode(record)
+        return try! JSONEncoder.booth(forPeople: true).encode(record)
     }
 }
 
@@ -121,11 +119,4 @@ struct RecycledPhoto: Codable {
     var hidden: Bool
     var recycledAt: String
     var thumbnail: Data
-
-    enum CodingKeys: String, CodingKey {
-        case id, number, caption, width, height, file, hidden, thumbnail
-        case createdAt = "created_at"
-        case byteCount = "byte_count"
-        case recycledAt = "recycled_at"
-    }
 }

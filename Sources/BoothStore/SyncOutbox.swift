@@ -143,7 +143,7 @@ package final class SyncOutbox: Sendable {
     /// The tombstone of a deleted photo of this booth, from its recycle record when there is one.
     package func tombstone(of id: UUID, event: String) -> PhotoSidecar {
         let url = directory.appendingPathComponent(PhotoLibrary.recycleFolder).appendingPathComponent("\(id.lowercased).json")
-        let record = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(RecycledPhoto.self, from: $0) }
+        let record = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder.booth().decode(RecycledPhoto.self, from: $0) }
         return PhotoSidecar.tombstone(
             id: id, number: record?.number ?? 0, createdAt: record.flatMap { Date(utcTimestamp: $0.createdAt) } ?? Date(),
             booth: boothName, event: event)

@@ -459,7 +459,7 @@ package final class EventSync: Sendable {
     private func uploadNextRequest(to store: ObjectStore, on thread: SyncThread) async throws -> Bool {
         guard let request = try await thread.run({ [library] in try library.outbox.deletionRequestsToUpload().first }) else { return false }
         let object = DeletionRequestObject(photo: request.id.lowercased, key: request.key, requestedAt: request.requestedAt.utcTimestamp)
-        let data = try JSONEncoder().encode(object)
+        let data = try JSONEncoder.booth().encode(object)
         try await store.put(layout.requestKey(of: request.id), data, contentType: "application/json")
         try await thread.run { [library] in try library.outbox.deletionRequestUploaded(request) }
         metrics.succeeded(uploadedObjects: 1, uploadedBytes: data.count)
@@ -693,7 +693,7 @@ package final class EventSync: Sendable {
                 throw Refusal(reason: "it is \(object.size) bytes, more than a request's \(BucketLayout.requestLimit)")
             }
             guard let data = try await store.get(key, limit: BucketLayout.requestLimit) else { return }
-            guard let request = try? JSONDecoder().decode(DeletionRequestObject.self, from: data), request.photo == id.lowercased,
+            guard let request = try? JSONDecoder.booth().decode(DeletionRequestObject.self, from: data), request.photo == id.lowercased,
                 let time = Date(utcTimestamp: request.requestedAt)
             else { throw Refusal(reason: "it does not read as a request to delete photo \(id.lowercased)") }
             guard time <= clock.now + CorrectedClock.tolerance + 600 else {

@@ -33,9 +33,4 @@ struct DeletionRequestObject: Codable, Sendable {
     var key: String
     /// ISO 8601 UTC with milliseconds: when the reader took the guest's key.
     var requestedAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case photo, key
-        case requestedAt = "requested_at"
-    }
 }

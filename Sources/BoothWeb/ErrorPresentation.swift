@@ -81,10 +81,8 @@ extension Response {
 extension KeptAnswer {
     /// `value` as a JSON answer: UTF-8, slashes not escaped (URLs stay readable).
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> KeptAnswer {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
         // The gallery's JSON types hold strings, integers and Booleans, which always encode.
-        let data = try! encoder.encode(value)
+        let data = try! JSONEncoder.booth().encode(value)
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
         return KeptAnswer(status: status, headers: fields, body: ByteBuffer(bytes: data))

@@ -113,13 +113,6 @@ struct PhotoResource: Encodable, Sendable {
     var thumbnailURL: String
     /// One of the operator's favourites.
     var favourite: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case id, author, width, height, url, caption, favourite
-        case downloadURL = "download_url"
-        case createdAt = "created_at"
-        case thumbnailURL = "thumbnail_url"
-    }
 }
 
 /// An album in the JSON API (schema `Album` of `docs/openapi.yaml`).
@@ -132,11 +125,6 @@ struct AlbumResource: Encodable, Sendable {
     var coverID: String
     /// The album's page.
     var url: String
-
-    enum CodingKeys: String, CodingKey {
-        case kind, title, count, url
-        case coverID = "cover_id"
-    }
 }
 
 /// The booth's state in the JSON API (schema `Status` of `docs/openapi.yaml`).
@@ -151,13 +139,6 @@ struct StatusResource: Encodable, Sendable {
     var photoCount: Int
     /// The event sync; absent when the booth does not sync.
     var sync: SyncResource?
-
-    enum CodingKeys: String, CodingKey {
-        case state, since, sync
-        case cameraConnected = "camera_connected"
-        case storageOK = "storage_ok"
-        case photoCount = "photo_count"
-    }
 }
 
 /// The event sync in the JSON API (schema `SyncStatus` of `docs/openapi.yaml`).
@@ -169,21 +150,6 @@ struct SyncResource: Encodable, Sendable {
     /// The store's clock minus the booth's, once known.
     var clockOffsetSeconds: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case pending
-        case oldestPendingSeconds = "oldest_pending_seconds"
-        case lastSuccess = "last_success"
-        case lastError = "last_error"
-        case clockOffsetSeconds = "clock_offset_seconds"
-    }
-
-    /// Absent values are left out rather than written as null.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(pending, forKey: .pending)
-        try container.encodeIfPresent(oldestPendingSeconds, forKey: .oldestPendingSeconds)
-        try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
-        try container.encodeIfPresent(lastError, forKey: .lastError)
-        try container.encodeIfPresent(clockOffsetSeconds, forKey: .clockOffsetSeconds)
-    }
+    // Absent values are left out rather than written as null: the synthesized encoding of
+    // optionals (encodeIfPresent).
 }

@@ -121,10 +121,8 @@ extension WebContext {
 
     /// One Server-Sent Event whose data is `value` as JSON (one line: JSON escapes line breaks).
     static func event(_ name: String, _ value: some Encodable) -> ByteBuffer {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
         // Cards hold strings and integers, which always encode.
-        let json = String(decoding: try! encoder.encode(value), as: UTF8.self)
+        let json = String(decoding: try! JSONEncoder.booth().encode(value), as: UTF8.self)
         return ByteBuffer(string: "event: \(name)\ndata: \(json)\n\n")
     }
 }

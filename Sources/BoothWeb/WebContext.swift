@@ -117,11 +117,7 @@ struct PhotoCard: Sendable, Encodable {
 
     /// The JSON of an event (schema `PhotoEvent`) leaves out the original's paths: the
     /// gallery's script links to the photo's page, not to its file.
-    enum CodingKeys: String, CodingKey {
-        case id, caption, width, height
-        case createdAt = "created_at"
-        case createdText = "created_text"
-        case pagePath = "page_path"
-        case thumbnailPath = "thumbnail_path"
+    enum CodingKeys: CodingKey {
+        case id, caption, width, height, createdAt, createdText, pagePath, thumbnailPath
     }
 }

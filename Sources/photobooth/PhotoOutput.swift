@@ -2,17 +2,15 @@ import BoothCore
 import BoothStore
 import Foundation
 
-// swift-format-ignore: AlwaysUseLowerCamelCase
-// The properties are the JSON keys, snake_case as scripts read them.
-/// A photo as the command line prints it in JSON. The keys are part of the interface; scripts
-/// rely on them.
+/// A photo as the command line prints it in JSON (`list --json`, `show --json`). The keys are
+/// part of the interface, snake_case (``JSONEncoder/booth(forPeople:)``); scripts rely on them.
 struct PhotoJSON: Encodable {
     let id: String
     let caption: String
-    let created_at: String
+    let createdAt: String
     let width: Int
     let height: Int
-    let byte_count: Int
+    let byteCount: Int
     /// The original's absolute path.
     let file: String
     let favourite: Bool
@@ -20,18 +18,17 @@ struct PhotoJSON: Encodable {
     init(_ photo: Photo, in library: PhotoLibrary) {
         id = photo.id.lowercased
         caption = photo.caption.text
-        created_at = photo.createdAt.utcTimestamp
+        createdAt = photo.createdAt.utcTimestamp
         width = photo.width
         height = photo.height
-        byte_count = photo.byteCount
+        byteCount = photo.byteCount
         file = library.url(of: photo).path
         favourite = photo.favourite
     }
 
+    /// `value` as the command line prints JSON: sorted keys, indented.
     static func render(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try JSONEncoder.booth(forPeople: true).encode(value), as: UTF8.self)
     }
 }
 

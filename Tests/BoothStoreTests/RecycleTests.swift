@@ -22,8 +22,12 @@ struct RecycleTests {
         #expect(try fixture.library.gallery.photo(id: photo.id, includingHidden: true) == nil)
         #expect(try fixture.library.gallery.photos().map(\.id) == [kept.id])
 
-        let record = try JSONDecoder().decode(
-            RecycledPhoto.self, from: Data(contentsOf: fixture.url("recycle/\(photo.id.lowercased).json")))
+        let json = try Data(contentsOf: fixture.url("recycle/\(photo.id.lowercased).json"))
+        let keys = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any]).keys
+        #expect(
+            Set(keys) == ["id", "number", "caption", "created_at", "width", "height", "byte_count", "file", "hidden", "recycled_at", "thumbnail"],
+            "the record's keys are the library format's (docs/library.md)")
+        let record = try JSONDecoder.booth().decode(RecycledPhoto.self, from: json)
         #expect(record.id == photo.id.lowercased)
         #expect(record.caption == "Alice & Bob")
         #expect(record.number == photo.number)
@@ -40,7 +44,7 @@ struct RecycleTests {
         let photo = try fixture.add()
         try fixture.library.setHidden(true, of: photo.id)
         try fixture.library.recycle(photo.id)
-        let record = try JSONDecoder().decode(
+        let record = try JSONDecoder.booth().decode(
             RecycledPhoto.self, from: Data(contentsOf: fixture.url("recycle/\(photo.id.lowercased).json")))
         #expect(record.hidden)
         #expect(try fixture.library.gallery.count(includingHidden: true) == 0)
