@@ -567,6 +567,10 @@ class Machine(pv.VM):
 def install_package(m: Machine, deb: Path) -> list[str]:
     """`dpkg -i` in the running guest, so that the maintainer scripts run with systemd and udev
     up, as on a Pi; asserts what the package promises once installed. Returns what was seen."""
+    # On a Pi the GPIO chip is there from boot, before any package: the simulated one is made by
+    # a service that starts with the guest, late on a busy host, and a chip that came while
+    # dpkg ran could be named by udev before the rules it installs were read.
+    m.attach_gpio()
     debs = m.share / "debs"
     debs.mkdir(exist_ok=True)
     shutil.copy(deb, debs / deb.name)
@@ -577,9 +581,7 @@ def install_package(m: Machine, deb: Path) -> list[str]:
           "the maintainer scripts did not create the photobooth user and the gpio group")
     enabled = m.sh("systemctl is-enabled photobooth.service")[1].strip()
     check(enabled == "enabled", f"photobooth.service is {enabled!r} after the install, not enabled")
-    m.attach_gpio()
-    # The simulated chip may have come just now (its service starts with the guest, late on a
-    # busy host): udev applies the package's rules to it as to a chip plugged in after the install.
+    # The trigger of the package's rules has been processed.
     m.sh("udevadm settle --timeout=120", timeout=150)
     m.sh("udevadm info /dev/video0 /dev/ttyS1 > /share/udevadm-info.txt 2>&1; "
          "ls -l /dev/photobooth/ /dev/gpiochip* > /share/devices.txt 2>&1")
