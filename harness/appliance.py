@@ -8,9 +8,9 @@ package forgets to declare shows; it is cached in the VM cache, keyed by that li
 module copies it into a fresh ext4 image with Debian's kernel modules (and the out-of-tree
 gpio-sim and v4l2loopback) and the test machine's additions from vmtest/boot-image/, none of
 which is in the package: a small initramfs that mounts the disk, a root shell on the third UART
-for the host, a gpio-sim chip made before the booth starts, vivid loaded at boot, and a local
-udev rule naming vivid and ttyS1 the booth's camera and keypad. The package's unit and rules are
-used as shipped.
+for the host, a gpio-sim chip made before the booth starts, vivid loaded at boot with a number of
+the boot's own in its frames, and a local udev rule naming vivid and ttyS1 the booth's camera and
+keypad. The package's unit and rules are used as shipped.
 
 The file system is Raspberry Pi OS's: pi-gen formats the root ext4 without the 64bit and
 huge_file features, its /etc/fstab mounts it `defaults,noatime` with ext4's default commit
@@ -268,8 +268,10 @@ def build_disk(env: dict[str, str], tree: Path, disk: Path) -> None:
         _put(staging, "/etc/photobooth-vm/control.sh", pv.CONTROL_SCRIPT)
         _put(staging, "/usr/local/bin/usleep", source=IMAGE_DIR / "usleep", mode=0o755)
         _put(staging, "/usr/local/sbin/photobooth-vm-gpio-sim", source=IMAGE_DIR / "photobooth-vm-gpio-sim", mode=0o755)
+        _put(staging, "/usr/local/bin/v4l2-control", source=Path(env["TOOLS"]) / "v4l2-control", mode=0o755)
         for unit, target in [("photobooth-vm-control.service", "sysinit.target"),
-                             ("photobooth-vm-gpio-sim.service", "multi-user.target")]:
+                             ("photobooth-vm-gpio-sim.service", "multi-user.target"),
+                             ("photobooth-vm-camera-mark.service", "multi-user.target")]:
             _put(staging, f"/etc/systemd/system/{unit}", source=IMAGE_DIR / unit)
             _enable(staging, unit, target)
         _put(staging, "/etc/udev/rules.d/71-photobooth-local.rules", source=IMAGE_DIR / "71-photobooth-local.rules")
@@ -567,6 +569,10 @@ class Machine(pv.VM):
 def install_package(m: Machine, deb: Path) -> list[str]:
     """`dpkg -i` in the running guest, so that the maintainer scripts run with systemd and udev
     up, as on a Pi; asserts what the package promises once installed. Returns what was seen."""
+    # On a Pi the GPIO chip is there from boot, before any package: the simulated one is made by
+    # a service that starts with the guest, late on a busy host, and a chip that came while
+    # dpkg ran could be named by udev before the rules it installs were read.
+    m.attach_gpio()
     debs = m.share / "debs"
     debs.mkdir(exist_ok=True)
     shutil.copy(deb, debs / deb.name)
@@ -577,9 +583,7 @@ def install_package(m: Machine, deb: Path) -> list[str]:
           "the maintainer scripts did not create the photobooth user and the gpio group")
     enabled = m.sh("systemctl is-enabled photobooth.service")[1].strip()
     check(enabled == "enabled", f"photobooth.service is {enabled!r} after the install, not enabled")
-    m.attach_gpio()
-    # The simulated chip may have come just now (its service starts with the guest, late on a
-    # busy host): udev applies the package's rules to it as to a chip plugged in after the install.
+    # The trigger of the package's rules has been processed.
     m.sh("udevadm settle --timeout=120", timeout=150)
     m.sh("udevadm info /dev/video0 /dev/ttyS1 > /share/udevadm-info.txt 2>&1; "
          "ls -l /dev/photobooth/ /dev/gpiochip* > /share/devices.txt 2>&1")

@@ -290,6 +290,9 @@ class Campaign:
                 self.startup_host.append(max(0.0, float(ready.group(1)) - float(first.group(1))) * scale)
             m.ready(timeout=120)
         props = m.unit("ActiveState", "SubState", "NRestarts", "ActiveEnterTimestampMonotonic", "StatusText")
+        # Without this boot's mark in vivid's frames, two photos taken as long after two startups
+        # would be the same bytes: the duplicate check below would find the camera, not the booth.
+        result["camera_marked"] = m.unit("ActiveState", name="photobooth-vm-camera-mark.service")["ActiveState"] == "active"
         came_back = came_back and (props["ActiveState"], props["SubState"]) == ("active", "running")
         result.update(came_back=came_back, restarts=int(props["NRestarts"] or 0), status=props["StatusText"])
         if came_back:
@@ -375,6 +378,7 @@ class Campaign:
             "photos_lost": len(self.lost),
             "captions_wrong": len(self.wrong),
             "duplicates": len(self.duplicates),
+            "boots_camera_unmarked": sum(1 for c in self.checks if not c["camera_marked"]),
             "check_failures": sum(1 for c in self.checks if c["check_status"] != 0),
             "drive_errors": sum(1 for r in self.cut_records if "drive_error" in r),
             "reboots_checked": len(after_cuts),
@@ -412,7 +416,9 @@ def test_power_cuts(capsys, rng, request, deb, out, quick):
         problems.append(f"only {summary['cuts']} cuts were made")
     for key, what in [("photos_lost", "acknowledged photos lost"), ("captions_wrong", "acknowledged captions wrong"),
                       ("duplicates", "duplicates"), ("check_failures", "reboots after which photobooth check failed"),
-                      ("drive_errors", "boots in which the booth did not follow the guest")]:
+                      ("drive_errors", "boots in which the booth did not follow the guest"),
+                      ("boots_camera_unmarked", "boots whose camera frames had no mark of their own "
+                       "(photobooth-vm-camera-mark.service), so that a duplicate could be the camera's")]:
         if summary[key]:
             problems.append(f"{summary[key]} {what}")
     if summary["service_came_back"] != summary["reboots_checked"]:

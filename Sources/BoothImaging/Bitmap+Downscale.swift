@@ -95,21 +95,22 @@ private struct BoxTaps {
         for i in 0..<target {
             let start = Double(i) * scale
             let end = min(Double(i + 1) * scale, Double(source))
+            // Each tap's weight is the step between the rounded shares covered up to its end and
+            // up to its start: never negative, and they add up to exactly 2^12, so that a plain
+            // colour stays exactly that colour. (Rounding each share on its own, a pixel covering
+            // 101 source pixels would give 101 x 41 > 2^12.)
             var given = 0
             var position = Int(start)
             while Double(position) < end {
-                let covered = min(end, Double(position + 1)) - max(start, Double(position))
-                if covered > 0 {
-                    let weight = Int((covered / scale * Double(Self.unit)).rounded())
+                let coveredEnd = min(end, Double(position + 1))
+                let share = coveredEnd >= end ? Self.unit : Int(((coveredEnd - start) / scale * Double(Self.unit)).rounded())
+                if share > given {
                     indices.append(position)
-                    weights.append(UInt16(weight))
-                    given += weight
+                    weights.append(UInt16(share - given))
+                    given = share
                 }
                 position += 1
             }
-            // Rounding may leave the sum a little off: the last tap takes the difference, so a
-            // plain colour stays exactly that colour.
-            weights[weights.count - 1] = UInt16(Int(weights[weights.count - 1]) + Self.unit - given)
             first.append(indices.count)
         }
     }

@@ -37,6 +37,11 @@ package struct JPEGSegments: Sendable {
             while position < bytes.count && bytes[position] == 0xFF { position += 1 }
             guard position < bytes.count else { throw .truncated }
             let marker = bytes[position]
+            // 0xFF 0x00 is a stuffed byte inside a scan, never a marker: read as one, a table
+            // removed before it would make the bytes around it part of the scan before.
+            guard marker != 0x00 else {
+                throw ImageError.malformed.detailed("a stuffed zero byte at \(position) where a JPEG marker belongs")
+            }
             let start = position - 1
             position += 1
             if Marker.standsAlone(marker) {

@@ -55,6 +55,19 @@ struct MJPEGRepairTests {
         #expect(throws: ImageError.malformed) { try JPEGSegments.repairedMJPEG(bytes) }
     }
 
+    @Test("A stuffed zero byte where a marker belongs is malformed, not a segment (found by fuzzing)")
+    func stuffedByteBetweenSegments() throws {
+        let original = try Fixtures.jpeg(width: 64, height: 48)
+        let end = original.count - 2
+        #expect(original[end...] == Data([0xFF, 0xD9]))
+        // A table after the scan, then 0xFF 0x00 and a 'length' that covers an APP0 marker: once
+        // the table is removed, those bytes are part of the scan, and APP0 takes EOI as its length.
+        let table = Data([0xFF, 0xC4, 0x00, 0x03, 0x00])
+        let bytes = original[..<end] + table + Data([0xFF, 0x00, 0x00, 0x04, 0xFF, 0xE0]) + original[end...]
+        #expect(throws: ImageError.malformed) { try JPEGSegments(bytes) }
+        #expect(throws: ImageError.malformed) { try JPEGSegments.repairedMJPEG(bytes) }
+    }
+
     @Test("An image without a scan is malformed")
     func noScan() {
         #expect(throws: ImageError.malformed) { try JPEGSegments.repairedMJPEG(Data([0xFF, 0xD8, 0xFF, 0xD9])) }

@@ -52,6 +52,16 @@ struct ThumbnailTests {
         #expect(Set(plain.downscaled(toWidth: 7, height: 3).pixels) == [17, 203, 255], "a plain colour stays exactly that colour")
     }
 
+    @Test(
+        "A pixel that covers many source pixels keeps a plain colour, however the shares round (found by fuzzing)",
+        arguments: [(101, 1), (153, 2), (299, 8), (1728, 320), (4000, 3)])
+    func manyPixelsIntoFew(source: Int, target: Int) {
+        let wide = Fixtures.solid(width: source, height: 2, color: (17, 203, 255))
+        #expect(Set(wide.downscaled(toWidth: target, height: 1).pixels) == [17, 203, 255])
+        let tall = Fixtures.solid(width: 2, height: source, color: (17, 203, 255))
+        #expect(Set(tall.downscaled(toWidth: 1, height: target).pixels) == [17, 203, 255])
+    }
+
     /// `picture` in the framebuffer's layout.
     static func bgrx(_ picture: Bitmap) -> Bitmap {
         var pixels: [UInt8] = []
