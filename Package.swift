@@ -61,6 +61,8 @@ let package = Package(
         .systemLibrary(name: "CGlibcExtensions"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // libpng's simplified API: a layout's overlay and background pictures.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
         // What BoothCore may not do, being pure: the system calls its users share (the monotonic
         // clock's reading, thread priority, retrying on EINTR, giving freed memory back) and the
@@ -72,7 +74,7 @@ let package = Package(
         ),
         .target(
             name: "BoothImaging",
-            dependencies: ["BoothCore", "CTurboJPEG", "CJPEGRows", "CQRencode"],
+            dependencies: ["BoothCore", "CTurboJPEG", "CJPEGRows", "CQRencode", "CPNG"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -97,6 +99,13 @@ let package = Package(
                 "CFreeType",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        // Every kind of picture beyond the single shot: layouts (YAML files and the built-in
+        // ones), composition of strips and collages, animations. Never on the capture path.
+        .target(
+            name: "BoothPictures",
+            dependencies: ["BoothCore", "BoothImaging", "BoothScreen", .product(name: "Yams", package: "Yams")],
             swiftSettings: strictSettings
         ),
         .target(
@@ -164,6 +173,7 @@ let package = Package(
                 "BoothImaging",
                 "BoothStore",
                 "BoothScreen",
+                "BoothPictures",
                 "BoothDevices",
                 "BoothWeb",
                 "BoothSync",
@@ -193,7 +203,8 @@ let package = Package(
         .executableTarget(
             name: "photobooth-bench",
             dependencies: [
-                "BoothCore", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", .product(name: "Logging", package: "swift-log"),
+                "BoothCore", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothPictures",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
@@ -232,6 +243,10 @@ let package = Package(
             dependencies: ["BoothScreen", "BoothCore", "BoothImaging", "StoreFixture", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         .testTarget(
+            name: "BoothPicturesTests",
+            dependencies: ["BoothPictures", "BoothImaging", "BoothScreen", "BoothCore", "StoreFixture"],
+            swiftSettings: strictSettings),
+        .testTarget(
             name: "BoothWebTests",
             dependencies: [
                 "BoothWeb", "BoothCore", "BoothImaging", "BoothStore", "StoreFixture",
@@ -267,7 +282,7 @@ let package = Package(
             name: "BoothServiceTests",
             dependencies: [
                 "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothSync",
-                "BoothWeb",
+                "BoothWeb", "BoothPictures",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

@@ -66,6 +66,30 @@ extension Bitmap {
         return resampled(toWidth: fitted.width, height: fitted.height)
     }
 
+    /// This `.bgrx` picture at exactly `width` x `height`, averaging what it covers where it
+    /// shrinks (a box filter, for a picture that must look its best) and interpolating where it
+    /// grows.
+    package func scaled(toWidth width: Int, height: Int) -> Bitmap {
+        if width <= self.width && height <= self.height { return downscaled(toWidth: width, height: height) }
+        return resampled(toWidth: width, height: height)
+    }
+
+    /// The part of this bitmap with its top left corner at (`x`, `y`), `width` x `height`
+    /// pixels, all inside it.
+    package func cropped(x: Int, y: Int, width: Int, height: Int) -> Bitmap {
+        precondition(x >= 0 && y >= 0 && x + width <= self.width && y + height <= self.height, "a crop stays inside the picture")
+        if width == self.width && height == self.height { return self }
+        let bytesPerPixel = format.bytesPerPixel
+        let rowLength = width * bytesPerPixel
+        var result = [UInt8]()
+        result.reserveCapacity(rowLength * height)
+        for row in y..<(y + height) {
+            let start = row * bytesPerRow + x * bytesPerPixel
+            result.append(contentsOf: pixels[start..<(start + rowLength)])
+        }
+        return Bitmap(width: width, height: height, format: format, pixels: result)
+    }
+
     /// A `.bgrx` bitmap whose pixels `fill` writes, every byte of them.
     init(bgrxWidth width: Int, height: Int, fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in

@@ -60,7 +60,7 @@ package struct ImageError: Error, Hashable, CustomStringConvertible {
     package static let unencodable = ImageError(.unencodable, Code.unencodable.description)
 
     /// The same kind of error with a more precise detail.
-    func detailed(_ detail: String) -> ImageError {
+    package func detailed(_ detail: String) -> ImageError {
         ImageError(code, detail)
     }
 

@@ -66,32 +66,52 @@ package struct JPEGDecoder: ~Copyable {
     package func decode(
         _ jpeg: Data, scale: ScalingFactor = .full, format: PixelFormat = .rgb, fast: Bool = false
     ) throws(ImageError) -> Bitmap {
+        let (width, height) = try decodedSize(of: jpeg, scale: scale)
+        var status: ImageError?
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * format.bytesPerPixel) { buffer, count in
+            do throws(ImageError) {
+                try decode(jpeg, scale: scale, format: format, fast: fast, into: buffer)
+            } catch {
+                status = error
+            }
+            // On failure the buffer's content is undefined; it is thrown away below.
+            count = buffer.count
+        }
+        if let status { throw status }
+        return Bitmap(width: width, height: height, format: format, pixels: pixels)
+    }
+
+    /// The size `jpeg` decodes to, reduced by `scale`; an error for a header that claims more
+    /// than any camera (it is untrusted: a damaged one must not make us allocate gigabytes).
+    package func decodedSize(of jpeg: Data, scale: ScalingFactor) throws(ImageError) -> (width: Int, height: Int) {
         let header = try header(of: jpeg)
-        // The header is untrusted: a damaged one must not make us allocate gigabytes.
         guard header.width <= JPEGHeader.maximumSide, header.height <= JPEGHeader.maximumSide else {
             throw ImageError.undecodable.detailed(
                 "the JPEG claims \(header.width)x\(header.height) pixels, more than any camera the booth supports")
         }
-        let width = scale.scaled(header.width)
-        let height = scale.scaled(header.height)
+        return (scale.scaled(header.width), scale.scaled(header.height))
+    }
+
+    /// Decodes `jpeg`, reduced by `scale`, into `buffer`, which holds exactly its pixels
+    /// (``decodedSize(of:scale:)``): for a caller that owns the memory the pixels go to, so that
+    /// the thread decoding allocates nothing large of its own.
+    package func decode(
+        _ jpeg: Data, scale: ScalingFactor, format: PixelFormat, fast: Bool = false, into buffer: UnsafeMutableBufferPointer<UInt8>
+    ) throws(ImageError) {
+        let (width, height) = try decodedSize(of: jpeg, scale: scale)
+        precondition(buffer.count == width * height * format.bytesPerPixel, "the buffer holds the decoded pixels exactly")
         var flags = TJFLAG_STOPONWARNING
         if fast { flags |= TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE }
-        var status: Int32 = -1
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * format.bytesPerPixel) { buffer, count in
-            status = jpeg.withUnsafeBytes { raw in
-                tjDecompress2(
-                    handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), buffer.baseAddress,
-                    Int32(width), 0, Int32(height), format.turboJPEGFormat, flags)
-            }
-            // On failure the buffer's content is undefined; it is thrown away below.
-            count = buffer.count
+        let status = jpeg.withUnsafeBytes { raw in
+            tjDecompress2(
+                handle, raw.bindMemory(to: UInt8.self).baseAddress, UInt(raw.count), buffer.baseAddress,
+                Int32(width), 0, Int32(height), format.turboJPEGFormat, flags)
         }
         guard status == 0 else {
             let message = lastError(or: "unknown error")
             let truncated = message.localizedCaseInsensitiveContains("premature end")
             throw (truncated ? ImageError.truncated : ImageError.undecodable).detailed("cannot decode JPEG: \(message)")
         }
-        return Bitmap(width: width, height: height, format: format, pixels: pixels)
     }
 
     private func lastError(or fallback: String) -> String {

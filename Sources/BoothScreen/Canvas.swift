@@ -111,7 +111,7 @@ package struct Canvas: Sendable, Hashable {
     }
 
     /// Copies `bitmap` with its top left corner at (`x`, `y`).
-    mutating func draw(_ bitmap: Bitmap, atX x: Int, y: Int) {
+    package mutating func draw(_ bitmap: Bitmap, atX x: Int, y: Int) {
         let area = PixelRect(x: x, y: y, width: bitmap.width, height: bitmap.height).intersection(bounds)
         guard !area.isEmpty else { return }
         let width = width
@@ -135,6 +135,42 @@ package struct Canvas: Sendable, Hashable {
                             pixels[target + column] =
                                 PixelColor(red: source[offset], green: source[offset + 1], blue: source[offset + 2]).xrgb
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lays `picture` over what is there with its top left corner at (`x`, `y`): opaque pixels
+    /// replace it, transparent ones leave it, the rest mix (an event's frame over the shots, or
+    /// over the live preview).
+    package mutating func draw(_ picture: TranslucentPicture, atX x: Int, y: Int) {
+        let area = PixelRect(x: x, y: y, width: picture.width, height: picture.height).intersection(bounds)
+        guard !area.isEmpty else { return }
+        let width = width
+        let bytesPerRow = picture.bitmap.bytesPerRow
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            picture.bitmap.pixels.withUnsafeBytes { source in
+                for row in area.y..<area.maxY {
+                    let start = (row - y) * bytesPerRow + (area.x - x) * 4
+                    let target = row * width + area.x
+                    for column in 0..<area.width {
+                        let over = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: start + column * 4, as: UInt32.self))
+                        let alpha = over >> 24
+                        if alpha == 0 { continue }
+                        if alpha == 255 {
+                            pixels[target + column] = 0xFF00_0000 | over
+                            continue
+                        }
+                        // Premultiplied: the picture's colour plus what shows through of the canvas.
+                        let under = pixels[target + column]
+                        let keep = 255 - alpha
+                        let redBlue = ((under & 0x00FF_00FF) &* keep &+ 0x0080_0080)
+                        let green = ((under & 0x0000_FF00) &* keep &+ 0x0000_8000)
+                        let shown =
+                            ((redBlue &+ (redBlue >> 8 & 0x00FF_00FF)) >> 8 & 0x00FF_00FF)
+                            | ((green &+ (green >> 8 & 0x0000_FF00)) >> 8 & 0x0000_FF00)
+                        pixels[target + column] = 0xFF00_0000 | (shown &+ (over & 0x00FF_FFFF))
                     }
                 }
             }

@@ -1,5 +1,5 @@
 /// Which end of a text gives way to an ellipsis when it is too long.
-enum Truncation {
+package enum Truncation {
     /// Keep the beginning ("A very long na…"): names shown as saved.
     case tail
     /// Keep the end ("…ery long name"): text being typed, where the cursor is.
@@ -13,7 +13,7 @@ extension FontFace {
     /// `text` at `size`, made smaller down to `minimumSize` until it fits `maxWidth` pixels, and
     /// shortened with an ellipsis when even that is too wide, so that it is never drawn off
     /// the screen.
-    func line(
+    package func line(
         _ text: String, size: Int, minimumSize: Int, maxWidth: Int, truncating truncation: Truncation = .tail,
         haloRadius: Int = 0
     ) throws(ScreenError) -> TextLine {

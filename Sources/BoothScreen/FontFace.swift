@@ -41,13 +41,13 @@ private struct Glyph {
 }
 
 /// A line of text laid out in one face at one size, with its pen at 0 on the baseline.
-struct TextLine {
+package struct TextLine {
     /// Each glyph with the pen position it is drawn at.
     fileprivate let glyphs: [(glyph: Glyph, penX: Int)]
     /// The size the line is set in, in pixels per em.
-    let size: Int
+    package let size: Int
     /// From the first pen position to the last, in pixels.
-    let width: Int
+    package let width: Int
     /// How far each glyph's halo reaches beyond it; 0 for none.
     let haloRadius: Int
 
@@ -63,7 +63,7 @@ struct TextLine {
 /// Glyphs are cached per size, since the screen draws the same few strings at the same few
 /// sizes, frame after frame. A face owns its own FreeType library instance, which is not
 /// thread-safe: a face is used by one thread (it is not `Sendable`).
-final class FontFace {
+package final class FontFace {
     private let path: String
     private let library: FT_Library
     private let face: FT_Face
@@ -82,7 +82,7 @@ final class FontFace {
 
     /// Loads the font at `path`. The corresponding C functions are `FT_Init_FreeType` and
     /// `FT_New_Face`.
-    init(path: String) throws(ScreenError) {
+    package init(path: String) throws(ScreenError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ScreenError(
                 "The font \(path) does not exist. Install it (Debian: apt-get install fonts-dejavu-core) or configure another TrueType font.")
@@ -110,7 +110,7 @@ final class FontFace {
     ///
     /// - Parameter haloRadius: when above 0, each glyph also gets a halo of that radius
     ///   (``CoverageMask/halo(radius:)``), to outline text drawn over a picture.
-    func line(_ text: String, size: Int, haloRadius: Int = 0) throws(ScreenError) -> TextLine {
+    package func line(_ text: String, size: Int, haloRadius: Int = 0) throws(ScreenError) -> TextLine {
         try select(size)
         let hasKerning = face.pointee.face_flags & FT_FACE_FLAG_KERNING != 0
         var glyphs: [(glyph: Glyph, penX: Int)] = []
@@ -126,6 +126,13 @@ final class FontFace {
             previous = glyph.index
         }
         return TextLine(glyphs: glyphs, size: size, width: (pen + 32) >> 6, haloRadius: haloRadius)
+    }
+
+    /// How far the font's tallest letters reach above the baseline at `size` pixels per em:
+    /// where to put the baseline of a line whose top is given.
+    package func ascent(size: Int) throws(ScreenError) -> Int {
+        try select(size)
+        return Int((face.pointee.size.pointee.metrics.ascender + 32) >> 6)
     }
 
     /// Sets the pixel size. The corresponding C function is `FT_Set_Pixel_Sizes`.
@@ -220,7 +227,7 @@ final class FontFace {
 extension Canvas {
     /// Draws `line` with its pen starting at `x` on the baseline `baseline`, over its halo in
     /// `haloColor` when it has one.
-    mutating func draw(_ line: TextLine, atX x: Int, baseline: Int, color: PixelColor, haloColor: PixelColor = .black) {
+    package mutating func draw(_ line: TextLine, atX x: Int, baseline: Int, color: PixelColor, haloColor: PixelColor = .black) {
         let radius = line.haloRadius
         for (glyph, penX) in line.glyphs {
             guard let halo = glyph.halo else { continue }

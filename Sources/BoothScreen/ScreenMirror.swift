@@ -37,7 +37,7 @@ package final class ScreenMirror: Screen {
     ///   booth's screen does (it registers its size there).
     package init(
         width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
-        reviews: ReviewPictures? = nil,
+        reviews: ReviewPictures? = nil, guides: PoseGuides? = nil,
         picturesPerSecond: Int = 5, logger: Logger
     ) throws(ScreenError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
@@ -54,7 +54,8 @@ package final class ScreenMirror: Screen {
         thread = try DedicatedThread(name: "screen mirror", priority: .background, wakeup: requests.wakeup) {
             (_, started) throws(ScreenError) in
             var renderer = try ScreenRenderer(
-                width: width, height: height, fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: .anyone, logger: logger)
+                width: width, height: height, fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: .anyone, guides: guides,
+                logger: logger)
             let encoder = try Self.makeEncoder()
             reviews?.register(screen: PixelSize(width: width, height: height)) { requests.redraw(showingPhoto: $0) }
             started()

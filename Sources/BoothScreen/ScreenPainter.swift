@@ -27,6 +27,8 @@ package struct ScreenPainter {
     /// Who sees the canvas: the saved screen's code carries the guest's deletion key only for
     /// the guest.
     let audience: ScreenAudience
+    /// The layout's frame over the live preview, by shot; `nil`: none.
+    let guides: PoseGuides?
 
     /// Loads the fonts.
     ///
@@ -35,9 +37,10 @@ package struct ScreenPainter {
     ///   - texts: the words the screens say.
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
     ///   - audience: who sees what is painted; anyone unless the screen is the guest's own.
+    ///   - guides: the layout's frame the live preview shows, so that guests pose inside it.
     package init(
         fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil,
-        audience: ScreenAudience = .anyone
+        audience: ScreenAudience = .anyone, guides: PoseGuides? = nil
     ) throws(ScreenError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
@@ -46,6 +49,7 @@ package struct ScreenPainter {
         self.texts = texts
         self.reviews = reviews
         self.audience = audience
+        self.guides = guides
     }
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
@@ -54,6 +58,7 @@ package struct ScreenPainter {
         let layout = Layout(canvas: canvas)
         if content.showsLivePreview {
             paintPreview(preview, &canvas)
+            paintGuide(for: content, over: preview, &canvas)
         } else {
             canvas.fill(canvas.bounds, with: Palette.background)
         }
@@ -62,11 +67,23 @@ package struct ScreenPainter {
             try paintMessage(texts(.starting), layout, &canvas)
         case .ready:
             try paintOptions(layout, &canvas)
-        case .countdown(let secondsLeft):
+        case .countdown(let secondsLeft, let shot):
             try paintOverPreview("\(secondsLeft)", size: layout.height * 6 / 10, color: .white, layout, &canvas)
+            if let shot {
+                let line = try bold.line(
+                    texts(.shotOfCount, ["number": "\(shot.number)", "count": "\(shot.count)"]), size: layout.hint * 3 / 2,
+                    minimumSize: layout.minimum, maxWidth: layout.textWidth, haloRadius: max(1, layout.hint / 12))
+                canvas.draw(line, atX: layout.midX - line.width / 2, baseline: layout.height / 10, color: Palette.accent)
+            }
         case .smile:
             canvas.fill(canvas.bounds, with: .white, opacity: 110)
             try paintOverPreview(texts(.smile), size: layout.height / 5, color: Palette.accent, layout, &canvas)
+        case .review(let shot, let number, let count):
+            paintReview(shot, in: Self.namingPhotoBox(layout), &canvas)
+            let line = try bold.line(
+                texts(.shotOfCount, ["number": "\(number)", "count": "\(count)"]), size: layout.headline, minimumSize: layout.minimum,
+                maxWidth: layout.textWidth)
+            canvas.draw(line, centredAt: layout.midX, baseline: layout.height * 80 / 100, color: Palette.accent)
         case .naming(let typed, let placeholder, let photo):
             try paintNaming(typed: typed, placeholder: placeholder.text, photo: photo, layout, &canvas)
         case .saving:
@@ -105,6 +122,19 @@ package struct ScreenPainter {
         ]
         for bar in bars { canvas.fill(bar, with: .black) }
         canvas.draw(preview, atX: picture.x, y: picture.y)
+    }
+
+    /// The layout's frame over the preview, for the shot being posed for: the first on the main
+    /// screen, a collage's next one during its countdown.
+    private func paintGuide(for content: ScreenContent, over preview: Bitmap?, _ canvas: inout Canvas) {
+        guard let guides, let preview else { return }
+        let shot =
+            switch content {
+            case .countdown(_, let shot): (shot?.number ?? 1) - 1
+            default: 0
+            }
+        guard let guide = guides.guide(forShot: shot, width: preview.width, height: preview.height) else { return }
+        canvas.draw(guide, atX: (canvas.width - preview.width) / 2, y: (canvas.height - preview.height) / 2)
     }
 
     /// One headline in the middle of the screen.
@@ -322,7 +352,7 @@ extension ScreenContent {
     var showsLivePreview: Bool {
         switch self {
         case .ready, .countdown, .smile: true
-        case .starting, .naming, .saving, .saved, .fault, .gallery, .photo, .attract: false
+        case .starting, .review, .naming, .saving, .saved, .fault, .gallery, .photo, .attract: false
         }
     }
 
@@ -330,7 +360,7 @@ extension ScreenContent {
     /// may arrive after the screen was first drawn.
     var reviewedPhoto: UUID? {
         switch self {
-        case .naming(_, _, let photo), .saved(_, let photo, _, _): photo
+        case .naming(_, _, let photo), .saved(_, let photo, _, _), .review(let photo, _, _): photo
         case .starting, .ready, .countdown, .smile, .saving, .fault, .gallery, .photo, .attract: nil
         }
     }

@@ -29,10 +29,10 @@ package struct ScreenRenderer: ~Copyable {
     ///     own.
     package init(
         width: Int, height: Int, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
-        reviews: ReviewPictures? = nil, audience: ScreenAudience = .anyone, logger: Logger
+        reviews: ReviewPictures? = nil, audience: ScreenAudience = .anyone, guides: PoseGuides? = nil, logger: Logger
     ) throws(ScreenError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
-        let painter = try ScreenPainter(fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: audience)
+        let painter = try ScreenPainter(fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: audience, guides: guides)
         decoder = try Self.makeDecoder()
         self.painter = painter
         canvas = Canvas(width: width, height: height)

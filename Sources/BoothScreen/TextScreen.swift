@@ -91,8 +91,9 @@ public struct TextScreen: Sendable {
         switch content {
         case .starting: [texts(.starting)]
         case .ready: readyLines
-        case .countdown(let secondsLeft): ["\(secondsLeft)"]
+        case .countdown(let secondsLeft, _): ["\(secondsLeft)"]
         case .smile: [texts(.smile)]
+        case .review(_, let number, let count): [texts(.shotOfCount, ["number": "\(number)", "count": "\(count)"])]
         case .saving: [texts(.saving)]
         case .saved(let caption, _, _, let pendingName):
             [texts(.savedAs, ["name": caption.text])] + (pendingName.map { [texts(.savedPendingName, ["name": $0.text])] } ?? [])
@@ -131,7 +132,7 @@ public struct TextScreen: Sendable {
         case .naming: return (photoOnScreen ? [texts(.photoOnScreen)] : []) + [texts(.consoleNamingPrompt)]
         case .gallery(let list): return galleryLines(list)
         case .photo(let photo): return photoLines(photo)
-        case .starting, .ready, .countdown, .smile, .saving, .fault: return commonLines(for: content) ?? []
+        case .starting, .ready, .countdown, .smile, .review, .saving, .fault: return commonLines(for: content) ?? []
         }
     }
 
@@ -286,7 +287,7 @@ private struct LiveLine {
                     "index": "\(photo.position.index + 1)", "count": "\(photo.position.count)",
                     "name": photo.entry?.caption.text ?? "",
                 ])
-        case .starting, .ready, .countdown, .smile, .saving, .saved, .fault, .attract:
+        case .starting, .ready, .countdown, .smile, .review, .saving, .saved, .fault, .attract:
             return nil
         }
     }

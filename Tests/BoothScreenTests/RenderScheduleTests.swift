@@ -78,7 +78,7 @@ struct ScreenScheduleTests {
         _ = schedule.next(at: start)
         schedule.receive(frame(2))
         schedule.show(.countdown(secondsLeft: 3))
-        guard case .render(.countdown(secondsLeft: 3), frame: let frame?) = schedule.next(at: start + .milliseconds(1)) else {
+        guard case .render(.countdown(secondsLeft: 3, shot: nil), frame: let frame?) = schedule.next(at: start + .milliseconds(1)) else {
             Issue.record("draws the countdown at once")
             return
         }

@@ -24,6 +24,30 @@ struct ScreenPreviewTests {
         #expect(blue.blue > 150 && blue.red < 50 && blue.green < 50)
     }
 
+    @Test("The layout's frame for the shot being posed for lies over the preview, not over the bars")
+    func poseGuide() throws {
+        let frame = try ScreenFixtures.mjpegFrame(width: 1280, height: 720)
+        // Shot 1's guide: an opaque red band across its top quarter; shot 2's: a green band.
+        func band(_ red: UInt8, _ green: UInt8) -> TranslucentPicture {
+            let pixels: [UInt8] = (0..<(64 * 36)).flatMap { index in index / 64 < 9 ? [0, green, red, 255] : [0, 0, 0, 0] }
+            return TranslucentPicture(premultiplied: Bitmap(width: 64, height: 36, format: .bgrx, pixels: pixels))
+        }
+        let guides = PoseGuides()
+        guides.set([band(255, 0), band(0, 255)])
+        var renderer = try ScreenRenderer(width: 1280, height: 800, guides: guides, logger: ScreenFixtures.logger)
+        renderer.render(.ready, newFrame: frame)
+        // The preview is 1280x720 from y = 40: the band covers its top 180 rows.
+        #expect(renderer.canvas[640, 60] == PixelColor(red: 255, green: 0, blue: 0))
+        #expect(renderer.canvas[640, 30] == .black, "the bars stay black")
+        #expect(renderer.canvas[1280 * 13 / 16, 300].blue > 150, "under the band the camera's picture shows")
+        // A collage's second countdown shows the second shot's guide, and which shot it is.
+        renderer.render(.countdown(secondsLeft: 3, shot: ShotCount(number: 2, of: 4)))
+        #expect(renderer.canvas[40, 200] == PixelColor(red: 0, green: 255, blue: 0))
+        // A guide the layout does not have draws nothing.
+        renderer.render(.countdown(secondsLeft: 3, shot: ShotCount(number: 3, of: 4)))
+        #expect(abs(renderer.canvas[40, 60].brightness - 192) < 20)
+    }
+
     @Test("Large frames decode scaled: a 1920x1080 frame fits 640x480 from a quarter-size decode")
     func scaledDecode() throws {
         let frame = try ScreenFixtures.mjpegFrame(width: 1920, height: 1080)
