@@ -2,8 +2,9 @@ import Foundation
 
 /// Something that happened to the booth: input from a guest, a device, the save queue or time.
 public enum BoothEvent: Sendable, Hashable {
-    /// The shutter button was pressed at this kernel time.
-    case shutterPressed(at: MonotonicInstant)
+    /// The shutter button was pressed at this kernel time: a button of its own for `mode`, or
+    /// the booth's standard mode when `nil`.
+    case shutterPressed(at: MonotonicInstant, mode: PictureMode? = nil)
     /// A key on the keypad.
     case key(KeypadKey)
     /// Time has passed; deadlines are checked against the current time.
@@ -63,12 +64,16 @@ public struct ShotRequest: Sendable, Hashable {
     /// How long to wait for a frame exposed at or after the shutter instant, which may be the
     /// nearest.
     package var waitingAtMost: Duration
+    /// The picture the shot is a part of (a collage's shot, an animation's frame); `nil` for a
+    /// photo of its own.
+    public var part: ShotPart?
 
-    package init(photo: UUID, exposedAt: MonotonicInstant, window: Duration, waitingAtMost: Duration) {
+    package init(photo: UUID, exposedAt: MonotonicInstant, window: Duration, waitingAtMost: Duration, part: ShotPart? = nil) {
         self.photo = photo
         self.exposedAt = exposedAt
         self.window = window
         self.waitingAtMost = waitingAtMost
+        self.part = part
     }
 }
 
@@ -80,6 +85,12 @@ public enum BoothEffect: Sendable, Hashable {
     /// the request names; answer with ``BoothEvent/shotTaken(_:shutterAt:)`` or
     /// ``BoothEvent/shotFailed(shutterAt:)``.
     case takeShot(ShotRequest)
+    /// Compose the picture from its shots, all taken (and being saved as its parts), and save
+    /// it; ``finishPhoto(_:caption:)`` follows for it as for a photo.
+    case composePicture(PictureOrder)
+    /// The picture whose shots `parts` are will not be made (the camera went away, a shot
+    /// failed): the shots taken stay, as photos of their own.
+    case abandonPicture(UUID, parts: [UUID])
     /// Give the photo its final caption (when it differs from the one stored) and answer with
     /// ``BoothEvent/photoSaved(id:caption:pendingName:)`` once the photo and caption are
     /// committed.

@@ -30,6 +30,13 @@ public struct BoothMachine: Sendable {
     /// When the main screen becomes the slideshow, if nobody comes first
     /// (``BoothSettings/attractAfter``); `nil` off the main screen, or with attract mode off.
     package private(set) var attractAt: MonotonicInstant?
+    /// The picture being made, from the press that starts it until its last shot is taken (or
+    /// it is given up); `nil` otherwise.
+    package private(set) var sequence: PictureSequence?
+    /// The shots asked for and not yet taken: each one's id and shutter instant.
+    private var pendingShots: [(id: UUID, shutterAt: MonotonicInstant)] = []
+    /// The placeholder the picture keeps without a name, given with its first shot.
+    private var picturePlaceholder: Caption?
     /// How many answers of the library the machine waits for (a count of the photos, where a
     /// name is): the booth is busy until they come.
     package private(set) var pendingAnswers = 0
@@ -77,7 +84,7 @@ public struct BoothMachine: Sendable {
         case .idle, .saved, .attract, .browsing, .viewing: return [.keys, .press]
         case .fault(let fault, nil) where fault.isStorage: return [.keys, .press]
         case .naming: return .keys
-        case .starting, .countdown, .capturing, .saving, .fault: return []
+        case .starting, .countdown, .capturing, .reviewing, .saving, .fault: return []
         }
     }
 
@@ -88,7 +95,7 @@ public struct BoothMachine: Sendable {
         guard pendingAnswers == 0 else { return false }
         switch state {
         case .idle, .naming, .saved, .fault, .browsing, .viewing, .attract: return true
-        case .starting, .countdown, .capturing, .saving: return false
+        case .starting, .countdown, .capturing, .reviewing, .saving: return false
         }
     }
 
@@ -111,10 +118,11 @@ public struct BoothMachine: Sendable {
             stopRequest = max(stopRequest ?? request, request)
             return []
 
-        case .shutterPressed(let pressedAt):
+        case .shutterPressed(let pressedAt, let mode):
             switch state {
             // From the gallery too: a guest looking at photos who wants one of their own.
-            case .idle, .saved, .browsing, .viewing: return startCountdown(pressedAt: pressedAt, now: now)
+            case .idle, .saved, .browsing, .viewing:
+                return startCountdown(pressedAt: pressedAt, mode: mode ?? settings.modes.standard, now: now)
             // A guest who wakes the booth up is not posing yet: the press brings the main screen
             // and its live preview, and the next press starts the countdown.
             case .attract: return backToMainScreen(now: now)
@@ -132,11 +140,13 @@ public struct BoothMachine: Sendable {
 
         // A result for an earlier shot (one that timed out) is not this shot's.
         case .shotTaken(let photo, let shotAt):
-            guard case .capturing(let shutterAt, let id, _) = state, shotAt == shutterAt, photo.id == id else { return [.ignored(event)] }
-            return enter(.naming(photo, draft: CaptionDraft(), until: now + settings.nameTimeout), now: now)
+            guard case .capturing = state, let index = pendingShots.firstIndex(where: { $0.id == photo.id && $0.shutterAt == shotAt })
+            else { return [.ignored(event)] }
+            pendingShots.remove(at: index)
+            return taken(photo, now: now)
 
         case .shotFailed(let shotAt):
-            guard case .capturing(let shutterAt, _, _) = state, shotAt == shutterAt else { return [.ignored(event)] }
+            guard case .capturing = state, pendingShots.contains(where: { $0.shutterAt == shotAt }) else { return [.ignored(event)] }
             return enter(.fault(.shotFailed, retryAt: now + settings.faultRetry), now: now)
 
         case .photoSaved(let id, let caption, let pendingName):
@@ -214,7 +224,7 @@ public struct BoothMachine: Sendable {
     private var isMainScreen: Bool {
         switch state {
         case .idle, .saved, .fault: true
-        case .starting, .countdown, .capturing, .naming, .saving, .browsing, .viewing, .attract: false
+        case .starting, .countdown, .capturing, .reviewing, .naming, .saving, .browsing, .viewing, .attract: false
         }
     }
 
@@ -237,7 +247,7 @@ public struct BoothMachine: Sendable {
             return tap.map { min($0.until, until) } ?? until
         case .browsing(_, let until):
             return [until, search?.until, search?.tap?.until].compactMap { $0 }.min()
-        case .saved(_, _, _, let until), .viewing(_, let until):
+        case .saved(_, _, _, let until), .viewing(_, let until), .reviewing(_, let until):
             return until
         case .fault(_, let retryAt):
             return retryAt
@@ -246,23 +256,65 @@ public struct BoothMachine: Sendable {
 
     // MARK: Transitions
 
-    private mutating func startCountdown(pressedAt: MonotonicInstant, now: MonotonicInstant) -> [BoothEffect] {
+    private mutating func startCountdown(pressedAt: MonotonicInstant, mode: PictureMode, now: MonotonicInstant) -> [BoothEffect] {
         if let storageFault { return enter(.fault(storageFault, retryAt: nil), now: now) }
         guard cameraPresent else { return enter(.fault(.cameraMissing, retryAt: nil), now: now) }
-        let shutterAt = pressedAt + settings.countdown
+        sequence = PictureSequence(mode: mode, count: settings.modes.shots(for: mode))
+        picturePlaceholder = nil
+        return countDown(to: pressedAt + settings.countdown, now: now)
+    }
+
+    /// A countdown to `shutterAt`, or the shot at once when that instant has passed.
+    private mutating func countDown(to shutterAt: MonotonicInstant, now: MonotonicInstant) -> [BoothEffect] {
         guard shutterAt > now else { return shoot(at: shutterAt, now: now) }
         return enter(.countdown(shutterAt: shutterAt), now: now)
     }
 
-    /// The countdown is over: the photo gets its id now, and the frame exposed nearest the
+    /// The countdown is over: the shot gets its id now, and the frame exposed nearest the
     /// shutter instant, within ``BoothSettings/shotWindow``, is the shot. A frame exposed after
     /// the instant may be nearer than the last one before it, so it is waited for, half the
-    /// time the capture may take.
+    /// time the capture may take. An animation's frames are asked for at once, each at its own
+    /// instant after the first; a picture made of shots gets its id with its first shot.
     private mutating func shoot(at shutterAt: MonotonicInstant, now: MonotonicInstant) -> [BoothEffect] {
-        let request = ShotRequest(
-            photo: newPhotoID(), exposedAt: shutterAt, window: settings.shotWindow, waitingAtMost: settings.captureTimeout / 2)
-        return enter(.capturing(shutterAt: shutterAt, photo: request.photo, giveUpAt: now + settings.captureTimeout), now: now)
-            + [.takeShot(request)]
+        var sequence = self.sequence ?? PictureSequence(mode: .single, count: 1)
+        let modes = settings.modes
+        let composes = modes.composes(sequence.mode)
+        if sequence.picture == nil, composes { sequence.picture = newPhotoID() }
+        var requests: [ShotRequest] = []
+        for frame in 0..<(sequence.mode.isBurst ? sequence.count : 1) {
+            let id = newPhotoID()
+            if sequence.picture == nil { sequence.picture = id }
+            let part = ShotPart(picture: sequence.picture ?? id, mode: sequence.mode, index: sequence.taken.count + frame, count: sequence.count)
+            requests.append(
+                ShotRequest(
+                    photo: id, exposedAt: shutterAt + modes.animationInterval * frame, window: settings.shotWindow,
+                    waitingAtMost: settings.captureTimeout / 2, part: composes ? part : nil))
+        }
+        self.sequence = sequence
+        pendingShots = requests.map { ($0.photo, $0.exposedAt) }
+        let lastAt = requests.last?.exposedAt ?? shutterAt
+        return enter(
+            .capturing(shutterAt: shutterAt, photo: requests[0].photo, giveUpAt: now + shutterAt.duration(to: lastAt) + settings.captureTimeout),
+            now: now)
+            + requests.map { .takeShot($0) }
+    }
+
+    /// Shot `photo` is taken and being saved: the next shot of a collage after its review, the
+    /// rest of a burst, or the name once the picture has all its shots. `photo` carries the
+    /// placeholder the picture keeps without a name.
+    private mutating func taken(_ photo: TakenPhoto, now: MonotonicInstant) -> [BoothEffect] {
+        guard var sequence else { return enter(.naming(photo, draft: CaptionDraft(), until: now + settings.nameTimeout), now: now) }
+        sequence.taken.append(photo.id)
+        if picturePlaceholder == nil { picturePlaceholder = photo.placeholder }
+        self.sequence = sequence
+        guard pendingShots.isEmpty else { return [] }
+        guard sequence.isComplete else { return enter(.reviewing(shot: photo.id, until: now + settings.modes.shotReview), now: now) }
+        let picture = TakenPhoto(id: sequence.picture ?? photo.id, placeholder: picturePlaceholder ?? photo.placeholder)
+        self.sequence = nil
+        let order: [BoothEffect] =
+            settings.modes.composes(sequence.mode)
+            ? [.composePicture(PictureOrder(picture: picture, mode: sequence.mode, parts: sequence.taken))] : []
+        return order + enter(.naming(picture, draft: CaptionDraft(), until: now + settings.nameTimeout), now: now)
     }
 
     /// Applies a key in the current state; `nil` when it does nothing here.
@@ -278,7 +330,7 @@ public struct BoothMachine: Sendable {
         case .idle, .saved, .fault: return KeyAction.atRest(key, bindings: bindings).flatMap { act($0, now: now) }
         // Any key ends the slideshow, and does nothing else: the guest sees where they are first.
         case .attract: return backToMainScreen(now: now)
-        case .starting, .countdown, .capturing, .saving: return nil
+        case .starting, .countdown, .capturing, .reviewing, .saving: return nil
         }
     }
 
@@ -318,13 +370,13 @@ public struct BoothMachine: Sendable {
     /// Applies what a key does outside a name being typed; `nil` when it does nothing here.
     private mutating func act(_ action: KeyAction, now: MonotonicInstant) -> [BoothEffect]? {
         // As the button does: a countdown from the main screen or the gallery, a fault answered.
-        if action == .shutter { return apply(.shutterPressed(at: now), at: now) }
+        if case .shutter(let mode) = action { return apply(.shutterPressed(at: now, mode: mode), at: now) }
         switch state {
         case .browsing, .viewing: return browse(action, now: now)
         case .idle, .saved, .fault: return action == .openGallery ? [.countPhotos] : nil
         case .attract: return backToMainScreen(now: now)
         case .naming: return type(action, now: now)
-        case .starting, .countdown, .capturing, .saving: return nil
+        case .starting, .countdown, .capturing, .reviewing, .saving: return nil
         }
     }
 
@@ -460,10 +512,15 @@ public struct BoothMachine: Sendable {
             return enter(.attract(slide: slide + 1, nextAt: now + settings.attractSlide), now: now)
         case .countdown(let shutterAt):
             guard now < shutterAt else { return shoot(at: shutterAt, now: now) }
-            return [.show(.countdown(secondsLeft: Self.secondsLeft(until: shutterAt, now: now)))]
+            return [.show(screen(now: now))]
         case .capturing(_, _, let giveUpAt):
             guard now >= giveUpAt else { return [] }
             return enter(.fault(.shotFailed, retryAt: now + settings.faultRetry), now: now)
+        case .reviewing(_, let until):
+            guard now >= until else { return [] }
+            // The next shot needs what the first one did: a camera, and room to save it.
+            if storageFault != nil || !cameraPresent { return backToMainScreen(now: now) }
+            return countDown(to: now + settings.modes.nextCountdown, now: now)
         case .naming(let photo, _, let until):
             // The tapped letter stays: the next tap of the same key types a new one.
             if let tap, now >= tap.until { self.tap = nil }
@@ -501,7 +558,21 @@ public struct BoothMachine: Sendable {
         // The main screen waits for a guest from the moment it shows.
         if case .idle = next { attractAt = settings.attractAfter.map { now + $0 } } else { attractAt = nil }
         state = next
-        return [.show(screen(now: now))]
+        return [.show(screen(now: now))] + giveUpSequence(unless: next)
+    }
+
+    /// The picture being made, given up when the booth leaves its sequence for `next` (a
+    /// fault, the main screen): its shots taken stay as photos of their own.
+    private mutating func giveUpSequence(unless next: BoothState) -> [BoothEffect] {
+        switch next {
+        case .countdown, .capturing, .reviewing: return []
+        default: break
+        }
+        guard let sequence else { return [] }
+        self.sequence = nil
+        pendingShots = []
+        guard let picture = sequence.picture, !sequence.taken.isEmpty, settings.modes.composes(sequence.mode) else { return [] }
+        return [.abandonPicture(picture, parts: sequence.taken)]
     }
 
     /// What the screen shows in the current state.
@@ -509,8 +580,9 @@ public struct BoothMachine: Sendable {
         switch state {
         case .starting: .starting
         case .idle: .ready
-        case .countdown(let shutterAt): .countdown(secondsLeft: Self.secondsLeft(until: shutterAt, now: now))
+        case .countdown(let shutterAt): .countdown(secondsLeft: Self.secondsLeft(until: shutterAt, now: now), shot: shotCount)
         case .capturing: .smile
+        case .reviewing(let shot, _): .review(shot: shot, number: sequence?.taken.count ?? 1, of: sequence?.count ?? 1)
         case .naming(let photo, let draft, _): .naming(typed: draft.text, placeholder: photo.placeholder, photo: photo.id)
         case .saving: .saving
         case .saved(let photo, let caption, let pendingName, _): .saved(caption, photo: photo.id, pendingName: pendingName)
@@ -520,6 +592,13 @@ public struct BoothMachine: Sendable {
         case .viewing(let position, _): .photo(GalleryPhoto(position: position))
         case .attract(let slide, _): .attract(AttractSlide(number: slide))
         }
+    }
+
+    /// Which shot of a collage the countdown is for; `nil` for a photo or an animation (one
+    /// countdown for the whole picture).
+    private var shotCount: ShotCount? {
+        guard let sequence, sequence.mode == .collage, sequence.count > 1 else { return nil }
+        return ShotCount(number: sequence.taken.count + 1, of: sequence.count)
     }
 
     /// The number the countdown shows: whole seconds left, rounded up, so "1" is on screen

@@ -24,6 +24,8 @@ public struct BoothSettings: Sendable, Hashable {
     package var attractSlide: Duration
     /// What the keypad's keys mean.
     public var keys: KeyBindings
+    /// The kinds of picture a press makes, and how.
+    public var modes: PictureModes
 
     public init(
         countdown: Duration = .seconds(3),
@@ -36,7 +38,8 @@ public struct BoothSettings: Sendable, Hashable {
         galleryTimeout: Duration = .seconds(60),
         attractAfter: Duration? = nil,
         attractSlide: Duration = .seconds(6),
-        keys: KeyBindings = KeyBindings()
+        keys: KeyBindings = KeyBindings(),
+        modes: PictureModes = PictureModes()
     ) {
         self.countdown = countdown
         self.nameTimeout = nameTimeout
@@ -49,5 +52,6 @@ public struct BoothSettings: Sendable, Hashable {
         self.attractAfter = attractAfter
         self.attractSlide = attractSlide
         self.keys = keys
+        self.modes = modes
     }
 }

@@ -41,6 +41,8 @@ public enum BoothState: Sendable, Hashable {
     /// Waiting for the frame exposed at `shutterAt`, to be photo `photo`; gives up at
     /// `giveUpAt`.
     case capturing(shutterAt: MonotonicInstant, photo: UUID, giveUpAt: MonotonicInstant)
+    /// Showing shot `shot` of a collage, just taken, until `until`; the next countdown follows.
+    case reviewing(shot: UUID, until: MonotonicInstant)
     /// The photo is being written; the guest types its name until `until`.
     case naming(TakenPhoto, draft: CaptionDraft, until: MonotonicInstant)
     /// The name is chosen; waiting for the photo and its caption to be committed.
@@ -63,7 +65,7 @@ public enum BoothState: Sendable, Hashable {
     /// What kind of state this is, whatever its details: what logs, metrics and systemd's status
     /// follow, since a change of kind is a change they report.
     public enum Kind: Sendable, Hashable, CustomStringConvertible {
-        case starting, idle, countdown, capturing, naming, saving, saved
+        case starting, idle, countdown, capturing, reviewing, naming, saving, saved
         case fault(BoothFault)
         case browsing, viewing, attract
 
@@ -74,6 +76,7 @@ public enum BoothState: Sendable, Hashable {
             case .idle: "idle"
             case .countdown: "countdown"
             case .capturing: "capturing"
+            case .reviewing: "reviewing"
             case .naming: "naming"
             case .saving: "saving"
             case .saved: "saved"
@@ -91,6 +94,7 @@ public enum BoothState: Sendable, Hashable {
         case .idle: .idle
         case .countdown: .countdown
         case .capturing: .capturing
+        case .reviewing: .reviewing
         case .naming: .naming
         case .saving: .saving
         case .saved: .saved
@@ -108,7 +112,7 @@ public enum BoothState: Sendable, Hashable {
     /// to stop or restart waits for such a state to end.
     package var hasPhotoInFlight: Bool {
         switch self {
-        case .countdown, .capturing, .naming, .saving: true
+        case .countdown, .capturing, .reviewing, .naming, .saving: true
         case .starting, .idle, .saved, .fault, .browsing, .viewing, .attract: false
         }
     }

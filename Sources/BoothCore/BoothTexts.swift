@@ -15,6 +15,8 @@ public enum BoothText: String, CaseIterable, Sendable {
     /// What the booth's own button is called.
     case theButton
     case smile
+    /// A collage's shot just taken: `{number}` of `{count}`.
+    case shotOfCount
     case namingPrompt
     /// On a keypad's display or the terminal, while the booth's screen shows the photo just taken.
     case photoOnScreen

@@ -55,6 +55,9 @@ public struct KeyBindings: Sendable, Hashable {
     /// The keys that press the shutter, for a keyboard that is also the booth's button (the
     /// terminal of a simulated booth without one); `nil` when a button does.
     package var shutter: ShutterKeys?
+    /// The keys that make a picture of a mode on the main screen (`c` a collage, say), beside
+    /// the button's standard mode.
+    public var modeKeys: [Character: PictureMode] = [:]
 
     /// The key that opens the gallery from the main screen: the chosen one, else v (0 on a
     /// phone keypad). While a name is typed it types itself; in the gallery of a phone keypad
@@ -139,12 +142,16 @@ public struct LineKeys: Sendable, Hashable {
     /// What `line` (its keys before Enter) does, in the gallery or elsewhere, in order.
     func actions(of line: [KeypadKey], inGallery: Bool, bindings: KeyBindings) -> [KeyAction] {
         guard inGallery else {
+            // A mode's key alone on its line makes a picture of that mode.
+            if line.count == 1, let mode = bindings.modeKeys.first(where: { Self.same(line[0], .character($0.key)) })?.value {
+                return [.shutter(mode)]
+            }
             let viewKey = KeypadKey.character(bindings.viewKey)
             let key = line.count == 1 && Self.same(line[0], viewKey) ? viewKey : .enter
             return KeyAction.atRest(key, bindings: bindings).map { [$0] } ?? []
         }
         guard let first = line.first else { return KeyAction.browsing(.enter, bindings: bindings).map { [$0] } ?? [] }
-        if line.count == 1, let shutter = bindings.shutter, Self.same(first, shutter.inGallery) { return [.shutter] }
+        if line.count == 1, let shutter = bindings.shutter, Self.same(first, shutter.inGallery) { return [.shutter(nil)] }
         if first == .character(find) {
             return line.dropFirst().compactMap { key in
                 switch key {
@@ -197,8 +204,9 @@ enum KeyAction: Hashable {
     case openGallery
     /// Start finding a photo by its name (a phone keypad's view key, in the gallery).
     case find
-    /// Press the shutter (a keyboard that is also the button, see ``ShutterKeys``).
-    case shutter
+    /// Press the shutter (a keyboard that is also the button, see ``ShutterKeys``), or make a
+    /// picture of a mode that has a key of its own (``KeyBindings/modeKeys``).
+    case shutter(PictureMode?)
 
     /// What `key` does while a name is typed.
     static func naming(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
@@ -216,7 +224,7 @@ enum KeyAction: Hashable {
     /// what they mean while naming, see ``naming(_:bindings:)``). On a keyboard a character
     /// types the start of a name to find.
     static func browsing(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
-        if let shutter = bindings.shutter, key == shutter.inGallery { return .shutter }
+        if let shutter = bindings.shutter, key == shutter.inGallery { return .shutter(nil) }
         return switch (key, bindings.layout) {
         case (.up, _), (.character("2"), .phone): .up
         case (.down, _), (.character("8"), .phone): .down
@@ -231,7 +239,8 @@ enum KeyAction: Hashable {
     /// What `key` does on the main screen (or what stands for it: the saved screen, a fault).
     static func atRest(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
         if key == .character(bindings.viewKey) { return .openGallery }
-        return key == bindings.shutter?.atRest ? .shutter : nil
+        if case .character(let character) = key, let mode = bindings.modeKeys[character] { return .shutter(mode) }
+        return key == bindings.shutter?.atRest ? .shutter(nil) : nil
     }
 }
 

@@ -27,6 +27,14 @@ public struct Photo: Sendable, Hashable, Identifiable {
     /// Whether the operator marked it as one of the event's best: favourites come first in the
     /// slideshow and have their own album.
     public var favourite: Bool
+    /// What kind of picture it is: a photo, or a picture composed of shots.
+    public var kind: PictureKind = .photo
+    /// The layout it was composed in (`strip-4`, a layout file's name); `nil` for a photo as the
+    /// camera took it.
+    public var layout: String?
+    /// The shots it was composed of, in the order they were taken; none for a photo as the
+    /// camera took it.
+    public var parts: [PhotoPart] = []
 
     package init(
         id: UUID, number: Int, caption: Caption, createdAt: Date, width: Int, height: Int, byteCount: Int,
@@ -44,6 +52,64 @@ public struct Photo: Sendable, Hashable, Identifiable {
         self.origin = origin
         self.booth = booth
         self.favourite = favourite
+    }
+}
+
+/// The kinds of picture the library keeps.
+public enum PictureKind: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
+    /// One shot (framed by a layout, or as the camera took it).
+    case photo
+    /// Shots composed in a layout's slots: a strip, a collage.
+    case collage
+    /// Frames played in a loop (an animated GIF).
+    case animation
+    /// Frames played forward, then backward, in a loop.
+    case boomerang
+
+    /// The kind a picture of `mode` is.
+    public init(_ mode: PictureMode) {
+        switch mode {
+        case .single: self = .photo
+        case .collage: self = .collage
+        case .animation: self = .animation
+        case .boomerang: self = .boomerang
+        }
+    }
+
+    /// Whether its file is an animation (a GIF) rather than a JPEG.
+    public var isAnimated: Bool { self == .animation || self == .boomerang }
+
+    /// The extension of its file.
+    public var fileExtension: String { isAnimated ? "gif" : "jpg" }
+
+    public var description: String { rawValue }
+}
+
+/// One shot of a composed picture: kept as the camera took it, so that the picture can always
+/// be made again.
+public struct PhotoPart: Sendable, Hashable, Identifiable {
+    /// The most shots a picture has: far more than any animation a booth makes.
+    package static let maximumCount = 100
+
+    public var id: UUID
+    /// Its place among the picture's shots, from 0.
+    public var index: Int
+    /// Its JPEG, relative to the library folder.
+    package var file: String
+    public var width: Int
+    public var height: Int
+    package var byteCount: Int
+    /// When it was exposed.
+    public var createdAt: Date
+
+    package init(id: UUID, index: Int, file: String, width: Int, height: Int, byteCount: Int, createdAt: Date) {
+        self.id = id
+        self.index = index
+        self.file = file
+        self.width = width
+        self.height = height
+        self.byteCount = byteCount
+        self.createdAt = createdAt
     }
 }
 

@@ -7,10 +7,13 @@ public enum ScreenContent: Sendable, Hashable {
     case starting
     /// Live preview, waiting for the button.
     case ready
-    /// The countdown over the live preview.
-    case countdown(secondsLeft: Int)
+    /// The countdown over the live preview; `shot` says which of a collage's shots it is for.
+    case countdown(secondsLeft: Int, shot: ShotCount? = nil)
     /// The instant of the shot.
     case smile
+    /// Shot `number` of `count` of a collage (from 1), just taken: the screen shows it, and
+    /// the next countdown follows.
+    case review(shot: UUID, number: Int, of: Int)
     /// Asking for a name for photo `photo`, which the screen shows; `typed` is the name so far,
     /// `placeholder` what is kept without one.
     case naming(typed: String, placeholder: Caption, photo: UUID)
@@ -30,6 +33,17 @@ public enum ScreenContent: Sendable, Hashable {
     case fault(BoothFault)
     /// A slide of the main screen's slideshow while nobody is at the booth.
     case attract(AttractSlide)
+}
+
+/// Which shot of a picture of several this is: `number` of `count`, from 1.
+public struct ShotCount: Sendable, Hashable {
+    public var number: Int
+    public var count: Int
+
+    public init(number: Int, of count: Int) {
+        self.number = number
+        self.count = count
+    }
 }
 
 /// The booth's screen.

@@ -10,6 +10,7 @@ extension BoothLanguage {
                 .readyToBrowse: "Press *{key}* to see the photos",
                 .theButton: "the button",
                 .smile: "Smile!",
+                .shotOfCount: "Photo {number} of {count}",
                 .namingPrompt: "Name your photo",
                 .photoOnScreen: "Your photo is on the screen.",
                 .namingHint: "{confirm} saves \u{00B7} {cancel} keeps {placeholder}",

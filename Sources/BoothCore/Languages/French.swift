@@ -12,6 +12,7 @@ extension BoothLanguage {
             .readyToBrowse: "Appuyez sur *{key}* pour voir les photos",
             .theButton: "le bouton",
             .smile: "Souriez\u{00A0}!",
+            .shotOfCount: "Photo {number} sur {count}",
             .namingPrompt: "Donnez un nom à votre photo",
             .photoOnScreen: "Votre photo est à l’écran.",
             .namingHint: "{confirm} enregistre · {cancel} garde {placeholder}",

@@ -10,6 +10,7 @@ extension BoothLanguage {
             .readyToBrowse: "Drücken Sie *{key}*, um die Fotos anzusehen",
             .theButton: "den Knopf",
             .smile: "Bitte lächeln!",
+            .shotOfCount: "Foto {number} von {count}",
             .namingPrompt: "Geben Sie Ihrem Foto einen Namen",
             .photoOnScreen: "Ihr Foto ist auf dem Bildschirm.",
             .namingHint: "{confirm} speichert · {cancel} behält {placeholder}",
