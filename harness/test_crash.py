@@ -43,10 +43,13 @@ NAMES = ["Anna", "Ben", "Zoë", "Chloé & Max", "李", "O'Brien", "Émile", "Jo"
 
 # The catalog as a booth of before search left it (version 6): what migrations v7, v8 (and v9, after
 # them: intents, the count of changes, two partial indexes, one of them on perceptual_hash; and v11:
-# the count of changes guests see, on v9's table) add, removed. v10's tables stay, unused by v6.
+# the count of changes guests see, on v9's table; and v12: pictures' kinds and parts) add, removed.
+# v10's tables stay, unused by v6.
 TO_VERSION_6 = """
     DROP TRIGGER IF EXISTS gallery_photo_insert; DROP TRIGGER IF EXISTS gallery_photo_delete;
     DROP TRIGGER IF EXISTS gallery_photo_update;
+    DROP TABLE IF EXISTS photo_part; ALTER TABLE photo DROP COLUMN kind; ALTER TABLE photo DROP COLUMN layout;
+    DELETE FROM grdb_migrations WHERE identifier LIKE 'v12%';
     DELETE FROM grdb_migrations WHERE identifier LIKE 'v11%';
     DROP TRIGGER IF EXISTS count_photo_insert; DROP TRIGGER IF EXISTS count_photo_delete;
     DROP TRIGGER IF EXISTS count_photo_update; DROP TRIGGER IF EXISTS count_intent;

@@ -23,7 +23,19 @@ package struct GalleryQueries: Sendable {
     ) throws(LibraryError) -> [Photo] {
         guard var request = shown(includingHidden: includingHidden).picked(by: query)?.newestFirst() else { return [] }
         if limit != nil || offset > 0 { request = request.limit(limit ?? -1, offset: max(offset, 0)) }
-        return try catalog.read("list photos") { db in try request.fetchAll(db).map(\.photo) }
+        return try catalog.read("list photos") { db in try Self.withParts(request.fetchAll(db).map(\.photo), in: db) }
+    }
+
+    /// `photos`, each composed picture with its shots: one query for them all.
+    static func withParts(_ photos: [Photo], in db: Database) throws -> [Photo] {
+        let composed = photos.filter { $0.kind != .photo || $0.layout != nil }.map(\.id)
+        guard !composed.isEmpty else { return photos }
+        let parts = try PartRecord.parts(of: composed, in: db)
+        return photos.map { photo in
+            var photo = photo
+            photo.parts = parts[photo.id] ?? []
+            return photo
+        }
     }
 
     /// How many photos `query` picks; hidden ones count only when `includingHidden`.
@@ -35,7 +47,7 @@ package struct GalleryQueries: Sendable {
     /// The photos hidden from guests, newest first: what an operator looks through to unhide one.
     package func hiddenPhotos() throws(LibraryError) -> [Photo] {
         let request = shown(includingHidden: true).hidden().newestFirst()
-        return try catalog.read("list hidden photos") { db in try request.fetchAll(db).map(\.photo) }
+        return try catalog.read("list hidden photos") { db in try Self.withParts(request.fetchAll(db).map(\.photo), in: db) }
     }
 
     /// How many visible photos come before `photo` in the newest-first order: its index in the
@@ -76,7 +88,7 @@ package struct GalleryQueries: Sendable {
     /// The photo with this id, or `nil`; a hidden photo is `nil` unless `includingHidden`.
     package func photo(id: UUID, includingHidden: Bool = false) throws(LibraryError) -> Photo? {
         let request = shown(includingHidden: includingHidden).photo(id)
-        return try catalog.read("look up a photo") { db in try request.fetchOne(db)?.photo }
+        return try catalog.read("look up a photo") { db in try Self.withParts(request.fetchOne(db).map { [$0.photo] } ?? [], in: db).first }
     }
 
     /// The photo whose id is `reference` or starts with it (as with git commits, a few
@@ -87,7 +99,7 @@ package struct GalleryQueries: Sendable {
             throw LibraryError.unknownPhoto(reference)
         }
         let request = shown(includingHidden: true).photos(withIDStartingWith: prefix).limit(2)
-        let matches = try catalog.read("look up a photo") { db in try request.fetchAll(db).map(\.photo) }
+        let matches = try catalog.read("look up a photo") { db in try Self.withParts(request.fetchAll(db).map(\.photo), in: db) }
         switch matches.count {
         case 0: throw LibraryError.unknownPhoto(reference)
         case 1: return matches[0]

@@ -98,6 +98,8 @@ extension LibraryMaintenance {
                 unreadable += 1
             }
         }
+        // The shots of the pictures adopted, from their sidecars; those of no picture are photos.
+        let shots = try reconcileParts()
         var lost = 0
         for (id, row) in salvaged where !adopted.contains(id) {
             try recordLost(row, reason: "original missing when the catalog was rebuilt")
@@ -112,7 +114,7 @@ extension LibraryMaintenance {
         if lost > 0 { summary += "; \(lost) salvaged row\(lost == 1 ? "" : "s") without an original kept as lost" }
         // Every original was looked at: the new catalog needs no full check at its first start.
         try fullCheckDone(settlingUpTo: nil)
-        return [summary]
+        return [summary] + shots
     }
 
     /// The photos a damaged catalog still yields, read forward and backward until SQLite gives

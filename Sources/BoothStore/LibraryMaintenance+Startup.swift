@@ -70,13 +70,14 @@ extension LibraryMaintenance {
         if let last = intents.last?.seq {
             try catalog.write("close the operations a crash interrupted") { db in try IntentRecord.all().upTo(last).deleteAll(db) }
         }
-        return StartReconciliation(actions: actions, fullCheck: nil)
+        return StartReconciliation(actions: actions + (try releaseOrphanParts()), fullCheck: nil)
     }
 
     /// Finishes or undoes what one intent's operation left; returns what it did.
     private func settle(_ intent: IntentRecord) throws(LibraryError) -> [String] {
         let file = intent.file
-        guard let id = UUID(uuidString: intent.photoID), id.lowercased == intent.photoID, file.hasPrefix(PhotoLibrary.photosFolder + "/"),
+        let folder = intent.kind == .savePart ? PhotoLibrary.partsFolder : PhotoLibrary.photosFolder
+        guard let id = UUID(uuidString: intent.photoID), id.lowercased == intent.photoID, file.hasPrefix(folder + "/"),
             file.hasSuffix(".jpg"), !file.split(separator: "/").contains("..")
         else {
             logger.warning(
@@ -87,6 +88,7 @@ extension LibraryMaintenance {
         switch intent.kind {
         case .recycle: return try settleRecycling(id)
         case .removeImported: return try settleRemoval(id, file: file)
+        case .savePart: return try settlePart(id, file: file)
         case .save, .importing, .change, nil: return try settlePhoto(id, file: file)
         }
     }
@@ -146,7 +148,7 @@ extension LibraryMaintenance {
     }
 
     /// Removes the temporary files of photo `id` beside the original `file`; returns what it did.
-    private func removeTemporaries(of id: UUID, beside file: String) throws(LibraryError) -> [String] {
+    func removeTemporaries(of id: UUID, beside file: String) throws(LibraryError) -> [String] {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().relativePath
         var actions: [String] = []
         for fileExtension in ["jpg", "xmp"] {

@@ -67,6 +67,7 @@ extension LibraryMaintenance {
             }
             if let restored = try restore(photo, hidden: hidden, from: sidecar) { actions.append(restored) }
         }
+        actions += try reconcileParts()
         if !missingSidecars.isEmpty {
             // Copies of what the catalog holds: written without a sync each, then synced at once,
             // so that the first start after an upgrade does not sync thousands of small files.
@@ -262,12 +263,17 @@ extension LibraryMaintenance {
         var number = description?.number ?? library.reservePhotoNumber()
         if try isNumberTaken(number) { number = library.reservePhotoNumber() }
         let modified = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
-        let photo = Photo(
+        var photo = Photo(
             id: id, number: number, caption: description?.caption ?? .placeholder(number: number),
             createdAt: (description?.createdAt ?? modified ?? Date()).roundedToMilliseconds, width: thumbnail.sourceWidth,
             height: thumbnail.sourceHeight, byteCount: data.count, file: file, camera: description?.camera,
             origin: description?.origin, booth: description?.booth ?? boothName, favourite: description?.favourite ?? false)
-        let sidecar = PhotoSidecar(photo, booth: description?.booth ?? boothName, hidden: description?.hidden ?? false)
+        // A composed picture stays one: its shots are in parts/, and find it by its id again.
+        photo.kind = description?.kind ?? .photo
+        photo.layout = description?.layout
+        var sidecar = PhotoSidecar(photo, booth: description?.booth ?? boothName, hidden: description?.hidden ?? false)
+        // Its shots, as its description names them (their rows may come after it).
+        sidecar.parts = description?.parts ?? []
         if sidecar != readSidecar(of: file) {
             try DurableFile.replace(
                 library.sidecarURL(of: photo), with: sidecar.xmp, temporaryName: PhotoLibrary.temporaryName(for: id, extension: "xmp"))

@@ -15,10 +15,13 @@ extension PhotoLibrary {
     package func importPhoto(_ jpeg: Data, thumbnail: Thumbnail, record: PhotoSidecar, origin: String) throws(LibraryError) -> Photo {
         let createdAt = record.createdAt.roundedToMilliseconds
         let number = reservePhotoNumber()
-        let photo = Photo(
+        var photo = Photo(
             id: record.id, number: number, caption: record.caption, createdAt: createdAt, width: thumbnail.sourceWidth,
             height: thumbnail.sourceHeight, byteCount: jpeg.count, file: Self.relativePath(for: record.id, createdAt: createdAt),
             camera: record.camera, origin: origin, booth: record.booth, favourite: record.favourite)
+        // A picture composed at another booth is the same kind here; its shots stay there.
+        photo.kind = record.kind
+        photo.layout = record.layout
         guard !isReadOnly else { throw LibraryError.readOnlyCatalog("import a photo", catalog.path) }
         let original = directory.appendingPathComponent(photo.file)
         let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: photo.file))

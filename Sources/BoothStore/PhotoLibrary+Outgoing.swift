@@ -28,15 +28,33 @@ extension PhotoLibrary {
         }
     }
 
+    /// The JPEG of shot `part` of the composed picture `photo`, with the picture's name and
+    /// the shot's own id and time in it.
+    package func outgoingCopy(of part: PhotoPart, of photo: Photo, event: String, tagger: any PhotoTagger) throws(LibraryError) -> Data {
+        let file = directory.appendingPathComponent(part.file)
+        let original = try DurableFile.read(file)
+        var metadata = try metadata(of: photo, event: event)
+        metadata.id = part.id
+        metadata.createdAt = part.createdAt
+        metadata.utcOffsetSeconds = TimeZone.current.secondsFromGMT(for: part.createdAt)
+        do {
+            return try tagger.tagged(original, with: metadata)
+        } catch {
+            throw LibraryError.unreadableOriginal(file.path, error)
+        }
+    }
+
     /// Copies the originals of `photos` into `folder`, each named after its caption
     /// ("Alice.jpg", then "Alice (2).jpg"), never replacing a file that is already there. The
     /// copies are synced, carry the photo's name and time inside (``outgoingCopy(of:event:tagger:)``)
-    /// and as the file's modification time. Returns the new files in order.
-    package func export(_ photos: [Photo], to folder: URL, event: String, tagger: any PhotoTagger) throws(LibraryError) -> [URL] {
+    /// and as the file's modification time. With `parts`, each composed picture's shots follow it
+    /// ("Alice, shot 1 of 4.jpg"). Returns the new files in order.
+    package func export(
+        _ photos: [Photo], to folder: URL, event: String, tagger: any PhotoTagger, parts: Bool = false
+    ) throws(LibraryError) -> [URL] {
         try DurableFile.makeFolders(folder)
         var exported: [URL] = []
-        for photo in photos {
-            let base = Self.fileName(for: photo.caption)
+        func copy(_ data: Data, named base: String, takenAt date: Date) throws(LibraryError) {
             var destination = folder.appendingPathComponent(base + ".jpg")
             var counter = 2
             while FileManager.default.fileExists(atPath: destination.path) {
@@ -44,9 +62,20 @@ extension PhotoLibrary {
                 counter += 1
             }
             // The copy itself refuses to replace a file, should one appear meanwhile.
-            try DurableFile.write(try outgoingCopy(of: photo, event: event, tagger: tagger), toNew: destination)
-            try? FileManager.default.setAttributes([.modificationDate: photo.createdAt], ofItemAtPath: destination.path)
+            try DurableFile.write(data, toNew: destination)
+            try? FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: destination.path)
             exported.append(destination)
+        }
+        for photo in photos {
+            let base = Self.fileName(for: photo.caption)
+            try copy(try outgoingCopy(of: photo, event: event, tagger: tagger), named: base, takenAt: photo.createdAt)
+            guard parts else { continue }
+            for part in photo.parts {
+                try copy(
+                    try outgoingCopy(of: part, of: photo, event: event, tagger: tagger),
+                    named: "\(base), shot \(part.index + 1) of \(photo.parts.count)",
+                    takenAt: part.createdAt)
+            }
         }
         try DurableFile.syncFolder(folder)
         return exported

@@ -182,16 +182,24 @@ package final class PhotoLibrary: Sendable {
     ///
     /// `perceptualHash` is the picture's fingerprint for near-duplicates, when the caller made
     /// it from the decode it already did; a photo without one gets it at the next start.
+    ///
+    /// A picture composed of shots (`kind`, `layout`, `parts`) is saved the same way, once its
+    /// shots are (``addPart(_:id:of:index:number:width:height:createdAt:camera:)``): its sidecar
+    /// names them, so that it can be made again from them.
     package func add(
         _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date, camera: CameraModel? = nil,
-        perceptualHash: UInt64? = nil
+        perceptualHash: UInt64? = nil, kind: PictureKind = .photo, layout: String? = nil, parts: [PhotoPart] = []
     ) throws(LibraryError) -> (Photo, SaveTimings) {
+        precondition(!kind.isAnimated, "an animation's file is not a JPEG")
         let createdAt = createdAt.roundedToMilliseconds
         let file = Self.relativePath(for: id, createdAt: createdAt)
-        let photo = Photo(
+        var photo = Photo(
             id: id, number: number, caption: caption, createdAt: createdAt,
             width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: jpeg.count, file: file, camera: camera,
             booth: boothName)
+        photo.kind = kind
+        photo.layout = layout
+        photo.parts = parts
         let clock = ContinuousClock()
         let started = clock.now
         let original = directory.appendingPathComponent(file)
@@ -310,7 +318,12 @@ package final class PhotoLibrary: Sendable {
     /// A photo, hidden or not, with the booth it is from and whether it is hidden.
     func row(of id: UUID) throws(LibraryError) -> ListedPhoto? {
         let request = ListedPhoto.all().photo(id)
-        return try catalog.read("look up a photo") { db in try request.fetchOne(db) }
+        return try catalog.read("look up a photo") { db in
+            // A composed picture's sidecar, written from its row, names its shots.
+            guard var row = try request.fetchOne(db) else { return nil }
+            row.photo = try GalleryQueries.withParts([row.photo], in: db)[0]
+            return row
+        }
     }
 
     // MARK: Where files go

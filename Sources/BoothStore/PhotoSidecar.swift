@@ -43,6 +43,14 @@ package struct PhotoSidecar: Sendable, Hashable {
     /// a guest's key from this without being able to make one.
     package var deletionKeySHA256: String?
     package var deletableUntil: Date?
+    /// What kind of picture it is, its layout, and its shots in order (a composed picture's).
+    package var kind: PictureKind = .photo
+    package var layout: String?
+    package var parts: [UUID] = []
+    /// A shot's sidecar: the picture it is a part of, and its place there (from 0). Its number
+    /// and name are the picture's as they were when the shot was taken.
+    package var partOf: UUID?
+    package var partIndex: Int?
 
     /// The booth's own XMP namespace, for what no standard schema has.
     static let namespace = XMPPacket.boothNamespace
@@ -56,6 +64,9 @@ package struct PhotoSidecar: Sendable, Hashable {
         height = photo.height
         origin = photo.origin
         favourite = photo.favourite
+        kind = photo.kind
+        layout = photo.layout
+        parts = photo.parts.map(\.id)
     }
 
     package init(
@@ -97,6 +108,10 @@ package struct PhotoSidecar: Sendable, Hashable {
         if let event { properties.append(("photobooth:Event", event)) }
         if let sha256 { properties.append(("photobooth:SHA256", sha256)) }
         if deleted { properties.append(("photobooth:Deleted", "True")) }
+        if kind != .photo { properties.append(("photobooth:Kind", kind.rawValue)) }
+        if let layout { properties.append(("photobooth:Layout", layout)) }
+        if !parts.isEmpty { properties.append(("photobooth:Parts", parts.map(\.lowercased).joined(separator: " "))) }
+        if let partOf, let partIndex { properties += [("photobooth:PartOf", partOf.lowercased), ("photobooth:PartIndex", "\(partIndex)")] }
         if let deletionKeySHA256, let deletableUntil {
             properties += [("photobooth:DeletionKeySHA256", deletionKeySHA256), ("photobooth:DeletableUntil", deletableUntil.utcTimestamp)]
         }
@@ -143,6 +158,17 @@ package struct PhotoSidecar: Sendable, Hashable {
         sha256 = value(Self.namespace, "SHA256").flatMap(Self.hexDigest)
         deleted = value(Self.namespace, "Deleted")?.lowercased() == "true"
         favourite = value(Self.namespace, "Favourite")?.lowercased() == "true"
+        // A kind this version does not know (a newer booth's) reads as a photo.
+        kind = value(Self.namespace, "Kind").flatMap(PictureKind.init(rawValue:)) ?? .photo
+        layout = value(Self.namespace, "Layout")
+        parts = (value(Self.namespace, "Parts") ?? "").split(separator: " ").compactMap { UUID(uuidString: String($0)) }
+        // Both or neither, as they are written.
+        if let picture = value(Self.namespace, "PartOf").flatMap(UUID.init(uuidString:)),
+            let index = value(Self.namespace, "PartIndex").flatMap(Int.init), (0..<PhotoPart.maximumCount).contains(index)
+        {
+            partOf = picture
+            partIndex = index
+        }
         // Both or neither, as they are written.
         if let digest = value(Self.namespace, "DeletionKeySHA256").flatMap(Self.hexDigest),
             let until = value(Self.namespace, "DeletableUntil").flatMap(Self.date)

@@ -88,4 +88,66 @@ struct RecordTests {
         malformed.id = "not a photo id"
         #expect(throws: MalformedRow.self) { try malformed.photo() }
     }
+
+    @Test("A picture's kind and layout, and its parts in order, read back as they were written")
+    func kindsAndParts() throws {
+        let fixture = try LibraryFixture()
+        let library = fixture.library
+        let photo = try fixture.add(caption: "Alice")
+        #expect(try library.gallery.photo(id: photo.id, includingHidden: true)?.kind == .photo, "a photo is a photo by default")
+        let picture = UUID()
+        let taken = Date(timeIntervalSince1970: 1_795_000_000)
+        let parts = (0..<3).reversed().map { index in
+            PhotoPart(
+                id: UUID(), index: index, file: "photos/2026/11/28/part-\(index).jpg", width: 1920, height: 1080, byteCount: 1000 + index,
+                createdAt: taken + Double(index))
+        }
+        try library.catalog.write("record parts") { db in
+            for part in parts { try PartRecord(part, of: picture, camera: nil).insert(db) }
+            // A row of the kind and layout a collage has.
+            try db.execute(sql: "UPDATE photo SET kind = 'collage', layout = 'strip-4' WHERE id = ?", arguments: [photo.id.lowercased])
+        }
+        let read = try library.catalog.read("read parts") { db in try PartRecord.parts(of: [picture, photo.id], in: db) }
+        #expect(read[picture] == parts.reversed(), "in the order they were taken")
+        #expect(read[photo.id] == nil)
+        let collage = try #require(try library.gallery.photo(id: photo.id, includingHidden: true))
+        #expect(collage.kind == .collage && collage.layout == "strip-4")
+        // Two shots cannot take the same place in one picture.
+        #expect(throws: (any Error).self) {
+            try library.catalog.write("a second first shot") { db in
+                var part = parts[2]
+                part.id = UUID()
+                part.file = "photos/2026/11/28/other.jpg"
+                try PartRecord(part, of: picture, camera: nil).insert(db)
+            }
+        }
+    }
+
+    @Test("A composed picture's sidecar names its kind, layout and shots; a shot's names its picture; another booth's collage is one here")
+    func picturesInSidecarsAndImports() throws {
+        var record = Self.record("Anna & Ben")
+        record.kind = .collage
+        record.layout = "strip-4"
+        record.parts = [UUID(), UUID()]
+        let read = try #require(PhotoSidecar(xmp: record.xmp))
+        #expect(read.kind == .collage && read.layout == "strip-4" && read.parts == record.parts)
+        #expect(read.partOf == nil && read.partIndex == nil)
+
+        var shot = Self.record("Photo 7")
+        shot.partOf = UUID()
+        shot.partIndex = 3
+        let shotRead = try #require(PhotoSidecar(xmp: shot.xmp))
+        #expect(shotRead.partOf == shot.partOf && shotRead.partIndex == 3 && shotRead.kind == .photo && shotRead.parts.isEmpty)
+        // A place among a picture's shots past the most a picture has is no place.
+        var far = shot
+        far.partIndex = PhotoPart.maximumCount
+        #expect(PhotoSidecar(xmp: far.xmp)?.partOf == nil)
+
+        let fixture = try LibraryFixture()
+        let jpeg = try LibraryFixture.jpeg()
+        let imported = try fixture.library.importPhoto(
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other")
+        #expect(imported.kind == .collage && imported.layout == "strip-4")
+        #expect(try fixture.library.gallery.photo(id: record.id)?.kind == .collage)
+    }
 }

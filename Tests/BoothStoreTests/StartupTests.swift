@@ -15,9 +15,13 @@ import Testing
 final class CrashCopies: Sendable {
     private let copies = Mutex<[(step: String, folder: URL)]>([])
 
-    init(of fixture: LibraryFixture) {
-        let source = fixture.directory
-        fixture.library.stepReached.withLock {
+    convenience init(of fixture: LibraryFixture) {
+        self.init(directory: fixture.directory, library: fixture.library)
+    }
+
+    /// Copies of the library in `directory`, opened as `library`, at each step it reaches.
+    init(directory source: URL, library: PhotoLibrary) {
+        library.stepReached.withLock {
             $0 = { [weak self] step in
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-crash-\(UUID().lowercased)")
                 do {
@@ -57,10 +61,12 @@ final class CrashCopies: Sendable {
 
 @Suite("The start's check: the operations a crash interrupted, not the whole library")
 struct StartupTests {
-    /// What migration v9 adds (and v11, which counts in its table), taken away: the catalog as a
-    /// booth of before intents left it.
+    /// What migration v9 adds (and v11, which counts in its table, and v12 after it), taken
+    /// away: the catalog as a booth of before intents left it.
     static let toVersion8 = """
         DROP TRIGGER gallery_photo_insert; DROP TRIGGER gallery_photo_delete; DROP TRIGGER gallery_photo_update;
+        DROP TABLE photo_part; ALTER TABLE photo DROP COLUMN kind; ALTER TABLE photo DROP COLUMN layout;
+        DELETE FROM grdb_migrations WHERE identifier LIKE 'v12%';
         DELETE FROM grdb_migrations WHERE identifier LIKE 'v11%';
         DROP TRIGGER count_photo_insert; DROP TRIGGER count_photo_delete; DROP TRIGGER count_photo_update; DROP TRIGGER count_intent;
         DROP TABLE in_flight; DROP TABLE catalog_state; DROP INDEX photo_malformed_id; DROP INDEX photo_without_hash;

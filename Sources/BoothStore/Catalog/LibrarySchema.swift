@@ -265,6 +265,43 @@ enum LibrarySchema {
                     END;
                     """)
         }
+        // Pictures composed of shots (strips, collages, animations): a picture's kind and
+        // layout, and its shots, each kept as the camera took it (`photo_part`), so the picture
+        // can always be made again. A shot is recorded as it is taken, before its picture
+        // exists: a part whose picture never came (a crash between shots) is found at the
+        // next start. The update trigger is made again with the new columns.
+        migrator.registerMigration("v12: pictures of several shots") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE photo ADD COLUMN kind TEXT NOT NULL DEFAULT 'photo';
+                    ALTER TABLE photo ADD COLUMN layout TEXT;
+                    CREATE TABLE photo_part (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        picture TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        file TEXT NOT NULL UNIQUE,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        byte_count INTEGER NOT NULL,
+                        created_at TEXT NOT NULL,
+                        camera_make TEXT,
+                        camera_model TEXT,
+                        UNIQUE (picture, position)
+                    );
+                    DROP TRIGGER gallery_photo_update;
+                    CREATE TRIGGER gallery_photo_update AFTER UPDATE ON photo
+                    WHEN old.id IS NOT new.id OR old.number IS NOT new.number OR old.caption IS NOT new.caption
+                        OR old.created_at IS NOT new.created_at OR old.thumbnail IS NOT new.thumbnail OR old.width IS NOT new.width
+                        OR old.height IS NOT new.height OR old.byte_count IS NOT new.byte_count OR old.file IS NOT new.file
+                        OR old.booth IS NOT new.booth OR old.hidden IS NOT new.hidden OR old.camera_make IS NOT new.camera_make
+                        OR old.camera_model IS NOT new.camera_model OR old.origin IS NOT new.origin
+                        OR old.name_key IS NOT new.name_key OR old.search_text IS NOT new.search_text
+                        OR old.favourite IS NOT new.favourite OR old.kind IS NOT new.kind OR old.layout IS NOT new.layout
+                    BEGIN
+                        UPDATE catalog_state SET gallery_changes = gallery_changes + 1;
+                    END;
+                    """)
+        }
         return migrator
     }
 

@@ -15,6 +15,9 @@ enum LibraryOperation: String, Codable, Sendable {
     case recycle
     /// ``PhotoLibrary/removeImported(_:from:)``: the row deleted, then the original and sidecar.
     case removeImported = "remove imported"
+    /// ``PhotoLibrary/addPart(_:id:of:index:number:width:height:createdAt:camera:)``: a shot of a
+    /// picture being made, its JPEG and sidecar in parts/, then its row.
+    case savePart = "save part"
 }
 
 /// The intent of an operation that writes into photos/, as `in_flight` holds it from before the

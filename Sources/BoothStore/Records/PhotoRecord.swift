@@ -42,9 +42,13 @@ struct PhotoRecord: Decodable, FetchableRecord, PersistableRecord, PhotoTable, S
     var favourite: Bool
     /// The picture's 64-bit fingerprint for near-duplicates; `nil` until computed.
     var perceptualHash: Int64?
+    /// ``PictureKind``'s raw value: what the file is.
+    var kind: String
+    /// The layout it was composed in; `nil` for a photo as the camera took it.
+    var layout: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, number, caption, thumbnail, width, height, file, booth, hidden, origin, favourite
+        case id, number, caption, thumbnail, width, height, file, booth, hidden, origin, favourite, kind, layout
         case createdAt = "created_at"
         case byteCount = "byte_count"
         case cameraMake = "camera_make"
@@ -69,6 +73,8 @@ struct PhotoRecord: Decodable, FetchableRecord, PersistableRecord, PhotoTable, S
         static let origin = Column(CodingKeys.origin)
         static let favourite = Column(CodingKeys.favourite)
         static let perceptualHash = Column(CodingKeys.perceptualHash)
+        static let kind = Column(CodingKeys.kind)
+        static let layout = Column(CodingKeys.layout)
         /// Derived from the name (``PhotoRecord/nameKey``).
         static let nameKey = Column("name_key")
         /// Derived from the name (``PhotoRecord/searchText``).
@@ -93,6 +99,8 @@ struct PhotoRecord: Decodable, FetchableRecord, PersistableRecord, PhotoTable, S
         origin = photo.origin
         favourite = photo.favourite
         self.perceptualHash = perceptualHash.map { Int64(bitPattern: $0) }
+        kind = photo.kind.rawValue
+        layout = photo.layout
     }
 
     /// The name as guests read it: the placeholder for a row whose caption does not read.
@@ -115,7 +123,8 @@ struct PhotoRecord: Decodable, FetchableRecord, PersistableRecord, PhotoTable, S
     func photo() throws(MalformedRow) -> Photo {
         try ListedPhoto.photo(
             id: id, number: number, caption: caption, createdAt: createdAt, width: width, height: height, byteCount: byteCount,
-            file: file, cameraMake: cameraMake, cameraModel: cameraModel, origin: origin, booth: booth, favourite: favourite)
+            file: file, cameraMake: cameraMake, cameraModel: cameraModel, origin: origin, booth: booth, favourite: favourite,
+            kind: kind, layout: layout)
     }
 
     func encode(to container: inout PersistenceContainer) {
@@ -135,6 +144,8 @@ struct PhotoRecord: Decodable, FetchableRecord, PersistableRecord, PhotoTable, S
         container[Columns.origin] = origin
         container[Columns.favourite] = favourite
         container[Columns.perceptualHash] = perceptualHash
+        container[Columns.kind] = kind
+        container[Columns.layout] = layout
         container[Columns.nameKey] = nameKey
         container[Columns.searchText] = searchText
     }
@@ -152,6 +163,7 @@ struct ListedPhoto: FetchableRecord, PhotoTable, Sendable {
         return [
             Columns.id, Columns.number, Columns.caption, Columns.createdAt, Columns.width, Columns.height, Columns.byteCount,
             Columns.file, Columns.cameraMake, Columns.cameraModel, Columns.origin, Columns.booth, Columns.favourite, Columns.hidden,
+            Columns.kind, Columns.layout,
         ]
     }
 
@@ -166,20 +178,24 @@ struct ListedPhoto: FetchableRecord, PhotoTable, Sendable {
             id: row[Columns.id], number: row[Columns.number], caption: row[Columns.caption], createdAt: row[Columns.createdAt],
             width: row[Columns.width], height: row[Columns.height], byteCount: row[Columns.byteCount], file: row[Columns.file],
             cameraMake: row[Columns.cameraMake], cameraModel: row[Columns.cameraModel], origin: row[Columns.origin], booth: booth,
-            favourite: row[Columns.favourite])
+            favourite: row[Columns.favourite], kind: row[Columns.kind], layout: row[Columns.layout])
     }
 
     /// The photo of a row's values; ``MalformedRow`` when its id is not a photo id.
     static func photo(
         id text: String, number: Int, caption: String, createdAt: String, width: Int, height: Int, byteCount: Int, file: String,
-        cameraMake: String?, cameraModel: String?, origin: String?, booth: String, favourite: Bool
+        cameraMake: String?, cameraModel: String?, origin: String?, booth: String, favourite: Bool, kind: String, layout: String?
     ) throws(MalformedRow) -> Photo {
         guard let id = UUID(uuidString: text), id.lowercased == text else { throw MalformedRow(id: text, file: file) }
-        return Photo(
+        var photo = Photo(
             id: id, number: number, caption: Caption(sanitizing: caption) ?? .placeholder(number: number),
             createdAt: Date(utcTimestamp: createdAt) ?? Date(timeIntervalSince1970: 0), width: width, height: height,
             byteCount: byteCount, file: file, camera: cameraModel.map { CameraModel(make: cameraMake, model: $0) }, origin: origin,
             booth: booth, favourite: favourite)
+        // A kind this version does not know (a newer booth's, imported) is shown as a photo.
+        photo.kind = PictureKind(rawValue: kind) ?? .photo
+        photo.layout = layout
+        return photo
     }
 }
 
