@@ -1,6 +1,7 @@
 import BoothCore
 import BoothDevices
 import BoothImaging
+import BoothPictures
 import BoothScreen
 import BoothStore
 import BoothSync
@@ -37,6 +38,8 @@ package enum Booth {
         let reporter = ServiceManagerReporter(notifier: SystemdNotifier())
         // The shot just taken, decoded once by the photo writer for every screen that shows it.
         let reviews = ReviewPictures()
+        // The layout's frame over the live preview, set once the layout is read.
+        let guides = PoseGuides()
         // Devices first: a booth that cannot work stops before it touches the library. Opening
         // them blocks (ioctls, termios, mmap), so on a thread of its own.
         let devices = try await DedicatedThread.run(name: "opening devices") {
@@ -45,7 +48,7 @@ package enum Booth {
             do {
                 devices = try DeviceSet.open(
                     configuration.hardware, keys: configuration.settings.keys, language: configuration.language, real: real,
-                    reviews: reviews, mirrored: configuration.web.enabled, logger: logger)
+                    reviews: reviews, guides: guides, mirrored: configuration.web.enabled, logger: logger)
             } catch let error where !real.isEmpty {
                 let alternative =
                     configuration.simulate
@@ -54,12 +57,13 @@ package enum Booth {
                 throw BoothError(description: "\(error) `photobooth doctor` checks every part and says how to fix it; \(alternative).")
             }
             guard configuration.web.enabled else { return devices }
-            return devices.mirrored(fonts: configuration.hardware.screen.fonts, reviews: reviews, logger: logger)
+            return devices.mirrored(fonts: configuration.hardware.screen.fonts, reviews: reviews, guides: guides, logger: logger)
         }
         let outcome: Outcome
         do {
             outcome = try await serve(
-                configuration, on: devices, reviews: reviews, reporter: reporter, reloading: reloading, stops: stops, logger: logger)
+                configuration, on: devices, reviews: reviews, guides: guides, reporter: reporter, reloading: reloading, stops: stops,
+                logger: logger)
         } catch {
             // The screen gives the console back and the light goes off on every way out.
             await devices.finish()
@@ -78,10 +82,29 @@ package enum Booth {
 
     /// Opens the library and runs the booth's services on `devices` until they stop.
     private static func serve(
-        _ configuration: BoothConfiguration, on devices: DeviceSet, reviews: ReviewPictures, reporter: ServiceManagerReporter,
+        _ configuration: BoothConfiguration, on devices: DeviceSet, reviews: ReviewPictures, guides: PoseGuides,
+        reporter: ServiceManagerReporter,
         reloading: (read: @Sendable () throws -> BoothConfiguration, hangups: TrappedSignal)?, stops: TrappedSignal, logger: Logger
     ) async throws -> Outcome {
         let connectionLimits = raiseDescriptorLimit(logger: logger)
+        // A layout that cannot be used stops the start before anything else, with its line.
+        let layout = try configuration.loadedLayout()
+        // Where a picture's shots are decoded, kept from one picture to the next until idle.
+        let decodeMemory = DecodeMemory()
+        let composer: PictureComposer?
+        do {
+            composer = try layout.map { (layout) throws(LayoutError) in
+                try PictureComposer(layout, defaultFont: configuration.hardware.screen.fonts.bold, memory: decodeMemory)
+            }
+        } catch {
+            throw ConfigurationError(.notAllowed, key: "booth.layout", "booth.layout: \(error)")
+        }
+        guides.set(layout?.poseGuides ?? [])
+        if let layout {
+            logger.info(
+                "Pictures are composed in the layout \(layout.layout.name) (\(layout.layout.width)x\(layout.layout.height), \(layout.layout.slots.count) shots)."
+            )
+        }
         let thumbnailer = JPEGThumbnailer()
         let (lock, library) = try await lockAndOpenLibrary(configuration, thumbnailer: thumbnailer, logger: logger)
         defer { withExtendedLifetime(lock) {} }
@@ -101,6 +124,7 @@ package enum Booth {
         let memory = IdleMemoryTrimmer {
             // The last shots' pictures at the screen's size: no screen shows them once idle.
             reviews.removeAll()
+            decodeMemory.release()
             library.releaseMemory()
             FreedMemory.giveBack()
             FreedMemory.releaseUnusedCode()
@@ -119,6 +143,8 @@ package enum Booth {
             libraryWritten: { failed in storage.checkNow(probing: failed) })
         var settings = configuration.settings
         settings.keys = devices.bindings
+        settings.keys.modeKeys = configuration.settings.keys.modeKeys
+        settings.modes = configuration.modes(with: layout)
         // Photos are dated by the store's time once the sync has heard it (a Pi has no clock of
         // its own until NTP syncs).
         let wallClock = CorrectedClock()
@@ -127,7 +153,7 @@ package enum Booth {
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), deletionKey: links.deletionKey(for:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
-            logger: logger)
+            composer: composer, blanks: configuration.layoutBlanks, logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
         let cameraService = CameraService(
             camera: devices.camera, frames: frames, logger: logger,
@@ -388,11 +414,11 @@ struct DeviceSet: Sendable {
     ///
     /// - Parameters:
     ///   - reviews: the pictures of the shots just taken, which the framebuffer shows.
-    ///   - mirrored: whether the web will mirror the screen (``mirrored(fonts:reviews:logger:)``):
+    ///   - mirrored: whether the web will mirror the screen (``mirrored(fonts:reviews:guides:logger:)``):
     ///     then, as with a framebuffer, the keypad and the terminal say that the photo is shown.
     static func open(
         _ hardware: HardwareConfiguration, keys: KeyBindings, language: BoothLanguage, real: DeviceParts, reviews: ReviewPictures,
-        mirrored: Bool, logger: Logger
+        guides: PoseGuides? = nil, mirrored: Bool, logger: Logger
     ) throws -> DeviceSet {
         let texts = language.texts
         let photoOnScreen = real.contains(.screen) || mirrored
@@ -437,7 +463,7 @@ struct DeviceSet: Sendable {
                 real.contains(.screen)
                 ? try FramebufferScreen(
                     device: hardware.screen.device, fonts: hardware.screen.fonts,
-                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels, texts: texts, reviews: reviews,
+                    previewFPS: hardware.screen.previewFramesPerSecond, keys: labels, texts: texts, reviews: reviews, guides: guides,
                     logger: logger)
                 : nil
         } catch {
@@ -473,10 +499,10 @@ struct DeviceSet: Sendable {
 extension DeviceSet {
     /// These devices with a ``ScreenMirror`` beside the screen, for the web's `/screen.mjpg`. A
     /// mirror that cannot be made (no fonts) is logged, and the booth runs without it.
-    func mirrored(fonts: ScreenFonts, reviews: ReviewPictures, logger: Logger) -> DeviceSet {
+    func mirrored(fonts: ScreenFonts, reviews: ReviewPictures, guides: PoseGuides? = nil, logger: Logger) -> DeviceSet {
         let mirror: ScreenMirror
         do {
-            mirror = try ScreenMirror(fonts: fonts, keys: labels, texts: texts, reviews: reviews, logger: logger)
+            mirror = try ScreenMirror(fonts: fonts, keys: labels, texts: texts, reviews: reviews, guides: guides, logger: logger)
         } catch {
             logger.error("The web cannot show the booth's screen: \(error)")
             return self

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import BoothPictures
 import BoothScreen
 import BoothStore
 import BoothSync
@@ -50,6 +51,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     private let observer: BoothObserver
     private let heartbeat: Heartbeat?
     private let restarting = Atomic(false)
+    /// The number of each picture being made, reserved with its first shot.
+    private let pictureNumbers = Mutex<[UUID: Int]>([:])
 
     /// - Parameters:
     ///   - clock: what the booth reads the time from, and waits for its deadlines on.
@@ -62,13 +65,17 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///   - deletionKey: the key that lets the guest delete the photo from that page, which only
     ///     the guest's own screens show (``ScreenAudience``); `nil` (the default) for none.
     ///   - wallClock: what photos are dated by: the event sync corrects it by the store's time.
+    ///   - composer: what composes the pictures made of several shots, in the booth's layout;
+    ///     `nil` when the booth takes single photos only.
+    ///   - blanks: what the layout's texts say (the event, the booth).
     init(
         settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
         decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
         deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
-        heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), logger: Logger
+        heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), composer: sending PictureComposer? = nil,
+        blanks: [TextBlank: String] = [:], logger: Logger
     ) {
         self.settings = settings
         self.clock = clock
@@ -85,7 +92,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.inputs = inputs
         self.sink = sink
         writer = PhotoWriter(
-            library: library, reviews: reviews, decodeShot: decodeShot, clock: wallClock, observer: observer, logger: logger
+            library: library, reviews: reviews, decodeShot: decodeShot, clock: wallClock, observer: observer, logger: logger,
+            composer: composer, blanks: blanks, dateFormat: dateFormat
         ) { event in
             sink.yield(.event(event))
         }
@@ -224,6 +232,13 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
             group.addTask { await self.takeShot(request) }
         case .finishPhoto(let photo, let caption):
             writer.finish(photo, caption: caption)
+        case .composePicture(let order):
+            pictureNumbers.withLock { _ = $0.removeValue(forKey: order.picture.id) }
+            writer.compose(order)
+        case .abandonPicture(let picture, let parts):
+            pictureNumbers.withLock { _ = $0.removeValue(forKey: picture) }
+            logger.notice("Picture \(picture.lowercased) is given up after \(parts.count) shots; they are kept as photos.")
+            writer.abandon(picture)
         case .countPhotos:
             screen.countPhotos { [sink] count in sink.yield(.event(.photosCounted(count))) }
         case .findName(let prefix):
@@ -246,16 +261,29 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     /// them for saving as its photo, under the library's next number.
     private func takeShot(_ request: ShotRequest) async {
         let shutterAt = request.exposedAt
+        // An animation's later frames are asked for with its first: each waits for its instant.
+        if let part = request.part, part.index > 0, clock.now < shutterAt {
+            try? await clock.sleep(until: shutterAt, tolerance: nil)
+        }
         let candidates = await frames.shot(at: shutterAt, within: request.window, waitingAtMost: request.waitingAtMost)
         guard !candidates.isEmpty else {
             logger.error("No frame from the camera near the shutter instant; the shot is missed.")
             post(.shotFailed(shutterAt: shutterAt))
             return
         }
-        let number = library.reservePhotoNumber()
+        // A picture of several shots is numbered once, with its first shot.
+        let number =
+            request.part.map { part in
+                pictureNumbers.withLock { numbers in
+                    if let number = numbers[part.picture] { return number }
+                    let number = library.reservePhotoNumber()
+                    numbers[part.picture] = number
+                    return number
+                }
+            } ?? library.reservePhotoNumber()
         let photo = TakenPhoto(id: request.photo, placeholder: .placeholder(number: number))
         // The writer announces the shot from its queue, so that every answer about it arrives
         // in order (see `PhotoWriter.store`).
-        writer.store(.init(photo: photo, number: number, candidates: candidates, shutterAt: shutterAt))
+        writer.store(.init(photo: photo, number: number, candidates: candidates, shutterAt: shutterAt, part: request.part))
     }
 }

@@ -34,13 +34,13 @@ final class FramebufferScreen: Screen {
     init(
         device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
         previewFPS: Int = 15, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil,
-        logger: Logger
+        guides: PoseGuides? = nil, logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
         let requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
         self.requests = requests
         let renderLoop = FramebufferRenderLoop(
-            device: device, console: console, fonts: fonts, keys: keys, texts: texts, reviews: reviews,
+            device: device, console: console, fonts: fonts, keys: keys, texts: texts, reviews: reviews, guides: guides,
             requests: requests, logger: logger)
         // The render thread opens the device, owns it, and gives it back when it ends.
         thread = try DedicatedThread(name: "framebuffer screen", wakeup: requests.wakeup) { (wakeup, started) throws(DeviceError) in
@@ -83,6 +83,7 @@ private struct FramebufferRenderLoop: Sendable {
     let keys: KeyLabels
     let texts: BoothTexts
     let reviews: ReviewPictures?
+    let guides: PoseGuides?
     let requests: RenderRequests
     let logger: Logger
 
@@ -134,7 +135,7 @@ private struct FramebufferRenderLoop: Sendable {
         var renderer = try Self.drawing { () throws(ScreenError) in
             try ScreenRenderer(
                 width: layout.width, height: layout.height, fonts: fonts, keys: keys, texts: texts, reviews: reviews,
-                audience: .guest, logger: logger)
+                audience: .guest, guides: guides, logger: logger)
         }
         reviews?.register(screen: PixelSize(width: layout.width, height: layout.height)) { [requests] in
             requests.redraw(showingPhoto: $0)

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import BoothPictures
 import BoothScreen
 import BoothStore
 import BoothSync
@@ -29,6 +30,8 @@ final class PhotoWriter: Sendable {
         /// is saved.
         let candidates: [CameraFrame]
         let shutterAt: MonotonicInstant
+        /// The picture it is a shot of; `nil` for a photo of its own.
+        var part: ShotPart? = nil
     }
 
     private enum Outcome {
@@ -60,12 +63,25 @@ final class PhotoWriter: Sendable {
     /// order they came. The photo is saved under its placeholder meanwhile; each name is written
     /// once the disk can take it (``writePendingNames()``). Touched only on `worker`.
     private let pendingNames = Mutex<[(id: UUID, name: Caption)]>([])
+    /// The shots of the pictures being made, by picture and index: their JPEGs, kept until the
+    /// picture is composed (a few hundred KB each). Touched only on `worker`.
+    private let shots = Mutex<[UUID: [Int: (jpeg: Data, part: PhotoPart, camera: CameraModel?, number: Int)]]>([:])
+    /// What composes pictures, made when the booth starts; used only on `worker`. `nil` when the
+    /// booth makes single photos only.
+    private let composer: Mutex<PictureComposer?>
+    /// What a picture's texts say: the event, the booth.
+    private let blanks: [TextBlank: String]
+    private let dateFormat: PhotoDateFormat
 
     init(
         library: PhotoLibrary, reviews: ReviewPictures, decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) },
         clock: CorrectedClock = CorrectedClock(), observer: BoothObserver = BoothObserver(), logger: Logger,
+        composer: sending PictureComposer? = nil, blanks: [TextBlank: String] = [:], dateFormat: PhotoDateFormat = BoothLanguage.english.dateFormat,
         report: @escaping @Sendable (BoothEvent) -> Void
     ) {
+        self.composer = Mutex(composer)
+        self.blanks = blanks
+        self.dateFormat = dateFormat
         self.library = library
         self.wallClock = clock
         self.reviews = reviews
@@ -81,8 +97,17 @@ final class PhotoWriter: Sendable {
     /// it. That one order settles two races: the save's own failure report cannot reach the
     /// booth before the shot does, and the guest's name (``finish(_:caption:)``), which can only
     /// be typed once the shot is announced, is always queued after the store job.
+    ///
+    /// A shot of a picture is announced once it is durable instead: the machine counts down to
+    /// the next shot only when the one before is safe.
     func store(_ shot: Shot) {
         worker.submit { [self] in
+            if let part = shot.part {
+                let stored = savePart(shot, of: part)
+                if stored { report(.shotTaken(shot.photo, shutterAt: shot.shutterAt)) }
+                observer.libraryWritten(!stored)
+                return
+            }
             report(.shotTaken(shot.photo, shutterAt: shot.shutterAt))
             let outcome = save(shot)
             outcomes.withLock { $0[shot.photo.id] = outcome }
@@ -171,6 +196,112 @@ final class PhotoWriter: Sendable {
         pendingNames.withLock { $0 = still }
         if !still.isEmpty {
             logger.warning("\(still.count) name\(still.count == 1 ? "" : "s") still wait\(still.count == 1 ? "s" : "") for the disk.")
+        }
+    }
+
+    /// Composes a picture from its shots, all queued before, and saves it: the guest names it
+    /// next, as a photo (``finish(_:caption:)``).
+    func compose(_ order: PictureOrder) {
+        worker.submit { [self] in
+            let outcome = savePicture(order)
+            outcomes.withLock { $0[order.picture.id] = outcome }
+            observer.libraryWritten(outcome == .notWritten)
+        }
+    }
+
+    /// A picture that will not be made: its shots taken are kept as photos of their own.
+    func abandon(_ picture: UUID) {
+        worker.submit { [self] in
+            shots.withLock { _ = $0.removeValue(forKey: picture) }
+            do {
+                for action in try library.keepAsPhotos(shotsOf: picture) { logger.notice("\(action)") }
+            } catch {
+                logger.error("The shots of picture \(picture.lowercased) stay in parts/ until the next start keeps them: \(error)")
+            }
+        }
+    }
+
+    /// On `worker`: one shot of a picture, durable as a part of it, its picture on the screens.
+    private func savePart(_ shot: Shot, of part: ShotPart) -> Bool {
+        for frame in shot.candidates {
+            let jpeg: Data
+            let decoded: DecodedShot
+            do {
+                jpeg = try frame.photoJPEG()
+                decoded = try decodeShot(jpeg, reviews.screenSize)
+            } catch {
+                logger.warning("Frame #\(frame.sequence) for shot \(shot.photo.id.lowercased) is unusable (\(error)); trying the next nearest frame.")
+                continue
+            }
+            reviews.add(decoded.review, of: shot.photo.id)
+            do {
+                let saved = try library.addPart(
+                    jpeg, id: shot.photo.id, of: part.picture, index: part.index, number: shot.number, width: decoded.thumbnail.sourceWidth,
+                    height: decoded.thumbnail.sourceHeight, createdAt: wallClock.date(of: frame.timestamp), camera: frame.source)
+                shots.withLock { $0[part.picture, default: [:]][part.index] = (jpeg, saved, frame.source, shot.number) }
+                logger.info("saved shot \(part.index + 1) of \(part.count) of picture \(part.picture.lowercased): \(saved.file)")
+                return true
+            } catch {
+                logger.error("Shot \(part.index + 1) of picture \(part.picture.lowercased) was not saved: \(error)")
+                // The storage's fault first, so that the booth takes no further shot, then the
+                // shot missed: the picture is given up, its shots before kept.
+                report(.photoNotSaved(id: shot.photo.id, fault: error.code == .storageFull ? .storageFull : .storageFailing))
+                report(.shotFailed(shutterAt: shot.shutterAt))
+                return false
+            }
+        }
+        logger.error("Shot \(part.index + 1) of picture \(part.picture.lowercased) was not saved: no usable frame near the shutter.")
+        report(.shotFailed(shutterAt: shot.shutterAt))
+        return false
+    }
+
+    /// On `worker`: the picture composed from its shots and saved.
+    private func savePicture(_ order: PictureOrder) -> Outcome {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let picture = order.picture
+        let kept = shots.withLock { $0.removeValue(forKey: picture.id) } ?? [:]
+        let taken = order.parts.indices.compactMap { kept[$0] }
+        guard taken.count == order.parts.count, let first = taken.first else {
+            logger.error("Picture \(picture.id.lowercased) cannot be composed: \(order.parts.count - taken.count) of its shots were not saved.")
+            report(.photoNotSaved(id: picture.id, fault: .storageFailing))
+            return .notWritten
+        }
+        var blanks = self.blanks
+        blanks[.date] = dateFormat.string(from: first.part.createdAt)
+        let composed = composer.withLock { composer -> Result<(Data, String), ImageError>? in
+            guard let composer else { return nil }
+            return Result { () throws(ImageError) in (try composer.jpeg(shots: taken.map(\.jpeg), blanks: blanks), composer.layout.layout.name) }
+        }
+        guard let composed else {
+            logger.error("Picture \(picture.id.lowercased) cannot be composed: this booth has no layout.")
+            report(.photoNotSaved(id: picture.id, fault: .storageFailing))
+            return .notWritten
+        }
+        do {
+            let (jpeg, layout) = try composed.get()
+            let decoded = try decodeShot(jpeg, reviews.screenSize)
+            reviews.add(decoded.review, of: picture.id)
+            let composedAt = clock.now
+            let (photo, timings) = try library.add(
+                jpeg, thumbnail: decoded.thumbnail, id: picture.id, number: first.number,
+                caption: picture.placeholder, createdAt: first.part.createdAt, camera: first.camera, perceptualHash: decoded.perceptualHash,
+                kind: PictureKind(order.mode), layout: layout, parts: taken.map(\.part))
+            logger.info(
+                """
+                saved \(photo.kind) \(photo.id.lowercased) \(photo.caption.quoted) \(photo.width)x\(photo.height) of \(taken.count) shots \
+                in \(layout): composed in \((composedAt - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds)
+                """)
+            observer.photoStored(photo.id, clock.now - started)
+            return .stored
+        } catch let error as LibraryError {
+            logger.error("Picture \(picture.id.lowercased) was not saved: \(error)")
+            report(.photoNotSaved(id: picture.id, fault: error.code == .storageFull ? .storageFull : .storageFailing))
+            return .notWritten
+        } catch {
+            logger.error("Picture \(picture.id.lowercased) could not be composed: \(error)")
+            report(.photoNotSaved(id: picture.id, fault: .storageFailing))
+            return .notWritten
         }
     }
 

@@ -113,6 +113,7 @@ final class ServiceManagerReporter: Sendable {
         case .idle: "Ready: waiting for the button"
         case .countdown: "Counting down"
         case .capturing: "Taking the photo"
+        case .reviewing: "Showing a collage's shot before the next"
         case .naming: "Waiting for a name on the keypad"
         case .saving: "Saving the photo"
         case .saved(_, let caption, _, _): "Saved as \(caption.text)"

@@ -14,9 +14,11 @@ import Logging
 /// `--startup`, how long the real booth takes from exec to ready with 0, 10,000 and 100,000
 /// photos; with `--preview`, what the live preview costs per frame on the framebuffer path; with
 /// `--running`, the simulated booth's memory idle and after a burst of `--photos` photos (200 by
-/// default), and its share of a core idle.
+/// default; with `--collages`, strips of four 1080p shots, 50 by default), and its share of a core
+/// idle; with `--pictures`, composing a strip and encoding a
+/// GIF against Pillow (``PicturesBenchmark``).
 ///
-///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running] [--photos N]
+///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running | --collages | --pictures] [--photos N]
 @main
 enum Benchmark {
     /// Runs the benchmark the arguments ask for; a bad argument prints the usage (exit 2), a
@@ -35,6 +37,10 @@ enum Benchmark {
     }
 
     static func run() throws {
+        if CommandLine.arguments.dropFirst().first == "--compose-strips" {
+            try PicturesBenchmark.composeStrips(Array(CommandLine.arguments.dropFirst(2)))
+            return
+        }
         if CommandLine.arguments.dropFirst().first == "--preview-frames" {
             try PreviewBenchmark.runFrames(Array(CommandLine.arguments.dropFirst(2)))
             return
@@ -43,6 +49,12 @@ enum Benchmark {
         #if DEBUG
             print("warning: this is a debug build; run `swift run -c release photobooth-bench` for real figures.\n")
         #endif
+        if options.pictures {
+            let folder = options.directory.appendingPathComponent("photobooth-pictures-\(UUID().lowercased)")
+            print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+            try PicturesBenchmark(folder: folder, runs: options.runs).run()
+            return
+        }
         if options.preview {
             print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
             try PreviewBenchmark(runs: options.runs).run()
@@ -59,7 +71,7 @@ enum Benchmark {
             return
         }
         if let photos = options.burstPhotos {
-            try RunningBoothBenchmark(folder: folder, photos: photos).run()
+            try RunningBoothBenchmark(folder: folder, photos: photos, collages: options.collages).run()
             return
         }
         if let photos = options.searchPhotos {
@@ -203,6 +215,10 @@ enum Benchmark {
         var searchPhotos: Int?
         /// Measure the live preview's framebuffer path instead.
         var preview = false
+        /// Measure composing a strip and encoding a GIF against Pillow instead.
+        var pictures = false
+        /// With `--running`: each press makes a strip of four.
+        var collages = false
         /// Measure the running simulated booth instead, with a burst of this many photos.
         var burstPhotos: Int?
         /// Whether to measure start-up by library size (``StartupBenchmark``).
@@ -227,8 +243,13 @@ enum Benchmark {
                     galleryPhotos = nil
                 case "--preview":
                     preview = true
+                case "--pictures":
+                    pictures = true
+                case "--collages":
+                    collages = true
+                    burstPhotos = burstPhotos ?? 50
                 case "--running":
-                    burstPhotos = 200
+                    burstPhotos = burstPhotos ?? 200
                 case "--photos":
                     guard let value = arguments.popFirst().flatMap(Int.init), value >= GalleryList.rowsPerPage else {
                         throw UsageError()
@@ -250,7 +271,7 @@ enum Benchmark {
 
 struct UsageError: Error, CustomStringConvertible {
     let description =
-        "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running] [--photos N]"
+        "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running | --collages | --pictures] [--photos N]"
 }
 
 /// A measurement that could not be made as intended.

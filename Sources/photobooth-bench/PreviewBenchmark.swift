@@ -118,9 +118,10 @@ private final class PreviewPipeline {
     }
 }
 
-/// Counts a preview frame's instructions with Callgrind, on a copy of the benchmark without its
-/// debugging information (valgrind 3.19 cannot read what Swift's toolchain writes).
-private final class InstructionCounter {
+/// Counts instructions with Callgrind (a preview frame's, a composed picture's), on a copy of the
+/// benchmark without its debugging information (valgrind 3.19 cannot read what Swift's toolchain
+/// writes).
+final class InstructionCounter {
     /// Why instructions cannot be counted here, or `nil`.
     private(set) var unavailable: String?
     private let valgrind = "/usr/bin/valgrind"
@@ -148,7 +149,13 @@ private final class InstructionCounter {
     deinit { try? FileManager.default.removeItem(at: copy) }
 
     func perFrame(camera: (width: Int, height: Int), screen: (width: Int, height: Int, format: FramebufferPixelFormat)) throws -> Int {
-        let arguments = ["\(camera.width)", "\(camera.height)", "\(screen.width)", "\(screen.height)", "\(screen.format)"]
+        try perRepeat(["--preview-frames", "\(camera.width)", "\(camera.height)", "\(screen.width)", "\(screen.height)", "\(screen.format)"])
+    }
+
+    /// The instructions of one repeat of what the benchmark does with `arguments` followed by a
+    /// count: the run with ``frames`` repeats less the run with none, divided.
+    func perRepeat(_ arguments: [String]) throws -> Int {
+        if let unavailable { throw BenchmarkError(unavailable) }
         let without = try instructions(arguments + ["0"])
         let with = try instructions(arguments + ["\(Self.frames)"])
         return max(0, with - without) / Self.frames
@@ -158,8 +165,7 @@ private final class InstructionCounter {
     private func instructions(_ arguments: [String]) throws -> Int {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: valgrind)
-        process.arguments =
-            ["--tool=callgrind", "--callgrind-out-file=/dev/null", copy.path, "--preview-frames"] + arguments
+        process.arguments = ["--tool=callgrind", "--callgrind-out-file=/dev/null", copy.path] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

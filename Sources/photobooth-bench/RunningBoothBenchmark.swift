@@ -7,6 +7,9 @@ import Foundation
 struct RunningBoothBenchmark {
     let folder: URL
     let photos: Int
+    /// Whether each press makes a strip of four from 1080p shots (`--collages`) rather than a
+    /// photo.
+    var collages = false
 
     /// How long the booth is left alone before the idle figures: its idle memory trimmer tidies after
     /// 30 s of quiet.
@@ -17,7 +20,7 @@ struct RunningBoothBenchmark {
     static let afterBurst = Duration.seconds(60)
 
     func run() throws {
-        let booth = try SimulatedBooth(library: folder.appendingPathComponent("running"))
+        let booth = try SimulatedBooth(library: folder.appendingPathComponent("running"), collages: collages)
         defer { booth.stop() }
         try booth.waitForLog(timeout: .seconds(60)) { $0.contains(" -> idle (") }
         print("simulated booth (pid \(booth.pid)) ready; left alone for \(Self.settle)")
@@ -30,10 +33,12 @@ struct RunningBoothBenchmark {
         let clock = ContinuousClock()
         let started = clock.now
         for number in 1...photos { booth.type("\nGuest \(number)\n") }
-        try booth.waitForLog(timeout: .seconds(photos * 5)) { log in
+        // A strip is four shots, each shown for 2 s before the next.
+        try booth.waitForLog(timeout: .seconds(photos * (collages ? 15 : 5))) { log in
             log.components(separatedBy: "] named ").count - 1 >= photos
         }
-        print("  burst:           \(photos) photos taken and named in \(Benchmark.format(clock.now - started))")
+        let what = collages ? "strips of four 1080p shots" : "photos"
+        print("  burst:           \(photos) \(what) taken and named in \(Benchmark.format(clock.now - started))")
         Thread.sleep(forTimeInterval: Self.afterBurst.inSeconds)
         let after = try booth.memory()
         print("  \(Self.afterBurst) after it: \(after)")
@@ -50,8 +55,10 @@ private final class SimulatedBooth {
     let input = Pipe()
     let logFile: URL
 
-    init(library: URL) throws {
+    init(library: URL, collages: Bool) throws {
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        let config = library.appendingPathComponent("photobooth.yaml")
+        try "booth:\n  next_countdown_seconds: 0\n".write(to: config, atomically: true, encoding: .utf8)
         logFile = library.appendingPathComponent("booth.log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
@@ -60,6 +67,11 @@ private final class SimulatedBooth {
             "run", "--simulate", "--data-dir", library.appendingPathComponent("photos").path, "--countdown", "0",
             "--http-port", "\(Int.random(in: 20_000..<40_000))",
         ]
+        if collages {
+            process.arguments! += [
+                "--config", config.path, "--mode", "collage", "--layout", "strip-4", "--camera-size", "1920x1080",
+            ]
+        }
         process.standardInput = input
         process.standardOutput = log
         process.standardError = log

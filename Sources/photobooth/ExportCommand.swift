@@ -34,6 +34,9 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Export every photo.")
     var all = false
 
+    @Flag(help: "Export each composed picture's shots too, after it (\"Alice, shot 1 of 4.jpg\").")
+    var parts = false
+
     @Option(name: .customLong("to"), help: ArgumentHelp("The folder to copy into (created if needed).", valueName: "dir"), completion: .directory)
     var destination: String
 
@@ -49,10 +52,19 @@ struct ExportCommand: ParsableCommand {
         let folder = URL(fileURLWithPath: destination).standardizedFileURL
         // The event the library's booth last synced with, else the installed configuration's.
         let event = try library.outbox.state().event ?? self.library.installedConfiguration?.sync.event ?? ""
-        let files = try library.export(Array(photos), to: folder, event: event, tagger: JPEGTagger())
-        for (photo, file) in zip(photos, files) {
+        let files = try library.export(Array(photos), to: folder, event: event, tagger: JPEGTagger(), parts: parts)
+        var next = files.makeIterator()
+        for photo in photos {
+            guard let file = next.next() else { break }
             print("\(photo.id.lowercased.prefix(8))  \(file.path)")
+            for part in parts ? photo.parts : [] {
+                guard let file = next.next() else { break }
+                print("\(part.id.lowercased.prefix(8))  \(file.path)")
+            }
         }
-        print("Exported \(files.count) photo\(files.count == 1 ? "" : "s") to \(folder.path).")
+        let shots = files.count - photos.count
+        print(
+            "Exported \(photos.count) photo\(photos.count == 1 ? "" : "s")\(shots > 0 ? " and \(shots) shot\(shots == 1 ? "" : "s")" : "") to \(folder.path)."
+        )
     }
 }

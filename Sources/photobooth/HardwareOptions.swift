@@ -50,6 +50,10 @@ struct HardwareOptions: ParsableArguments {
     var previewFps: FrameRate?
     @Option(.countdown, help: "Seconds from the button press to the shot", valueName: "seconds")
     var countdown: Seconds?
+    @Option(.pictureMode, help: "The picture the button makes: single or collage", valueName: "mode")
+    var mode: PictureMode?
+    @Option(.pictureLayout, help: "The layout pictures are composed in: a built-in one's name or a layout file", valueName: "layout")
+    var layout: String?
     @Option(.namingTimeout, help: "Seconds without a key before the default name is kept", valueName: "seconds")
     var nameTimeout: Seconds?
     @Option(.galleryTimeout, help: "Seconds without a key before the gallery goes back to the main screen", valueName: "seconds")
@@ -117,6 +121,8 @@ struct HardwareOptions: ParsableArguments {
         configuration.override(.screenDevice, with: screen)
         configuration.override(.screenPreviewRate, with: previewFps)
         configuration.override(.countdown, with: countdown)
+        configuration.override(.pictureMode, with: mode)
+        configuration.override(.pictureLayout, with: layout)
         configuration.override(.namingTimeout, with: nameTimeout)
         configuration.override(.galleryTimeout, with: galleryTimeout)
         configuration.override(.storageReserve, with: storageReserve)

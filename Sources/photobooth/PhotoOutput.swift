@@ -14,6 +14,22 @@ struct PhotoJSON: Encodable {
     /// The original's absolute path.
     let file: String
     let favourite: Bool
+    /// `photo`, `collage`, `animation` or `boomerang`.
+    let kind: PictureKind
+    /// The layout it was composed in; absent for a photo as the camera took it.
+    let layout: String?
+    /// The shots a composed picture was made of, in the order they were taken; empty for a
+    /// photo as the camera took it.
+    let parts: [Part]
+
+    /// One shot of a composed picture.
+    struct Part: Encodable {
+        let id: String
+        /// The shot's JPEG, an absolute path.
+        let file: String
+        let width: Int
+        let height: Int
+    }
 
     init(_ photo: Photo, in library: PhotoLibrary) {
         id = photo.id.lowercased
@@ -24,6 +40,11 @@ struct PhotoJSON: Encodable {
         byteCount = photo.byteCount
         file = library.url(of: photo).path
         favourite = photo.favourite
+        kind = photo.kind
+        layout = photo.layout
+        parts = photo.parts.map { part in
+            Part(id: part.id.lowercased, file: library.directory.appendingPathComponent(part.file).path, width: part.width, height: part.height)
+        }
     }
 
     /// `value` as the command line prints JSON: sorted keys, indented.

@@ -64,6 +64,8 @@ extension LightLine: ExpressibleByArgument {
 
 extension V4L2Camera.FormatPreference: ExpressibleByArgument {}
 
+extension PictureMode: ExpressibleByArgument {}
+
 extension BaudRate: ExpressibleByArgument {
     package init?(argument: String) { self.init(settingText: argument) }
 }

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import BoothPictures
 import BoothScreen
 import BoothStore
 import BoothSystem
@@ -16,7 +17,7 @@ import Testing
 /// is declared stalled (on the system's clock) only after `stallTimeout` (10 minutes unless a
 /// test is about stalls): tests deliver a frame or two, and on a loaded machine their steps
 /// may take longer than the booth's own 5 s, which would take the camera away from under them.
-private final class Rig: Sendable {
+final class Rig: Sendable {
     let clock = ManualClock()
     let camera = ControlledCamera()
     let controls: TestControls
@@ -34,20 +35,22 @@ private final class Rig: Sendable {
     init(
         countdown: Duration = .zero, stallTimeout: Duration = .seconds(600), screen: (any Screen)? = nil,
         controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard,
-        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver()
+        photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
+        modes: PictureModes = PictureModes(), composer: sending PictureComposer? = nil
     ) throws {
         self.controls = controls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
         library = try PhotoLibrary(
             directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         runtime = BoothRuntime(
-            settings: BoothSettings(countdown: countdown), clock: clock, frames: frames, button: controls,
+            settings: BoothSettings(countdown: countdown, modes: modes), clock: clock, frames: frames, button: controls,
             keypad: controls,
             screen: screen ?? self.screen, library: library, reviews: reviews,
             decodeShot: { [decodes] jpeg, screen in
                 decodes.sizes.withLock { $0.append(screen) }
                 return try ShotDecoder(screen: screen).decode(jpeg)
-            }, dateFormat: dateFormat, photoLink: photoLink, observer: observer, logger: Logger(label: "test"))
+            }, dateFormat: dateFormat, photoLink: photoLink, observer: observer, composer: composer,
+            blanks: [.event: "Anna & Ben"], logger: Logger(label: "test"))
         cameraService = CameraService(
             camera: camera, frames: frames, logger: Logger(label: "test"), stallTimeout: stallTimeout
         ) { [runtime] in
@@ -88,7 +91,7 @@ private final class Rig: Sendable {
 }
 
 /// The screen size of each decode of a shot, in order.
-private final class DecodeLog: Sendable {
+final class DecodeLog: Sendable {
     let sizes = Mutex<[PixelSize?]>([])
 }
 

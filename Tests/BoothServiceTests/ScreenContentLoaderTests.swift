@@ -76,10 +76,11 @@ struct ScreenFillerTests {
             switch content {
             case .gallery: "gallery"
             case .photo: "photo"
+            case .countdown(let secondsLeft, _): "countdown \(secondsLeft)"
             default: "\(content)"
             }
         }
-        #expect(kinds == Array(repeating: ["gallery", "ready", "photo", "countdown(secondsLeft: 3)"], count: 20).flatMap { $0 })
+        #expect(kinds == Array(repeating: ["gallery", "ready", "photo", "countdown 3"], count: 20).flatMap { $0 })
     }
 
     @Test("The slideshow shows the favourites first, then the other photos newest first, and starts over")

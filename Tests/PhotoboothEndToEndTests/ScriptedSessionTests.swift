@@ -44,7 +44,11 @@ struct ScriptedSessionTests {
 
         let raw = try await BoothProcess.run(["list", "--json", "--data-dir", directory.path])
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(raw.stdout.utf8)) as? [[String: Any]])
-        #expect(objects.allSatisfy { Set($0.keys) == ["id", "caption", "created_at", "width", "height", "byte_count", "file", "favourite"] })
+        #expect(
+            objects.allSatisfy {
+                Set($0.keys) == ["id", "caption", "created_at", "width", "height", "byte_count", "file", "favourite", "kind", "parts"]
+            })
+        #expect(objects.allSatisfy { $0["kind"] as? String == "photo" && ($0["parts"] as? [Any])?.isEmpty == true })
 
         let photos = try await listed(directory)
         #expect(photos.map(\.caption) == ["Bob", "Alice"])

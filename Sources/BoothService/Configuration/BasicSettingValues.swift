@@ -35,6 +35,8 @@ extension Int: NumericSettingValue {
 }
 
 /// `true`, `yes` or `on`; `false`, `no` or `off`, in any case.
+extension PictureMode: SettingValue {}
+
 extension Bool: SettingValue {
     package init?(settingText text: String) {
         switch text.lowercased() {

@@ -42,6 +42,9 @@ package struct BoothConfiguration: Sendable {
 
     /// The configuration file applied last (``apply(file:)``), if any.
     package var file: String?
+    /// `booth.layout`: a built-in layout's name or a layout file's path (relative to the
+    /// configuration file); `nil` for none.
+    package var pictureLayout: String?
 
     /// Where the configuration file is when `--config` does not say.
     package static let defaultFile = "/etc/photobooth/photobooth.yaml"

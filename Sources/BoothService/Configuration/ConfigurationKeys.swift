@@ -19,6 +19,7 @@ extension ConfigurationKey {
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
         Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key, Setting.attractAfter.key,
+        Setting.pictureMode.key, Setting.pictureLayout.key, Setting.nextCountdown.key, Setting.collageKey.key,
         Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.boothWelcome.key, Setting.language.key,
         Setting.galleryDateFormat.key, Setting.galleryTimeout.key,
         Setting.storageReserve.key,
@@ -191,6 +192,47 @@ extension Setting<FrameRate> {
 }
 
 // MARK: - Booth and gallery
+
+extension Setting<PictureMode> {
+    /// `booth.mode`: the picture the shutter button makes.
+    package static var pictureMode: Self {
+        Setting(
+            "booth.mode", allowed: "single or collage (animation and boomerang are not in this build yet)",
+            where: { !$0.isBurst }
+        ) { $0.settings.modes.standard = $1 }
+    }
+}
+
+extension Setting<String> {
+    /// `booth.layout`: the layout pictures are composed in: a built-in one or a layout file
+    /// (next to the configuration file unless its path is absolute). A single photo with a
+    /// layout is composed in it too (the event's frame on every photo).
+    package static var pictureLayout: Self {
+        Setting("booth.layout", allowed: "single-frame, strip-3, strip-4, grid-2x2 or the path of a layout file (.yaml)") {
+            $0.pictureLayout = $1
+        }
+    }
+
+    /// `keypad.collage_key`: the key that makes a collage from the main screen, beside the
+    /// button's mode; none by default.
+    package static var collageKey: Self {
+        Setting(
+            "keypad.collage_key", allowed: "one printable character, such as c",
+            where: { $0.count == 1 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        ) { configuration, key in
+            configuration.settings.keys.modeKeys = configuration.settings.keys.modeKeys.filter { $0.value != .collage }
+            configuration.settings.keys.modeKeys[key.first!] = .collage
+        }
+    }
+}
+
+extension Setting<Seconds> {
+    /// `booth.next_countdown_seconds`: the countdown before each shot of a collage after the
+    /// first.
+    package static var nextCountdown: Self {
+        Setting("booth.next_countdown_seconds", in: 0...60) { $0.settings.modes.nextCountdown = $1.duration }
+    }
+}
 
 extension Setting<Seconds> {
     /// `booth.countdown_seconds`: the time from the button press to the shot.

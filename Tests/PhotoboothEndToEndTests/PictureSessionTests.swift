@@ -1,0 +1,113 @@
+import BoothImaging
+import Foundation
+import StoreFixture
+import Testing
+
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// The properties are the JSON keys of `list --json`.
+/// A composed picture as `photobooth list --json` prints it.
+private struct ListedPicture: Decodable {
+    struct Part: Decodable {
+        let id: String
+        let file: String
+        let width: Int
+        let height: Int
+    }
+
+    let id: String
+    let caption: String
+    let file: String
+    let width: Int
+    let height: Int
+    let kind: String
+    let layout: String?
+    let parts: [Part]
+}
+
+@Suite("Pictures of several shots in the simulated booth", .fullLane, .timeLimit(.minutes(2)))
+struct PictureSessionTests {
+    @Test("A strip of four: each shot counted down and shown, the strip named, listed with its shots")
+    func stripOfFour() async throws {
+        let directory = DataDirectory()
+        let config = directory.url.appendingPathExtension("yaml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try "booth:\n  next_countdown_seconds: 0\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try await session(
+            "\nAlice\n", in: directory, options: ["--countdown", "0", "--config", config.path, "--mode", "collage", "--layout", "strip-4"])
+        #expect(result.lines.filter { $0.hasPrefix("Photo ") && $0.contains(" of 4") } == ["Photo 1 of 4", "Photo 2 of 4", "Photo 3 of 4"])
+        #expect(result.lines.filter { $0.hasPrefix("Saved as") } == ["Saved as Alice"])
+
+        let listing = try await BoothProcess.run(["list", "--json", "--data-dir", directory.path])
+        let pictures = try JSONDecoder().decode([ListedPicture].self, from: Data(listing.stdout.utf8))
+        let strip = try #require(pictures.first)
+        #expect(pictures.count == 1, "the shots are parts of the strip, not photos of the gallery")
+        #expect(strip.kind == "collage" && strip.layout == "strip-4" && strip.caption == "Alice")
+        #expect(strip.width == 600 && strip.height == 1800)
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: strip.file))
+        let header = try JPEGHeader(jpeg)
+        #expect(header.width == 600 && header.height == 1800)
+        #expect(strip.parts.count == 4)
+        for part in strip.parts {
+            let shot = try JPEGHeader(Data(contentsOf: URL(fileURLWithPath: part.file)))
+            #expect(shot.width == part.width && shot.height == part.height)
+        }
+        // The strip's sidecar names it as typed, and names its shots.
+        let sidecar = try String(contentsOfFile: strip.file.replacingOccurrences(of: ".jpg", with: ".xmp"), encoding: .utf8)
+        #expect(sidecar.contains("Alice"))
+        #expect(strip.parts.allSatisfy { sidecar.contains($0.id) })
+
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status == 0, "\(check.stdout)")
+
+        // Exported with its shots, each copy named and dated inside, as exiftool reads.
+        let target = directory.url.path + "-export"
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let export = try await BoothProcess.run(["export", "--all", "--parts", "--to", target, "--data-dir", directory.path])
+        #expect(export.stdout.hasSuffix("Exported 1 photo and 4 shots to \(target).\n"), "\(export.stdout)")
+        let exported = ["Alice.jpg"] + (1...4).map { "Alice, shot \($0) of 4.jpg" }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target).sorted() == exported.sorted())
+        let exiftool = try BoothProcess(
+            ["-json", "-G"] + exported.map { target + "/" + $0 }, executable: URL(fileURLWithPath: "/usr/bin/exiftool"))
+        let tags = try #require(try JSONSerialization.jsonObject(with: Data(await exiftool.finished().stdout.utf8)) as? [[String: Any]])
+        #expect(tags.count == 5 && tags.allSatisfy { $0["XMP:Title"] as? String == "Alice" }, "\(tags)")
+        #expect(tags.compactMap { $0["EXIF:DateTimeOriginal"] as? String }.count == 5)
+    }
+
+    @Test("A layout file with a mistake stops the start, naming its file, line and key")
+    func badLayoutFile() async throws {
+        let directory = DataDirectory()
+        let layout = directory.url.appendingPathExtension("layout.yaml")
+        defer { try? FileManager.default.removeItem(at: layout) }
+        try "canvas: 600x1800\nslots:\n  - {x: 30, y: 30, width: 540}\n".write(to: layout, atomically: true, encoding: .utf8)
+        let result = try await BoothProcess.run(
+            ["run", "--simulate", "--no-http", "--data-dir", directory.path, "--mode", "collage", "--layout", layout.path], input: "")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\(layout.path):3: slots[1]: height is missing"), "\(result.stderr)")
+    }
+
+    @Test("Killed with SIGKILL after the second shot of four: both shots are photos after the restart")
+    func killAfterSecondShot() async throws {
+        let directory = DataDirectory()
+        // A long review keeps the booth between the second and third shots while it is killed.
+        let config = directory.url.appendingPathExtension("yaml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try "booth:\n  next_countdown_seconds: 0\n".write(to: config, atomically: true, encoding: .utf8)
+        let booth = try BoothProcess([
+            "run", "--simulate", "--no-http", "--countdown", "0", "--config", config.path, "--mode", "collage", "--layout", "strip-4",
+            "--data-dir", directory.path,
+        ])
+        try booth.type("\n")
+        #expect(await booth.stdout.wait { $0.contains("Photo 2 of 4") }, "the booth took no second shot")
+        booth.kill()
+        let killed = await booth.finished()
+        #expect(killed.signaled && killed.status == SIGKILL)
+
+        let restart = try await BoothProcess.run(["run", "--simulate", "--no-http", "--data-dir", directory.path])
+        #expect(restart.status == 0, "restart failed: \(restart.stderr)")
+        #expect(restart.stderr.components(separatedBy: "its picture was never made").count - 1 == 2, "\(restart.stderr)")
+        let photos = try await listed(directory)
+        #expect(photos.count == 2, "both shots are photos: \(photos)")
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+}
