@@ -2,8 +2,8 @@ import BoothCore
 import Foundation
 import GRDB
 
-/// Deleting a photo without losing it: the original moves to `recycle/<uuid>.jpg` (its sidecar
-/// to `recycle/<uuid>.xmp`) beside a record of what the catalog knew (`recycle/<uuid>.json`:
+/// Deleting a photo without losing it: the original moves to `recycle/<uuid>.jpg` (or `.gif`; its
+/// sidecar to `recycle/<uuid>.xmp`, a composed picture's shots to `recycle/<shot uuid>.jpg`) beside a record of what the catalog knew (`recycle/<uuid>.json`:
 /// caption, number, times, thumbnail), then the row goes.
 ///
 /// The record is written first and is the journal of the deletion: a crash before the row is
@@ -35,7 +35,7 @@ extension PhotoLibrary {
         }
         reached("recycle: record written")
         try finishRecycling(photo, closing: intent)
-        return recycleURL(photo.id, extension: "jpg")
+        return recycleURL(photo.id, extension: photo.kind.fileExtension)
     }
 
     /// Finishes deletions that a crash interrupted: each photo that the catalog lists and that
@@ -66,7 +66,7 @@ extension PhotoLibrary {
     @discardableResult
     func finishRecycling(_ photo: Photo, closing intent: Int64? = nil) throws(LibraryError) -> String {
         let original = url(of: photo)
-        let destination = recycleURL(photo.id, extension: "jpg")
+        let destination = recycleURL(photo.id, extension: photo.kind.fileExtension)
         if FileManager.default.fileExists(atPath: original.path) && !FileManager.default.fileExists(atPath: destination.path) {
             try DurableFile.move(original, to: destination)
             reached("recycle: original moved")
@@ -77,7 +77,21 @@ extension PhotoLibrary {
             try DurableFile.move(sidecar, to: recycleURL(photo.id, extension: "xmp"))
             reached("recycle: sidecar moved")
         }
+        // A composed picture's shots go with it: left in parts/, the next start would find shots
+        // without their picture and keep them as photos, bringing back what the guest deleted.
+        let parts = try catalog.read("read a picture's shots") { db in
+            try PartRecord.filter(PartRecord.Columns.picture == photo.id.lowercased).fetchAll(db)
+        }
+        for part in parts {
+            guard let id = UUID(uuidString: part.id) else { continue }
+            for (file, fileExtension) in [(part.file, "jpg"), (Self.sidecarPath(of: part.file), "xmp")] {
+                let source = directory.appendingPathComponent(file)
+                if FileManager.default.fileExists(atPath: source.path) { try DurableFile.move(source, to: recycleURL(id, extension: fileExtension)) }
+            }
+        }
+        if !parts.isEmpty { reached("recycle: parts moved") }
         try catalog.write("delete the photo \(photo.id.lowercased)") { db in
+            _ = try PartRecord.filter(PartRecord.Columns.picture == photo.id.lowercased).deleteAll(db)
             // The bucket's copies go too, and a tombstone says so to the event's other booths.
             try OutboxRecord.queue(photo.id, thumbnail: false, in: db)
             try PhotoRecord.deleteOne(db, key: photo.id.lowercased)

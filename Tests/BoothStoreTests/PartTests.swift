@@ -111,6 +111,34 @@ struct PartTests {
         #expect(partFiles(fixture).isEmpty, "the temporary file went too")
     }
 
+    @Test("Deleting a collage deletes its shots: no start brings them back, whenever it crashed")
+    func deletingACollageDeletesItsShots() throws {
+        let fixture = try StartupTests.started()
+        let picture = UUID()
+        let shots = try (0..<2).map { try addShot(fixture.library, of: picture, index: $0, at: taken + Double($0)) }
+        let jpeg = try LibraryFixture.jpeg(width: 600, height: 1800)
+        _ = try fixture.library.add(
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: picture, number: 12, caption: Caption(sanitizing: "Anna")!,
+            createdAt: taken, kind: .collage, layout: "strip-3", parts: shots)
+        let copies = CrashCopies(of: fixture)
+        try fixture.library.recycle(picture)
+        #expect(copies.taken.map(\.step).contains("recycle: parts moved"), "\(copies.taken.map(\.step))")
+        #expect(partFiles(fixture).isEmpty)
+        #expect(try fixture.library.parts(of: picture).isEmpty)
+        let recycled = StartupTests.files(in: fixture.url(PhotoLibrary.recycleFolder))
+        #expect(shots.allSatisfy { recycled.contains("\($0.id.lowercased).jpg") && recycled.contains("\($0.id.lowercased).xmp") }, "\(recycled)")
+        for (step, folder) in copies.taken + [("after", fixture.directory)] {
+            if step == "after" { fixture.library.close() }
+            let (library, _) = try StartupTests.restart(folder)
+            // Before the deletion's record, nothing was deleted: the collage is whole. After it,
+            // the deletion is finished: neither the collage nor its shots are photos.
+            let started = step != "recycle: intent committed"
+            #expect(try library.gallery.count() == (started ? 0 : 1), "\(step)")
+            #expect(try library.parts(of: picture).count == (started ? 0 : 2), "\(step)")
+            #expect(try library.catalog.read("count shots") { db in try PartRecord.fetchCount(db) } == (started ? 0 : 2), "\(step)")
+        }
+    }
+
     @Test("A catalog rebuilt from the folder keeps a collage's kind, layout and shots, in order")
     func rebuildKeepsPictures() throws {
         let fixture = try LibraryFixture()
@@ -118,7 +146,7 @@ struct PartTests {
         let shots = try (0..<3).map { try addShot(fixture.library, of: picture, index: $0, at: taken + Double($0)) }
         let jpeg = try LibraryFixture.jpeg(width: 600, height: 1800)
         let (strip, _) = try fixture.library.add(
-            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: picture, number: 12, caption: Caption(sanitizing: "Anna")!,
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: picture, number: 12, caption: Caption(sanitizing: "Anna")!,
             createdAt: taken, kind: .collage, layout: "strip-3", parts: shots)
         #expect(try fixture.library.gallery.photo(id: picture) == strip)
         fixture.library.close()
