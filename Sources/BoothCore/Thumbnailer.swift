@@ -26,9 +26,9 @@ package struct Thumbnail: Sendable, Hashable {
     }
 }
 
-/// Makes thumbnails from JPEG photos. Making one decodes the whole photo, so success also proves
-/// that the photo is readable.
+/// Makes thumbnails from originals: JPEG photos and collages, animations' GIFs (from their first
+/// frame). Making one decodes the whole photo, so success also proves that the photo is readable.
 package protocol Thumbnailer: Sendable {
-    /// Decodes `jpeg` and returns its thumbnail; throws when `jpeg` is corrupt or truncated.
-    func thumbnail(forJPEG jpeg: Data) throws -> Thumbnail
+    /// Decodes `picture` and returns its thumbnail; throws when `picture` is corrupt or truncated.
+    func thumbnail(of picture: Data) throws -> Thumbnail
 }

@@ -169,11 +169,13 @@ struct ExifBlock {
     }
 }
 
-/// The booth's ``PhotoTagger``: EXIF and XMP spliced into the camera's bytes.
-package struct JPEGTagger: PhotoTagger {
+/// The booth's ``PhotoTagger``: EXIF and XMP spliced into the camera's bytes, or an
+/// animation's XMP into its GIF.
+package struct PictureTagger: PhotoTagger {
     package init() {}
 
     package func tagged(_ jpeg: Data, with metadata: PhotoMetadata) throws -> Data {
-        try JPEGSegments.tagged(jpeg, with: metadata)
+        if GIFFile.isGIF(jpeg) { return try GIFFile(jpeg).tagged(with: metadata.xmp.text) }
+        return try JPEGSegments.tagged(jpeg, with: metadata)
     }
 }

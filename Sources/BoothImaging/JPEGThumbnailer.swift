@@ -3,7 +3,7 @@ import Foundation
 
 /// Makes thumbnails the cheap way: a DCT-scaled decode (1/8, 1/4 or 1/2) to just above the
 /// thumbnail size, a box-filter reduction to the exact size, and a small JPEG. It is
-/// ``ShotDecoder`` without a screen, so a thumbnail made at start (reconciling, rebuilding the
+/// ``ShotDecoder`` without a screen (an animation's GIF: from its first frame), so a thumbnail made at start (reconciling, rebuilding the
 /// catalog) is made as one made at the shot.
 package struct JPEGThumbnailer: Thumbnailer {
     /// The longest side of a thumbnail, in pixels.
@@ -13,8 +13,8 @@ package struct JPEGThumbnailer: Thumbnailer {
 
     package init() {}
 
-    package func thumbnail(forJPEG jpeg: Data) throws(ImageError) -> Thumbnail {
-        let shot = try ShotDecoder().decode(jpeg)
+    package func thumbnail(of picture: Data) throws(ImageError) -> Thumbnail {
+        let shot = try ShotDecoder().decode(picture)
         var thumbnail = shot.thumbnail
         thumbnail.perceptualHash = shot.perceptualHash
         return thumbnail

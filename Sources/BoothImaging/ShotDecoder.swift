@@ -56,11 +56,20 @@ package struct ShotDecoder: Sendable {
     }
 
     /// Decodes `jpeg` once and makes its review picture, thumbnail and hash. Throws when the
-    /// JPEG is corrupt or truncated: success proves that the photo is readable.
+    /// JPEG is corrupt or truncated: success proves that the photo is readable. An animation's
+    /// GIF is read the same way, from its first frame.
     package func decode(_ jpeg: Data) throws(ImageError) -> DecodedShot {
-        let decoder = try JPEGDecoder()
-        let header = try decoder.header(of: jpeg)
-        let decoded = try decoder.decode(jpeg, scale: scale(forWidth: header.width, height: header.height), format: .bgrx)
+        let header: (width: Int, height: Int)
+        let decoded: Bitmap
+        if GIFFile.isGIF(jpeg) {
+            decoded = try GIFFile(jpeg).firstFrame()
+            header = (decoded.width, decoded.height)
+        } else {
+            let decoder = try JPEGDecoder()
+            let size = try decoder.header(of: jpeg)
+            header = (size.width, size.height)
+            decoded = try decoder.decode(jpeg, scale: scale(forWidth: header.width, height: header.height), format: .bgrx)
+        }
         let small = Self.thumbnailPicture(of: decoded)
         let thumbnail = Thumbnail(
             jpeg: try JPEGEncoder().encode(small, quality: JPEGThumbnailer.quality), width: small.width, height: small.height,
@@ -77,6 +86,7 @@ package struct ShotDecoder: Sendable {
     /// before the booth kept hashes. It is the hash ``decode(_:)`` gives, give or take a bit
     /// or two of the finer decode.
     package static func perceptualHash(ofJPEG jpeg: Data) throws(ImageError) -> UInt64 {
+        if GIFFile.isGIF(jpeg) { return thumbnailPicture(of: try GIFFile(jpeg).firstFrame()).perceptualHash }
         let decoder = try JPEGDecoder()
         let header = try decoder.header(of: jpeg)
         let scale = ScalingFactor.strongest(keepingLongestSide: JPEGThumbnailer.longestSide, width: header.width, height: header.height)

@@ -40,7 +40,7 @@ package enum AnimatedGIF {
         gif.append(contentsOf: [0x21, 0xFF, 0x0B])
         gif.append(contentsOf: Array("NETSCAPE2.0".utf8))
         gif.append(contentsOf: [0x03, 0x01, 0x00, 0x00, 0x00])
-        if let xmp { gif.append(xmpExtension(xmp)) }
+        if let xmp { gif.append(GIFFile.xmpExtension(xmp)) }
         for index in order ?? Array(frames.indices) {
             // Graphic control: no transparency, each frame replaces the last, and its delay.
             gif.append(contentsOf: [0x21, 0xF9, 0x04, 0x04])
@@ -59,24 +59,34 @@ package enum AnimatedGIF {
         return gif
     }
 
+    /// The longest side of an animation's frames: small enough for a GIF of ten frames to stay
+    /// well under 4 MB and to play smoothly on a phone, large enough to fill its screen's width.
+    package static let longestSide = 540
+
+    /// The animation of `shots` (JPEGs, in the order they were taken, the first one's size for
+    /// all): each decoded at the size it is shown (``longestSide``), played forward, or forward
+    /// then backward for a `boomerang`, each frame for `delay` hundredths of a second. The
+    /// shots are decoded side by side into `memory`, as a collage's are.
+    package static func animation(
+        of shots: [Data], boomerang: Bool, delay: Int, memory: DecodeMemory
+    ) throws(ImageError) -> Data {
+        precondition(!shots.isEmpty, "an animation has frames")
+        let header = try JPEGDecoder().header(of: shots[0])
+        // Never enlarged: a camera's smaller frames are shown as they are.
+        let longest = max(header.width, header.height)
+        let (width, height) =
+            longest <= longestSide
+            ? (header.width, header.height)
+            : (max(1, (header.width * longestSide + longest / 2) / longest), max(1, (header.height * longestSide + longest / 2) / longest))
+        let slots = Array(repeating: PhotoSlot(x: 0, y: 0, width: width, height: height), count: shots.count)
+        let frames = try PictureComposer.fitted(shots, into: slots, memory: memory)
+        return encode(frames, order: boomerang ? Self.boomerang(frames.count) : nil, delay: delay)
+    }
+
     /// The order of a boomerang of `count` frames: forward, then backward without repeating
     /// either end, so that it loops without a stutter.
     package static func boomerang(_ count: Int) -> [Int] {
         Array(0..<count) + Array((1..<max(1, count - 1)).reversed())
-    }
-
-    /// The XMP application extension: "XMP Data" / "XMP", the packet's bytes as they are, and
-    /// the "magic trailer" of the XMP specification (part 3), 258 bytes that make a GIF
-    /// reader that knows nothing of XMP skip the packet as if it were data sub-blocks.
-    static func xmpExtension(_ packet: String) -> Data {
-        var block = Data([0x21, 0xFF, 0x0B])
-        block.append(contentsOf: Array("XMP DataXMP".utf8))
-        // A NUL byte would end the reader's skipping early; XML has none.
-        block.append(contentsOf: Array(packet.utf8).filter { $0 != 0 })
-        block.append(0x01)
-        for byte in (0...255).reversed() { block.append(UInt8(byte)) }
-        block.append(0x00)
-        return block
     }
 }
 

@@ -153,7 +153,7 @@ package enum Booth {
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), deletionKey: links.deletionKey(for:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
-            composer: composer, blanks: configuration.layoutBlanks, logger: logger)
+            composer: composer, memory: decodeMemory, blanks: configuration.layoutBlanks, logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
         let cameraService = CameraService(
             camera: devices.camera, frames: frames, logger: logger,
@@ -218,7 +218,7 @@ package enum Booth {
         }
         if configuration.sync.isEnabled {
             let sync = EventSync(
-                settings: configuration.sync, boothName: configuration.web.boothName, library: library, tagger: JPEGTagger(),
+                settings: configuration.sync, boothName: configuration.web.boothName, library: library, tagger: PictureTagger(),
                 thumbnailer: thumbnailer, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) }, clock: wallClock,
                 guestDeletions: deletionKeys.map(GuestDeletions.init(keys:)))
             monitor.attach(sync.metrics)

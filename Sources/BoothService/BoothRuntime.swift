@@ -67,6 +67,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///   - wallClock: what photos are dated by: the event sync corrects it by the store's time.
     ///   - composer: what composes the pictures made of several shots, in the booth's layout;
     ///     `nil` when the booth takes single photos only.
+    ///   - memory: where a picture's shots are decoded (the composer's, for an animation's frames).
     ///   - blanks: what the layout's texts say (the event, the booth).
     init(
         settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
@@ -75,7 +76,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
         deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), composer: sending PictureComposer? = nil,
-        blanks: [TextBlank: String] = [:], logger: Logger
+        memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:], logger: Logger
     ) {
         self.settings = settings
         self.clock = clock
@@ -93,7 +94,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.sink = sink
         writer = PhotoWriter(
             library: library, reviews: reviews, decodeShot: decodeShot, clock: wallClock, observer: observer, logger: logger,
-            composer: composer, blanks: blanks, dateFormat: dateFormat
+            composer: composer, memory: memory, blanks: blanks, dateFormat: dateFormat
         ) { event in
             sink.yield(.event(event))
         }

@@ -72,14 +72,18 @@ final class PhotoWriter: Sendable {
     /// What a picture's texts say: the event, the booth.
     private let blanks: [TextBlank: String]
     private let dateFormat: PhotoDateFormat
+    /// Where an animation's frames are decoded: the composer's, so that one mapping serves both.
+    private let memory: DecodeMemory
 
     init(
         library: PhotoLibrary, reviews: ReviewPictures, decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) },
         clock: CorrectedClock = CorrectedClock(), observer: BoothObserver = BoothObserver(), logger: Logger,
-        composer: sending PictureComposer? = nil, blanks: [TextBlank: String] = [:], dateFormat: PhotoDateFormat = BoothLanguage.english.dateFormat,
+        composer: sending PictureComposer? = nil, memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:],
+        dateFormat: PhotoDateFormat = BoothLanguage.english.dateFormat,
         report: @escaping @Sendable (BoothEvent) -> Void
     ) {
         self.composer = Mutex(composer)
+        self.memory = memory
         self.blanks = blanks
         self.dateFormat = dateFormat
         self.library = library
@@ -269,9 +273,19 @@ final class PhotoWriter: Sendable {
         }
         var blanks = self.blanks
         blanks[.date] = dateFormat.string(from: first.part.createdAt)
-        let composed = composer.withLock { composer -> Result<(Data, String), ImageError>? in
-            guard let composer else { return nil }
-            return Result { () throws(ImageError) in (try composer.jpeg(shots: taken.map(\.jpeg), blanks: blanks), composer.layout.layout.name) }
+        let composed: Result<(Data, String?), ImageError>?
+        if order.mode.isBurst {
+            // An animation is its frames as the camera took them, at the pace they were taken.
+            let delay = Self.frameDelay(taken.map(\.part))
+            composed = Result { () throws(ImageError) in
+                let gif = try AnimatedGIF.animation(of: taken.map(\.jpeg), boomerang: order.mode == .boomerang, delay: delay, memory: memory)
+                return (gif, nil)
+            }
+        } else {
+            composed = composer.withLock { composer -> Result<(Data, String?), ImageError>? in
+                guard let composer else { return nil }
+                return Result { () throws(ImageError) in (try composer.jpeg(shots: taken.map(\.jpeg), blanks: blanks), composer.layout.layout.name) }
+            }
         }
         guard let composed else {
             logger.error("Picture \(picture.id.lowercased) cannot be composed: this booth has no layout.")
@@ -279,18 +293,18 @@ final class PhotoWriter: Sendable {
             return .notWritten
         }
         do {
-            let (jpeg, layout) = try composed.get()
-            let decoded = try decodeShot(jpeg, reviews.screenSize)
+            let (file, layout) = try composed.get()
+            let decoded = try decodeShot(file, reviews.screenSize)
             reviews.add(decoded.review, of: picture.id)
             let composedAt = clock.now
             let (photo, timings) = try library.add(
-                jpeg, thumbnail: decoded.thumbnail, id: picture.id, number: first.number,
+                file, thumbnail: decoded.thumbnail, id: picture.id, number: first.number,
                 caption: picture.placeholder, createdAt: first.part.createdAt, camera: first.camera, perceptualHash: decoded.perceptualHash,
                 kind: PictureKind(order.mode), layout: layout, parts: taken.map(\.part))
             logger.info(
                 """
-                saved \(photo.kind) \(photo.id.lowercased) \(photo.caption.quoted) \(photo.width)x\(photo.height) of \(taken.count) shots \
-                in \(layout): composed in \((composedAt - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds)
+                saved \(photo.kind) \(photo.id.lowercased) \(photo.caption.quoted) \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB \
+                of \(taken.count) shots\(layout.map { " in \($0)" } ?? ""): composed in \((composedAt - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds)
                 """)
             observer.photoStored(photo.id, clock.now - started)
             return .stored
@@ -303,6 +317,15 @@ final class PhotoWriter: Sendable {
             report(.photoNotSaved(id: picture.id, fault: .storageFailing))
             return .notWritten
         }
+    }
+
+    /// The delay of an animation's frames, in hundredths of a second: the time between the
+    /// first and last frame's exposures, shared out, so that the animation plays at the pace
+    /// life went. GIF readers treat delays under 2 as 10: at least 2.
+    static func frameDelay(_ frames: [PhotoPart]) -> Int {
+        guard let first = frames.first, let last = frames.last, frames.count > 1 else { return 20 }
+        let seconds = last.createdAt.timeIntervalSince(first.createdAt) / Double(frames.count - 1)
+        return max(2, Int((seconds * 100).rounded()))
     }
 
     private func save(_ shot: Shot) -> Outcome {

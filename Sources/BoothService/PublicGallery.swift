@@ -28,7 +28,7 @@ package enum PublicGallery {
         defer { withExtendedLifetime(lock) {} }
         logger.info("Publishing the event \"\(configuration.sync.event ?? "")\" from \(library.directory.path)")
         let sync = EventSync(
-            settings: configuration.sync, boothName: nil, library: library, tagger: JPEGTagger(), thumbnailer: thumbnailer,
+            settings: configuration.sync, boothName: nil, library: library, tagger: PictureTagger(), thumbnailer: thumbnailer,
             logger: logger)
         let since = Date()
         let live = BoothFeeds(

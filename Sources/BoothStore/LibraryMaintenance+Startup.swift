@@ -78,7 +78,7 @@ extension LibraryMaintenance {
         let file = intent.file
         let folder = intent.kind == .savePart ? PhotoLibrary.partsFolder : PhotoLibrary.photosFolder
         guard let id = UUID(uuidString: intent.photoID), id.lowercased == intent.photoID, file.hasPrefix(folder + "/"),
-            file.hasSuffix(".jpg"), !file.split(separator: "/").contains("..")
+            PhotoLibrary.isOriginal(file), !file.split(separator: "/").contains("..")
         else {
             logger.warning(
                 "An operation in flight names no photo of this library (\"\(intent.photoID)\", \"\(file)\"); it is dropped. `photobooth check` looks at every photo."
@@ -151,7 +151,7 @@ extension LibraryMaintenance {
     func removeTemporaries(of id: UUID, beside file: String) throws(LibraryError) -> [String] {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().relativePath
         var actions: [String] = []
-        for fileExtension in ["jpg", "xmp"] {
+        for fileExtension in ["jpg", "gif", "xmp"] {
             let temporary = "\(folder)/\(PhotoLibrary.temporaryName(for: id, extension: fileExtension))"
             let url = directory.appendingPathComponent(temporary)
             guard access(url.path, F_OK) == 0 else { continue }

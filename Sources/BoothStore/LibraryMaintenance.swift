@@ -243,7 +243,7 @@ extension LibraryMaintenance {
         let data = try DurableFile.read(url)
         let thumbnail: Thumbnail
         do {
-            thumbnail = try thumbnailer.thumbnail(forJPEG: data)
+            thumbnail = try thumbnailer.thumbnail(of: data)
         } catch {
             return .unreadable("\(error)")
         }
@@ -269,7 +269,7 @@ extension LibraryMaintenance {
             height: thumbnail.sourceHeight, byteCount: data.count, file: file, camera: description?.camera,
             origin: description?.origin, booth: description?.booth ?? boothName, favourite: description?.favourite ?? false)
         // A composed picture stays one: its shots are in parts/, and find it by its id again.
-        photo.kind = description?.kind ?? .photo
+        photo.kind = PhotoLibrary.kind(description?.kind, isGIF: file.hasSuffix(".gif"))
         photo.layout = description?.layout
         var sidecar = PhotoSidecar(photo, booth: description?.booth ?? boothName, hidden: description?.hidden ?? false)
         // Its shots, as its description names them (their rows may come after it).
@@ -377,7 +377,7 @@ extension LibraryMaintenance {
     /// Why `file` does not decode, or `nil` when it does.
     private func unreadableReason(_ file: String) -> String? {
         do {
-            _ = try thumbnailer.thumbnail(forJPEG: try DurableFile.read(directory.appendingPathComponent(file)))
+            _ = try thumbnailer.thumbnail(of: try DurableFile.read(directory.appendingPathComponent(file)))
             return nil
         } catch {
             return "\(error)"
@@ -458,7 +458,7 @@ extension LibraryMaintenance {
         var temporaries: [String]
     }
 
-    /// The originals (`*.jpg`) and sidecars (`*.xmp`) under `photos/` and the temporary files
+    /// The originals (`*.jpg`, `*.gif`) and sidecars (`*.xmp`) under `photos/` and the temporary files
     /// (`*.tmp`) under `photos/` and `recycle/`, as paths relative to the library folder,
     /// sorted.
     func scanPhotos() throws(LibraryError) -> FolderContents {
@@ -470,7 +470,7 @@ extension LibraryMaintenance {
                 let relative = folder + "/" + file
                 if relative.hasSuffix(".tmp") {
                     temporaries.append(relative)
-                } else if folder == PhotoLibrary.photosFolder && relative.hasSuffix(".jpg") {
+                } else if folder == PhotoLibrary.photosFolder && PhotoLibrary.isOriginal(relative) {
                     originals.append(relative)
                 } else if folder == PhotoLibrary.photosFolder && relative.hasSuffix(".xmp") {
                     sidecars.insert(relative)

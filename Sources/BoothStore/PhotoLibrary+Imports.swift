@@ -12,22 +12,24 @@ extension PhotoLibrary {
     /// library. Importing a photo already here is an error (``LibraryError/unknownPhoto`` is
     /// never thrown; the catalog refuses the duplicate id).
     @discardableResult
-    package func importPhoto(_ jpeg: Data, thumbnail: Thumbnail, record: PhotoSidecar, origin: String) throws(LibraryError) -> Photo {
+    package func importPhoto(_ bytes: Data, thumbnail: Thumbnail, record: PhotoSidecar, origin: String) throws(LibraryError) -> Photo {
         let createdAt = record.createdAt.roundedToMilliseconds
         let number = reservePhotoNumber()
+        // A picture composed at another booth is the same kind here; its shots stay there.
+        let kind = Self.kind(record.kind, isGIF: bytes.starts(with: Array("GIF8".utf8)))
         var photo = Photo(
             id: record.id, number: number, caption: record.caption, createdAt: createdAt, width: thumbnail.sourceWidth,
-            height: thumbnail.sourceHeight, byteCount: jpeg.count, file: Self.relativePath(for: record.id, createdAt: createdAt),
+            height: thumbnail.sourceHeight, byteCount: bytes.count,
+            file: Self.relativePath(for: record.id, createdAt: createdAt, fileExtension: kind.fileExtension),
             camera: record.camera, origin: origin, booth: record.booth, favourite: record.favourite)
-        // A picture composed at another booth is the same kind here; its shots stay there.
-        photo.kind = record.kind
+        photo.kind = kind
         photo.layout = record.layout
         guard !isReadOnly else { throw LibraryError.readOnlyCatalog("import a photo", catalog.path) }
         let original = directory.appendingPathComponent(photo.file)
         let sidecar = directory.appendingPathComponent(Self.sidecarPath(of: photo.file))
         let intent = try beginOperation(.importing, of: photo.id, file: photo.file)
         try DurableFile.write([
-            (jpeg, original, Self.temporaryName(for: photo.id)),
+            (bytes, original, Self.temporaryName(for: photo.id, extension: kind.fileExtension)),
             (PhotoSidecar(photo, booth: record.booth, hidden: record.hidden).xmp, sidecar, Self.temporaryName(for: photo.id, extension: "xmp")),
         ])
         reached("import: files in place")

@@ -2,7 +2,7 @@ import BoothCore
 import Foundation
 
 /// Copies of photos that leave the booth (web download, export, the event's bucket) carry the
-/// photo's name and time inside the JPEG. The original on disk is never rewritten for it: the
+/// photo's name and time inside the JPEG (or the animation's GIF). The original on disk is never rewritten for it: the
 /// metadata is spliced into each copy on its way out, from what the catalog says at that moment.
 extension PhotoLibrary {
     /// What a copy of `photo` says about itself: its name and time (in the booth's time zone at
@@ -45,7 +45,7 @@ extension PhotoLibrary {
     }
 
     /// Copies the originals of `photos` into `folder`, each named after its caption
-    /// ("Alice.jpg", then "Alice (2).jpg"), never replacing a file that is already there. The
+    /// ("Alice.jpg", then "Alice (2).jpg"; an animation "Alice.gif"), never replacing a file that is already there. The
     /// copies are synced, carry the photo's name and time inside (``outgoingCopy(of:event:tagger:)``)
     /// and as the file's modification time. With `parts`, each composed picture's shots follow it
     /// ("Alice, shot 1 of 4.jpg"). Returns the new files in order.
@@ -54,11 +54,11 @@ extension PhotoLibrary {
     ) throws(LibraryError) -> [URL] {
         try DurableFile.makeFolders(folder)
         var exported: [URL] = []
-        func copy(_ data: Data, named base: String, takenAt date: Date) throws(LibraryError) {
-            var destination = folder.appendingPathComponent(base + ".jpg")
+        func copy(_ data: Data, named base: String, as fileExtension: String = "jpg", takenAt date: Date) throws(LibraryError) {
+            var destination = folder.appendingPathComponent("\(base).\(fileExtension)")
             var counter = 2
             while FileManager.default.fileExists(atPath: destination.path) {
-                destination = folder.appendingPathComponent("\(base) (\(counter)).jpg")
+                destination = folder.appendingPathComponent("\(base) (\(counter)).\(fileExtension)")
                 counter += 1
             }
             // The copy itself refuses to replace a file, should one appear meanwhile.
@@ -68,7 +68,8 @@ extension PhotoLibrary {
         }
         for photo in photos {
             let base = Self.fileName(for: photo.caption)
-            try copy(try outgoingCopy(of: photo, event: event, tagger: tagger), named: base, takenAt: photo.createdAt)
+            try copy(
+                try outgoingCopy(of: photo, event: event, tagger: tagger), named: base, as: photo.kind.fileExtension, takenAt: photo.createdAt)
             guard parts else { continue }
             for part in photo.parts {
                 try copy(

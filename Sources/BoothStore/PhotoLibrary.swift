@@ -185,14 +185,13 @@ package final class PhotoLibrary: Sendable {
     ///
     /// A picture composed of shots (`kind`, `layout`, `parts`) is saved the same way, once its
     /// shots are (``addPart(_:id:of:index:number:width:height:createdAt:camera:)``): its sidecar
-    /// names them, so that it can be made again from them.
+    /// names them, so that it can be made again from them. An animation's bytes are its GIF.
     package func add(
         _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date, camera: CameraModel? = nil,
         perceptualHash: UInt64? = nil, kind: PictureKind = .photo, layout: String? = nil, parts: [PhotoPart] = []
     ) throws(LibraryError) -> (Photo, SaveTimings) {
-        precondition(!kind.isAnimated, "an animation's file is not a JPEG")
         let createdAt = createdAt.roundedToMilliseconds
-        let file = Self.relativePath(for: id, createdAt: createdAt)
+        let file = Self.relativePath(for: id, createdAt: createdAt, fileExtension: kind.fileExtension)
         var photo = Photo(
             id: id, number: number, caption: caption, createdAt: createdAt,
             width: thumbnail.sourceWidth, height: thumbnail.sourceHeight, byteCount: jpeg.count, file: file, camera: camera,
@@ -208,7 +207,7 @@ package final class PhotoLibrary: Sendable {
         let intent = try beginOperation(.save, of: id, file: file)
         let intended = clock.now
         try DurableFile.write([
-            (jpeg, original, Self.temporaryName(for: id)),
+            (jpeg, original, Self.temporaryName(for: id, extension: kind.fileExtension)),
             (PhotoSidecar(photo, booth: boothName, hidden: false).xmp, sidecar, Self.temporaryName(for: id, extension: "xmp")),
         ])
         reached("save: files in place")
@@ -328,18 +327,30 @@ package final class PhotoLibrary: Sendable {
 
     // MARK: Where files go
 
-    /// `photos/YYYY/MM/DD/<uuid>.jpg`, dated in UTC like `created_at`.
-    static func relativePath(for id: UUID, createdAt: Date) -> String {
+    /// `photos/YYYY/MM/DD/<uuid>.jpg` (`.gif` for an animation), dated in UTC like `created_at`.
+    static func relativePath(for id: UUID, createdAt: Date, fileExtension: String = "jpg") -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let day = calendar.dateComponents([.year, .month, .day], from: createdAt)
         let folder = String(format: "%04d/%02d/%02d", day.year!, day.month!, day.day!)
-        return "\(photosFolder)/\(folder)/\(id.lowercased).jpg"
+        return "\(photosFolder)/\(folder)/\(id.lowercased).\(fileExtension)"
     }
 
     /// The sidecar beside the original `file`: the same path, ending in `.xmp`.
     static func sidecarPath(of file: String) -> String {
-        (file.hasSuffix(".jpg") ? String(file.dropLast(4)) : file) + ".xmp"
+        (isOriginal(file) ? String(file.dropLast(4)) : file) + ".xmp"
+    }
+
+    /// The kind of a picture whose description says `claimed`: an animation is a GIF, whatever
+    /// a sidecar or another booth's record says, and a GIF is an animation.
+    static func kind(_ claimed: PictureKind?, isGIF: Bool) -> PictureKind {
+        if let claimed, claimed.isAnimated == isGIF { return claimed }
+        return isGIF ? .animation : .photo
+    }
+
+    /// Whether `file` is named as an original is: a photo's or a collage's JPEG, an animation's GIF.
+    static func isOriginal(_ file: String) -> Bool {
+        file.hasSuffix(".jpg") || file.hasSuffix(".gif")
     }
 
     /// Temporary files are hidden and end in `.tmp`, so that reconciliation recognises them.

@@ -653,7 +653,7 @@ package final class EventSync: Sendable {
         }
         let thumbnail: Thumbnail
         do {
-            thumbnail = try await thread.run { [thumbnailer] in try thumbnailer.thumbnail(forJPEG: original) }
+            thumbnail = try await thread.run { [thumbnailer] in try thumbnailer.thumbnail(of: original) }
         } catch {
             throw Refusal(reason: "its original is not a photo the booth can read (\(error))")
         }

@@ -7,10 +7,10 @@ import Hummingbird
 enum GalleryPaths {
     /// The photo's page: `/photos/<lowercased uuid>`.
     static func page(of id: UUID) -> String { "/photos/\(id.lowercased)" }
-    /// The original JPEG.
-    static func original(of id: UUID) -> String { "/photos/\(id.lowercased).jpg" }
-    /// The original JPEG as a download (`Content-Disposition: attachment`).
-    static func download(of id: UUID) -> String { "/photos/\(id.lowercased).jpg?download=1" }
+    /// The original: a JPEG, or an animation's GIF.
+    static func original(of photo: Photo) -> String { "/photos/\(photo.id.lowercased).\(photo.kind.fileExtension)" }
+    /// The original as a download (`Content-Disposition: attachment`).
+    static func download(of photo: Photo) -> String { original(of: photo) + "?download=1" }
     /// The thumbnail JPEG.
     static func thumbnail(of id: UUID) -> String { "/thumbnails/\(id.lowercased).jpg" }
     /// The page where a guest confirms deleting their photo, with the key that allows it.

@@ -20,6 +20,8 @@ struct OriginalParts: Sendable {
     var etag: String
     /// The name of a download.
     var fileName: String
+    /// Whether the original is an animation's GIF rather than a JPEG.
+    var isAnimation: Bool
 
     /// The copy's size.
     var size: Int { head.readableBytes + fileSize - fileOffset }
@@ -28,7 +30,7 @@ struct OriginalParts: Sendable {
     static let chunkSize = 128 * 1024
 
     /// The parts of `tagged`, made from `original` (the bytes of the file at `path`).
-    init(tagged: Data, original: Data, path: String, etag: String, fileName: String) {
+    init(tagged: Data, original: Data, path: String, etag: String, fileName: String, isAnimation: Bool = false) {
         let common = tagged.withUnsafeBytes { copy in
             original.withUnsafeBytes { file in
                 let longest = min(copy.count, file.count)
@@ -43,6 +45,7 @@ struct OriginalParts: Sendable {
         self.fileSize = original.count
         self.etag = etag
         self.fileName = fileName
+        self.isAnimation = isAnimation
     }
 
     /// The bytes `range` of the copy (within `0..<size`) as a response body: the part of the

@@ -87,7 +87,7 @@ extension WebContext {
         PhotoResource(
             id: photo.id.lowercased, author: author(of: photo),
             width: photo.width, height: photo.height,
-            url: origin + GalleryPaths.page(of: photo.id), downloadURL: origin + GalleryPaths.original(of: photo.id),
+            url: origin + GalleryPaths.page(of: photo.id), downloadURL: origin + GalleryPaths.original(of: photo),
             caption: photo.caption.text, createdAt: photo.createdAt.utcTimestamp,
             thumbnailURL: origin + GalleryPaths.thumbnail(of: photo.id), favourite: photo.favourite)
     }

@@ -13,7 +13,8 @@ extension WebContext {
     var imageRoutes: [Route] {
         [
             Route(.get, "/thumbnails/{id}.jpg") { request, context in try await thumbnail(try photoID(from: context), request) },
-            Route(.get, "/photos/{id}.jpg") { request, context in try await original(try photoID(from: context), request, context) },
+            Route(.get, "/photos/{id}.jpg") { request, context in try await original(try photoID(from: context), animated: false, request, context) },
+            Route(.get, "/photos/{id}.gif") { request, context in try await original(try photoID(from: context), animated: true, request, context) },
         ]
     }
 
@@ -43,6 +44,8 @@ extension WebContext {
     /// `/photos/{id}.jpg`: the original with its name and time spliced in (EXIF and XMP, as
     /// every copy that leaves the booth), whole or one range of it; with `?download=1` as an
     /// attachment named after the caption. The path is the catalog's, never the request's.
+    /// An animation's is `/photos/{id}.gif` (`animated`), its XMP in the GIF; asked for by the
+    /// other extension, a photo is not found.
     ///
     /// The tagged start of the copy is made once per change of the photos and kept
     /// (``OriginalParts``); the rest is the original's own bytes, read from its file as they
@@ -50,16 +53,17 @@ extension WebContext {
     ///
     /// The bytes change when the photo is renamed, so the answer is revalidated (`no-cache`)
     /// against an ETag made of the photo's id, its original's size and its metadata.
-    func original(_ id: UUID, _ request: Request, _ context: GalleryRequestContext) async throws -> Response {
+    func original(_ id: UUID, animated: Bool, _ request: Request, _ context: GalleryRequestContext) async throws -> Response {
         let download = request.uri.queryParameters["download"].map(String.init)
         guard download == nil || download == "1" else {
             throw WebError.badRequest("The download parameter must be 1 (or left out); \"\(download!.prefix(40))\" is not.")
         }
         let generation = kept.generation.current
         let parts = try await originalParts(id, generation: generation)
+        guard parts.isAnimation == animated else { throw WebError.unknownPhoto(id) }
         let size = parts.size
         var headers: HTTPFields = [
-            .contentType: "image/jpeg", .eTag: parts.etag, .cacheControl: "no-cache", .acceptRanges: "bytes",
+            .contentType: animated ? "image/gif" : "image/jpeg", .eTag: parts.etag, .cacheControl: "no-cache", .acceptRanges: "bytes",
         ]
         if download != nil {
             headers[.contentDisposition] = Self.attachment(named: parts.fileName)
@@ -92,13 +96,13 @@ extension WebContext {
             guard let photo = try library.gallery.photo(id: id) else { return nil }
             let url = library.url(of: photo)
             guard let original = FileManager.default.contents(atPath: url.path) else { return (url, nil) }
-            let copy = try library.outgoingCopy(of: photo, event: event, tagger: JPEGTagger())
+            let copy = try library.outgoingCopy(of: photo, event: event, tagger: PictureTagger())
             return (
                 url,
                 OriginalParts(
                     tagged: copy, original: original, path: url.path,
                     etag: "\"\(id.lowercased)-\(copy.count)-\(Self.digest(copy.prefix(Self.metadataSpan)))\"",
-                    fileName: PhotoLibrary.fileName(for: photo.caption) + ".jpg")
+                    fileName: PhotoLibrary.fileName(for: photo.caption) + "." + photo.kind.fileExtension, isAnimation: photo.kind.isAnimated)
             )
         }
         guard let (url, foundParts) = found else { throw WebError.unknownPhoto(id) }

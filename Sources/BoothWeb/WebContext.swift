@@ -55,7 +55,8 @@ struct WebContext: Sendable {
             createdAt: photo.createdAt.utcTimestamp,
             createdText: takenText(photo.createdAt, in: language),
             pagePath: listing.photoPath(photo.id), thumbnailPath: GalleryPaths.thumbnail(of: photo.id),
-            originalPath: GalleryPaths.original(of: photo.id), downloadPath: GalleryPaths.download(of: photo.id),
+            originalPath: GalleryPaths.original(of: photo), downloadPath: GalleryPaths.download(of: photo),
+            mediaType: photo.kind.isAnimated ? "image/gif" : "image/jpeg", fileExtension: photo.kind.fileExtension,
             favourite: photo.favourite)
     }
 
@@ -112,12 +113,15 @@ struct PhotoCard: Sendable, Encodable {
     var thumbnailPath: String
     var originalPath: String
     var downloadPath: String
+    /// The original's type and extension, for a file shared from the page.
+    var mediaType: String
+    var fileExtension: String
     /// One of the operator's favourites.
     var favourite: Bool
 
-    /// The JSON of an event (schema `PhotoEvent`) leaves out the original's paths: the
-    /// gallery's script links to the photo's page, not to its file.
+    /// The JSON of an event (schema `PhotoEvent`) leaves out the download's path: the
+    /// gallery's script links to the photo's page, the slideshow shows the original.
     enum CodingKeys: CodingKey {
-        case id, caption, width, height, createdAt, createdText, pagePath, thumbnailPath
+        case id, caption, width, height, createdAt, createdText, pagePath, thumbnailPath, originalPath
     }
 }

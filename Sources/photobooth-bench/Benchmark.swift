@@ -92,14 +92,14 @@ enum Benchmark {
 
             let repair = median(options.runs) { _ = try JPEGSegments.repairedMJPEG(frame) }
             let thumbnailer = JPEGThumbnailer()
-            let thumbnail = try thumbnailer.thumbnail(forJPEG: photo)
+            let thumbnail = try thumbnailer.thumbnail(of: photo)
             // The floor: libjpeg-turbo's own decode of the frame at the thumbnail's scale, in the
             // layout the thumbnail is made from; measured in turns with the thumbnail, so that
             // what else the machine does weighs on both alike.
             let floorScale = ShotDecoder().scale(forWidth: width, height: height)
             let decoder = try JPEGDecoder()
             let (thumbnailing, floor) = alternating(
-                options.runs, { _ = try thumbnailer.thumbnail(forJPEG: photo) },
+                options.runs, { _ = try thumbnailer.thumbnail(of: photo) },
                 { _ = try decoder.decode(photo, scale: floorScale, format: .bgrx) })
             // What the thumbnail adds to its decode: the reduction to 320 px, the small JPEG, the hash.
             let decoded = try decoder.decode(photo, scale: floorScale, format: .bgrx)
@@ -127,7 +127,7 @@ enum Benchmark {
             // camera's bytes, alone and with reading the original from the library.
             let metadata = try library.metadata(of: saved[0], event: "Benchmark")
             let tagging = median(options.runs) { _ = try JPEGSegments.tagged(photo, with: metadata) }
-            let copying = median(options.runs) { _ = try library.outgoingCopy(of: saved[0], event: "Benchmark", tagger: JPEGTagger()) }
+            let copying = median(options.runs) { _ = try library.outgoingCopy(of: saved[0], event: "Benchmark", tagger: PictureTagger()) }
             print("  repair (insert Huffman tables)   \(format(repair))")
             print(
                 "  thumbnail (320 px, q80)          \(format(thumbnailing)), ratio \(String(format: "%.2f", thumbnailing / floor)) to the decode at \(floorScale) (\(format(floor)))"

@@ -64,7 +64,7 @@ extension PhotoLibrary {
     func fill(_ count: Int, caption: @Sendable (Int) -> Caption? = { _ in nil }) throws {
         let picture = TestPattern(width: 320, height: 240).render(frame: 1, at: Date())
         let jpeg = try JPEGEncoder().encode(picture, quality: 80)
-        let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
+        let thumbnail = try JPEGThumbnailer().thumbnail(of: jpeg)
         let start = Date(timeIntervalSince1970: 1_795_000_000)
         let failure = Mutex<(any Error)?>(nil)
         let threads = 8

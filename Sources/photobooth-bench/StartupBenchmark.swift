@@ -64,7 +64,7 @@ struct StartupBenchmark {
         let library = try PhotoLibrary(directory: folder, thumbnailer: JPEGThumbnailer(), logger: .init(label: "bench"), create: true)
         defer { library.close() }
         let jpeg = try JPEGEncoder().encode(TestPattern(width: 320, height: 240).render(frame: 1, at: Date()), quality: 80)
-        let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
+        let thumbnail = try JPEGThumbnailer().thumbnail(of: jpeg)
         let start = Date(timeIntervalSince1970: 1_795_000_000)
         let failure = Mutex<(any Error)?>(nil)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in

@@ -52,7 +52,7 @@ struct ExportCommand: ParsableCommand {
         let folder = URL(fileURLWithPath: destination).standardizedFileURL
         // The event the library's booth last synced with, else the installed configuration's.
         let event = try library.outbox.state().event ?? self.library.installedConfiguration?.sync.event ?? ""
-        let files = try library.export(Array(photos), to: folder, event: event, tagger: JPEGTagger(), parts: parts)
+        let files = try library.export(Array(photos), to: folder, event: event, tagger: PictureTagger(), parts: parts)
         var next = files.makeIterator()
         for photo in photos {
             guard let file = next.next() else { break }

@@ -50,7 +50,7 @@ struct HardwareOptions: ParsableArguments {
     var previewFps: FrameRate?
     @Option(.countdown, help: "Seconds from the button press to the shot", valueName: "seconds")
     var countdown: Seconds?
-    @Option(.pictureMode, help: "The picture the button makes: single or collage", valueName: "mode")
+    @Option(.pictureMode, help: "The picture the button makes: single, collage, animation or boomerang", valueName: "mode")
     var mode: PictureMode?
     @Option(.pictureLayout, help: "The layout pictures are composed in: a built-in one's name or a layout file", valueName: "layout")
     var layout: String?

@@ -70,7 +70,7 @@ struct JPEGCodecTests {
         for fraction in stride(from: 0.05, to: 0.99, by: 0.07) {
             let cut = jpeg.prefix(Int(Double(jpeg.count) * fraction))
             #expect(throws: ImageError.self) { try JPEGDecoder().decode(cut) }
-            #expect(throws: ImageError.self) { try JPEGThumbnailer().thumbnail(forJPEG: cut) }
+            #expect(throws: ImageError.self) { try JPEGThumbnailer().thumbnail(of: cut) }
         }
     }
 

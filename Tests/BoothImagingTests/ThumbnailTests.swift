@@ -11,7 +11,7 @@ struct ThumbnailTests {
             (200, 100, 200, 100),
         ])
     func sizes(width: Int, height: Int, expectedWidth: Int, expectedHeight: Int) throws {
-        let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: try Fixtures.jpeg(width: width, height: height))
+        let thumbnail = try JPEGThumbnailer().thumbnail(of: try Fixtures.jpeg(width: width, height: height))
         #expect(thumbnail.width == expectedWidth && thumbnail.height == expectedHeight)
         #expect(thumbnail.sourceWidth == width && thumbnail.sourceHeight == height)
         let header = try JPEGHeader(thumbnail.jpeg)

@@ -96,6 +96,43 @@ func psnr(_ decoded: [UInt8], _ source: Bitmap) -> Double {
         #expect(try GIFReader.decompress(Array(LZWEncoder.encode([], minimumCodeSize: 2).dropFirst(2).dropLast()), minimumCodeSize: 2) == [])
     }
 
+    @Test func theLibraryReadsTheFirstFrameAsTheReferenceReaderDoes() throws {
+        // Large enough to fill LZW's dictionary several times over.
+        let frames = (0..<3).map { frame($0, width: 400, height: 300) }
+        let gif = AnimatedGIF.encode(frames, delay: 10, xmp: "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"/>")
+        let file = try GIFFile(gif)
+        #expect(file.width == 400 && file.height == 300 && file.frameCount == 3)
+        let first = try file.firstFrame()
+        let reference = try GIFReader(gif).frames[0].pixels
+        var rgb: [UInt8] = []
+        for pixel in 0..<(400 * 300) { rgb += [first.pixels[pixel * 4 + 2], first.pixels[pixel * 4 + 1], first.pixels[pixel * 4]] }
+        #expect(rgb == reference)
+    }
+
+    @Test func aCopyCarriesOnlyItsNewXMPAndEveryFrameAsItWas() throws {
+        let gif = AnimatedGIF.encode((0..<4).map { frame($0) }, delay: 12, xmp: "<x:xmpmeta>old</x:xmpmeta>")
+        let once = try GIFFile(gif).tagged(with: "<x:xmpmeta>Anna</x:xmpmeta>")
+        let twice = try GIFFile(once).tagged(with: "<x:xmpmeta>Zoë</x:xmpmeta>")
+        let (before, after) = (try GIFReader(gif), try GIFReader(twice))
+        #expect(after.xmp == "<x:xmpmeta>Zoë</x:xmpmeta>")
+        #expect(after.frames.map(\.pixels) == before.frames.map(\.pixels) && after.loops == 0)
+        #expect(twice.count - once.count == "Zoë".utf8.count - "Anna".utf8.count, "one packet replaced, none added")
+        // Untagged, it gets one too.
+        #expect(try GIFReader(GIFFile(AnimatedGIF.encode([frame(0)], delay: 10)).tagged(with: "<a/>")).xmp == "<a/>")
+    }
+
+    @Test func aBrokenGIFIsRefusedWithWhy() throws {
+        let gif = AnimatedGIF.encode([frame(0)], delay: 10)
+        #expect(throws: ImageError.truncated) { try GIFFile(gif.prefix(gif.count / 2)) }
+        #expect(throws: ImageError.notJPEG) { try GIFFile(Data("PNG?".utf8)) }
+        var corrupt = gif
+        corrupt[corrupt.count - 1] = 0x99  // the trailer is not a block
+        #expect(throws: ImageError.malformed) { try GIFFile(corrupt) }
+        // A frame whose compressed data stops short: the structure reads, its pixels do not.
+        let noImage = Data(gif.prefix(13 + 3 * 256)) + Data([0x2C, 0, 0, 0, 0, 160, 0, 90, 0, 0, 8, 2, 0x00, 0x00, 0x00, 0x3B])
+        #expect(throws: ImageError.truncated) { try GIFFile(noImage).firstFrame() }
+    }
+
     @Test func thePaletteKeepsAFewColoursExactly() {
         // Four colours only: the palette has them, and nothing else is needed.
         let colors: [[UInt8]] = [[10, 20, 30], [200, 100, 50], [0, 255, 0], [255, 255, 255]]

@@ -68,7 +68,7 @@ final class Rig: Sendable {
     @discardableResult
     func addPhotos(_ count: Int, named names: [String]? = nil, from start: Date = Date(timeIntervalSince1970: 1_795_000_000)) throws -> [Photo] {
         let jpeg = try JPEGSegments.repairedMJPEG(try TestFrames.frame(number: 1, at: clock.now).bytes)
-        let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: jpeg)
+        let thumbnail = try JPEGThumbnailer().thumbnail(of: jpeg)
         for offset in 0..<count {
             let number = library.reservePhotoNumber()
             _ = try library.add(

@@ -21,7 +21,7 @@ struct PerceptualHashFillerTests {
             let jpeg = try JPEGEncoder().encode(picture, quality: 85)
             let number = library.reservePhotoNumber()
             let (photo, _) = try library.add(
-                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: UUID(), number: number,
                 caption: .placeholder(number: number), createdAt: Date(timeIntervalSince1970: 1_700_000_000 + Double(index)))
             photos.append((photo, jpeg))
         }

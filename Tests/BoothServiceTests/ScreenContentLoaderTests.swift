@@ -91,7 +91,7 @@ struct ScreenFillerTests {
         for index in 0..<4 {
             let number = rig.library.reservePhotoNumber()
             let (photo, _) = try rig.library.add(
-                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: UUID(), number: number,
                 caption: .placeholder(number: number), createdAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(index * 60)))
             added.append(photo)
         }
@@ -119,7 +119,7 @@ struct ScreenFillerTests {
         var added: [Photo] = []
         for (index, name) in ["Anna", "Ben"].enumerated() {
             let (photo, _) = try rig.library.add(
-                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: rig.library.reservePhotoNumber(),
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: UUID(), number: rig.library.reservePhotoNumber(),
                 caption: Caption(sanitizing: name)!, createdAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(index * 60)))
             added.append(photo)
         }

@@ -51,7 +51,7 @@ struct GalleryChangesTests {
 
         let jpeg = try LibraryFixture.jpeg()
         var record = RecordTests.record("From afar")
-        let imported = try library.importPhoto(jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other")
+        let imported = try library.importPhoto(jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), record: record, origin: "other")
         expectMoved("an import")
         record.caption = Caption(sanitizing: "Renamed afar")!
         try library.applyImported(record, from: "other")

@@ -36,7 +36,7 @@ final class LibraryFixture {
         let jpeg = try Self.jpeg(frame: frame)
         let number = library.reservePhotoNumber()
         let (photo, _) = try library.add(
-            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: UUID(), number: number,
             caption: caption.flatMap { Caption(sanitizing: $0) } ?? .placeholder(number: number),
             createdAt: Date(timeIntervalSinceNow: -secondsAgo))
         return photo

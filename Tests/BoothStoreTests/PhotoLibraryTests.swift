@@ -40,7 +40,7 @@ struct PhotoLibraryTests {
         let id = UUID()
         let created = Date(timeIntervalSince1970: 1_790_000_000.25)
         let (photo, _) = try fixture.library.add(
-            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: id, number: 1,
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: id, number: 1,
             caption: Caption(sanitizing: "Alice")!, createdAt: created)
         #expect(photo.file == "photos/2026/09/21/\(id.lowercased).jpg")
         #expect(try Data(contentsOf: fixture.url(photo.file)) == jpeg)
@@ -74,7 +74,7 @@ struct PhotoLibraryTests {
             // Three photos share one millisecond: the number breaks the tie.
             let createdAt = index < 3 ? sameInstant : sameInstant.addingTimeInterval(Double(index))
             _ = try fixture.library.add(
-                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: UUID(), number: number,
                 caption: .placeholder(number: number), createdAt: createdAt)
             numbers.append(number)
         }
@@ -201,14 +201,14 @@ struct ExportTests {
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
         try Data("keep me".utf8).write(to: target.appendingPathComponent("Alice.jpg"))
 
-        let files = try fixture.library.export([alice, alice2, odd], to: target, event: "Gala", tagger: JPEGTagger())
+        let files = try fixture.library.export([alice, alice2, odd], to: target, event: "Gala", tagger: PictureTagger())
         #expect(files.map(\.lastPathComponent) == ["Alice (2).jpg", "Alice (3).jpg", "_a_b_ c_.jpg"])
         #expect(try Data(contentsOf: target.appendingPathComponent("Alice.jpg")) == Data("keep me".utf8))
         // The copy is the original with its name and time spliced in; the original is untouched.
         let copy = try Data(contentsOf: files[0])
         let original = try Data(contentsOf: fixture.url(alice.file))
         #expect(try JPEGSegments(copy).imageData == JPEGSegments(original).imageData)
-        #expect(copy == (try JPEGTagger().tagged(original, with: try fixture.library.metadata(of: alice, event: "Gala"))))
+        #expect(copy == (try PictureTagger().tagged(original, with: try fixture.library.metadata(of: alice, event: "Gala"))))
         #expect(copy != original)
         let modified = try FileManager.default.attributesOfItem(atPath: files[0].path)[.modificationDate] as? Date
         #expect(abs((modified ?? .distantPast).timeIntervalSince(alice.createdAt)) < 1)

@@ -50,7 +50,7 @@ struct RecordTests {
         let library = fixture.library
         let jpeg = try LibraryFixture.jpeg()
         var record = Self.record("Ünal")
-        let imported = try library.importPhoto(jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other")
+        let imported = try library.importPhoto(jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), record: record, origin: "other")
         #expect(try Self.derived(imported.id, in: library)! == ("unal", "unal"))
         record.caption = Caption(sanitizing: "Ben Ünal")!
         #expect(try library.applyImported(record, from: "other"))
@@ -146,7 +146,7 @@ struct RecordTests {
         let fixture = try LibraryFixture()
         let jpeg = try LibraryFixture.jpeg()
         let imported = try fixture.library.importPhoto(
-            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other")
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), record: record, origin: "other")
         #expect(imported.kind == .collage && imported.layout == "strip-4")
         #expect(try fixture.library.gallery.photo(id: record.id)?.kind == .collage)
     }

@@ -221,7 +221,7 @@ struct StartupTests {
         record.height = 240
         let crashes = CrashCopies(of: fixture)
         let imported = try fixture.library.importPhoto(
-            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other-booth")
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), record: record, origin: "other-booth")
         #expect(try fixture.library.removeImported(imported.id, from: "other-booth"))
         #expect(
             crashes.taken.map(\.step) == [

@@ -60,7 +60,7 @@ struct StorageTests {
         // The number is taken, so the row's insert fails after the original was written.
         let error = #expect(throws: LibraryError.self) {
             try fixture.library.add(
-                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: id, number: first.number,
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: id, number: first.number,
                 caption: .placeholder(number: first.number), createdAt: Date())
         }
         #expect(error?.code == .databaseFailure, "\(String(describing: error))")

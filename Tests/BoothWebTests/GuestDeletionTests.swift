@@ -163,7 +163,7 @@ struct GuestDeletionTests {
         record.width = 320
         record.height = 240
         let photo = try fixture.library.importPhoto(
-            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "other-booth")
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), record: record, origin: "other-booth")
         let key = Self.keys.key(for: photo.id)
         try await fixture.server(Self.settings).test { client in
             let page = String(buffer: try await client.execute(uri: "/photos/\(photo.id.lowercased)?key=\(key)", method: .get).body)
@@ -212,7 +212,7 @@ struct GuestDeletionTests {
             record.deletionKeySHA256 = published.keySHA256
             record.deletableUntil = published.until
             let photo = try fixture.library.importPhoto(
-                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), record: record, origin: "booth-east")
+                jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), record: record, origin: "booth-east")
             return (photo, boothKeys.key(for: photo.id))
         }
         let (photo, key) = try imported("From the booth", takenAgo: 60)

@@ -41,7 +41,7 @@ struct ImageTests {
 
     /// What the gallery hands out for `photo`: its original with its name and time spliced in.
     static func outgoing(_ photo: Photo, in fixture: WebFixture) throws -> Data {
-        try JPEGTagger().tagged(Data(contentsOf: fixture.library.url(of: photo)), with: fixture.library.metadata(of: photo, event: ""))
+        try PictureTagger().tagged(Data(contentsOf: fixture.library.url(of: photo)), with: fixture.library.metadata(of: photo, event: ""))
     }
 
     @Test("An original is the file's bytes with its name and time spliced in, with its ETag, size and byte ranges")

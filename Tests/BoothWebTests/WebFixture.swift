@@ -62,7 +62,7 @@ final class WebFixture: Sendable {
         let jpeg = try Self.jpeg(width: width, height: height)
         let number = library.reservePhotoNumber()
         let (photo, _) = try library.add(
-            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: UUID(), number: number,
             caption: caption.flatMap { Caption(sanitizing: $0) } ?? .placeholder(number: number),
             createdAt: Date(timeIntervalSinceNow: -secondsAgo))
         return photo

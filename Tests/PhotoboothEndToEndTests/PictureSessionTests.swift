@@ -73,6 +73,40 @@ struct PictureSessionTests {
         #expect(tags.compactMap { $0["EXIF:DateTimeOriginal"] as? String }.count == 5)
     }
 
+    @Test(
+        "An animation and a boomerang: one countdown, ten frames, a looping GIF named and listed with its frames",
+        arguments: ["animation", "boomerang"])
+    func animation(mode: String) async throws {
+        let directory = DataDirectory()
+        let result = try await session("\nBob\n", in: directory, options: ["--countdown", "0", "--mode", mode])
+        #expect(result.lines.filter { $0.hasPrefix("Saved as") } == ["Saved as Bob"])
+
+        let listing = try await BoothProcess.run(["list", "--json", "--data-dir", directory.path])
+        let pictures = try JSONDecoder().decode([ListedPicture].self, from: Data(listing.stdout.utf8))
+        let animation = try #require(pictures.first)
+        #expect(pictures.count == 1 && animation.kind == mode && animation.layout == nil && animation.caption == "Bob")
+        #expect(animation.file.hasSuffix(".gif") && animation.parts.count == 10)
+        let gif = try GIFFile(Data(contentsOf: URL(fileURLWithPath: animation.file)))
+        #expect(gif.frameCount == (mode == "boomerang" ? 18 : 10), "a boomerang plays its frames back without repeating the ends")
+        // At most 540 pixels on their longest side, never enlarged (the tests' camera is small).
+        let shot = try #require(animation.parts.first)
+        #expect(max(gif.width, gif.height) == min(540, max(shot.width, shot.height)), "frames of \(gif.width)x\(gif.height)")
+        #expect(gif.width == animation.width && gif.height == animation.height)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: animation.file)).count <= 4_000_000)
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status == 0, "\(check.stdout)")
+
+        // Its copy carries the name inside, in the GIF's XMP, as exiftool reads it.
+        let target = directory.url.path + "-export"
+        defer { try? FileManager.default.removeItem(atPath: target) }
+        let export = try await BoothProcess.run(["export", "--all", "--to", target, "--data-dir", directory.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        let exiftool = try BoothProcess(["-json", "-G", target + "/Bob.gif"], executable: URL(fileURLWithPath: "/usr/bin/exiftool"))
+        let tags = try #require(try JSONSerialization.jsonObject(with: Data(await exiftool.finished().stdout.utf8)) as? [[String: Any]])
+        #expect(tags.first?["XMP:Title"] as? String == "Bob", "\(tags)")
+        #expect(tags.first?["GIF:FrameCount"] as? Int == gif.frameCount, "\(tags)")
+    }
+
     @Test("A layout file with a mistake stops the start, naming its file, line and key")
     func badLayoutFile() async throws {
         let directory = DataDirectory()

@@ -19,7 +19,8 @@ extension ConfigurationKey {
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
         Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key, Setting.attractAfter.key,
-        Setting.pictureMode.key, Setting.pictureLayout.key, Setting.nextCountdown.key, Setting.collageKey.key,
+        Setting.pictureMode.key, Setting.pictureLayout.key, Setting.nextCountdown.key, Setting.animationFrames.key,
+        Setting.collageKey.key, Setting.animationKey.key, Setting.boomerangKey.key,
         Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.boothWelcome.key, Setting.language.key,
         Setting.galleryDateFormat.key, Setting.galleryTimeout.key,
         Setting.storageReserve.key,
@@ -197,8 +198,7 @@ extension Setting<PictureMode> {
     /// `booth.mode`: the picture the shutter button makes.
     package static var pictureMode: Self {
         Setting(
-            "booth.mode", allowed: "single or collage (animation and boomerang are not in this build yet)",
-            where: { !$0.isBurst }
+            "booth.mode", allowed: "single, collage, animation or boomerang"
         ) { $0.settings.modes.standard = $1 }
     }
 }
@@ -215,13 +215,20 @@ extension Setting<String> {
 
     /// `keypad.collage_key`: the key that makes a collage from the main screen, beside the
     /// button's mode; none by default.
-    package static var collageKey: Self {
+    package static var collageKey: Self { modeKey(.collage, example: "c") }
+    /// `keypad.animation_key`: the key that makes an animation; none by default.
+    package static var animationKey: Self { modeKey(.animation, example: "a") }
+    /// `keypad.boomerang_key`: the key that makes a boomerang; none by default.
+    package static var boomerangKey: Self { modeKey(.boomerang, example: "b") }
+
+    /// `keypad.<mode>_key`: the key that makes a picture of `mode` from the main screen.
+    private static func modeKey(_ mode: PictureMode, example: String) -> Self {
         Setting(
-            "keypad.collage_key", allowed: "one printable character, such as c",
+            "keypad.\(mode)_key", allowed: "one printable character, such as \(example)",
             where: { $0.count == 1 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
         ) { configuration, key in
-            configuration.settings.keys.modeKeys = configuration.settings.keys.modeKeys.filter { $0.value != .collage }
-            configuration.settings.keys.modeKeys[key.first!] = .collage
+            configuration.settings.keys.modeKeys = configuration.settings.keys.modeKeys.filter { $0.value != mode }
+            configuration.settings.keys.modeKeys[key.first!] = mode
         }
     }
 }
@@ -286,6 +293,12 @@ extension Setting<PhotoDateFormat> {
 // MARK: - Storage
 
 extension Setting<Int> {
+    /// `booth.animation_frames`: how many frames an animation or a boomerang takes, 200 ms
+    /// apart.
+    package static var animationFrames: Self {
+        Setting("booth.animation_frames", in: 2...30) { $0.settings.modes.animationFrames = $1 }
+    }
+
     /// `storage.reserve_mb`: the megabytes kept free on the library's disk.
     package static var storageReserve: Self {
         Setting("storage.reserve_mb", in: 1...1_000_000) { $0.storageReserveBytes = Int64($1) * 1_000_000 }

@@ -36,7 +36,7 @@ final class TestBooth: Sendable {
         settings.pathStyle = true
         let credentials = credentials ?? server.credentials
         sync = EventSync(
-            settings: settings, boothName: serving ? nil : name, library: library, tagger: JPEGTagger(), thumbnailer: JPEGThumbnailer(),
+            settings: settings, boothName: serving ? nil : name, library: library, tagger: PictureTagger(), thumbnailer: JPEGThumbnailer(),
             logger: logger, environment: ["AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey],
             clock: clock, guestDeletions: guestDeletions)
     }
@@ -51,7 +51,7 @@ final class TestBooth: Sendable {
         let jpeg = try JPEGEncoder().encode(TestPattern(width: 320, height: 240).render(frame: 1, at: Date()), quality: 85)
         let number = library.reservePhotoNumber()
         return try library.add(
-            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(forJPEG: jpeg), id: UUID(), number: number,
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: UUID(), number: number,
             caption: Caption(sanitizing: caption)!, createdAt: Date(), camera: CameraModel(make: "photobooth", model: "simulated camera")
         ).0
     }
@@ -222,7 +222,7 @@ struct EventSyncTests {
         let event = "Clock \(UUID().uuidString.prefix(6))"
         let booth = try TestBooth("East", event: event, server: server)
         let late = EventSync(
-            settings: booth.sync.settings, boothName: "East", library: booth.library, tagger: JPEGTagger(), thumbnailer: JPEGThumbnailer(),
+            settings: booth.sync.settings, boothName: "East", library: booth.library, tagger: PictureTagger(), thumbnailer: JPEGThumbnailer(),
             logger: Logger(label: "test"),
             environment: ["AWS_ACCESS_KEY_ID": SeaweedFS.accessKey, "AWS_SECRET_ACCESS_KEY": SeaweedFS.secretKey],
             clock: CorrectedClock(system: { Date() - 3600 }))

@@ -39,7 +39,7 @@ struct RogueBooth {
             id: id, number: 7, caption: Caption(sanitizing: caption)!, createdAt: createdAt, booth: folder, hidden: false)
         record.event = event
         record.sha256 = SignatureV4.hash(original)
-        let thumbnail = try JPEGThumbnailer().thumbnail(forJPEG: original)
+        let thumbnail = try JPEGThumbnailer().thumbnail(of: original)
         record.width = thumbnail.sourceWidth
         record.height = thumbnail.sourceHeight
         return record
