@@ -292,7 +292,7 @@ let package = Package(
             // driven by pipes and by a real serial keypad on a pseudo-terminal; the event's sync
             // against real S3 servers (Bucket/); the stress campaigns.
             dependencies: [
-                "photobooth", "BoothCore", "BoothImaging", "BoothStore", "BoothSync", "CPseudoTerminal", "CSpawn", "StoreFixture",
+                "photobooth", "BoothCore", "BoothImaging", "BoothStore", "BoothSync", "BoothPictures", "CPseudoTerminal", "CSpawn", "StoreFixture",
                 // The key a guest's QR code carries, made from the library's secret.
                 "BoothWeb",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -113,7 +113,7 @@ extension PhotoLibrary {
             id: photo.id.lowercased, number: photo.number, caption: photo.caption.text,
             createdAt: photo.createdAt.utcTimestamp, width: photo.width, height: photo.height,
             byteCount: photo.byteCount, file: photo.file, hidden: row?.hidden ?? false,
-            recycledAt: Date().utcTimestamp, thumbnail: row?.thumbnail ?? Data())
+            recycledAt: Date().utcTimestamp, thumbnail: row?.thumbnail ?? Data(), parts: photo.parts.map(\.id.lowercased))
         // Strings, integers, a Boolean and bytes always encode: there is no error to report.
         return try! JSONEncoder.booth(forPeople: true).encode(record)
     }
@@ -133,4 +133,7 @@ struct RecycledPhoto: Codable {
     var hidden: Bool
     var recycledAt: String
     var thumbnail: Data
+    /// A composed picture's shots, recycled with it (`recycle/<uuid>.jpg`); none in records
+    /// of before pictures had shots.
+    var parts: [String]? = nil
 }

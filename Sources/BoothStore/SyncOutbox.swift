@@ -132,21 +132,26 @@ package final class SyncOutbox: Sendable {
     /// (its tombstone is then due) or was imported.
     package func syncRecord(of id: UUID, event: String) throws(LibraryError) -> (Photo, PhotoSidecar)? {
         let request = ListedPhoto.all().photo(id)
-        guard let row = try catalog.read("look up a photo", { db in try request.fetchOne(db) }), row.photo.origin == nil else {
-            return nil
+        // A composed picture's record names its shots, which go to the bucket with it.
+        let found = try catalog.read("look up a photo") { db in
+            try request.fetchOne(db).map { row in (row, try GalleryQueries.withParts([row.photo], in: db)[0]) }
         }
-        var record = PhotoSidecar(row.photo, booth: row.booth, hidden: row.hidden)
+        guard let (row, photo) = found, photo.origin == nil else { return nil }
+        var record = PhotoSidecar(photo, booth: row.booth, hidden: row.hidden)
         record.event = event
-        return (row.photo, record)
+        return (photo, record)
     }
 
-    /// The tombstone of a deleted photo of this booth, from its recycle record when there is one.
+    /// The tombstone of a deleted photo of this booth, from its recycle record when there is one;
+    /// a composed picture's names its shots, whose copies in the bucket go with it.
     package func tombstone(of id: UUID, event: String) -> PhotoSidecar {
         let url = directory.appendingPathComponent(PhotoLibrary.recycleFolder).appendingPathComponent("\(id.lowercased).json")
         let record = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder.booth().decode(RecycledPhoto.self, from: $0) }
-        return PhotoSidecar.tombstone(
+        var tombstone = PhotoSidecar.tombstone(
             id: id, number: record?.number ?? 0, createdAt: record.flatMap { Date(utcTimestamp: $0.createdAt) } ?? Date(),
             booth: boothName, event: event)
+        tombstone.parts = (record?.parts ?? []).compactMap(UUID.init(uuidString:))
+        return tombstone
     }
 
     // MARK: What the worker remembers

@@ -4,8 +4,9 @@ import Foundation
 /// Where an event's photos are in the bucket:
 ///
 /// ```
-/// <event>/<booth>/photos/<uuid>.jpg       the original, with its name and time inside
+/// <event>/<booth>/photos/<uuid>.jpg       the original, with its name and time inside (.gif: an animation's)
 /// <event>/<booth>/thumbnails/<uuid>.jpg   its thumbnail
+/// <event>/<booth>/parts/<uuid>.jpg        a shot a composed picture is made of, as the record's Parts name them
 /// <event>/<booth>/records/<uuid>.xmp      what the booth knows of it (its sidecar), or that it was deleted
 /// <event>/<reader>/deletions/<uuid>.json  a guest's wish to delete it, taken by another reader
 /// ```
@@ -31,8 +32,11 @@ package struct BucketLayout: Sendable, Hashable {
         case photo = "photos"
         case thumbnail = "thumbnails"
         case record = "records"
+        case part = "parts"
 
         var suffix: String { self == .record ? ".xmp" : ".jpg" }
+        /// Every suffix a key of this kind may have: an original is an animation's GIF too.
+        var suffixes: [String] { self == .photo ? [".jpg", ".gif"] : [suffix] }
     }
 
     /// The largest record the booth reads, checked against the listing's size before it asks
@@ -79,12 +83,24 @@ package struct BucketLayout: Sendable, Hashable {
         "\(event)/\(booth)/\(kind.rawValue)/\(id.lowercased)\(kind.suffix)"
     }
 
+    /// The key of the original of this booth's photo `id`, an animation's (a GIF) when
+    /// `animated`.
+    package func originalKey(of id: UUID, animated: Bool) -> String {
+        "\(event)/\(booth)/\(Kind.photo.rawValue)/\(id.lowercased).\(animated ? "gif" : "jpg")"
+    }
+
+    /// The keys the original of photo `id` of `booth` may have, a JPEG's first.
+    package func originalKeys(of id: UUID, booth: String) -> [String] {
+        Kind.photo.suffixes.map { "\(event)/\(booth)/\(Kind.photo.rawValue)/\(id.lowercased)\($0)" }
+    }
+
     /// What a key under the event's prefix is: whose, which kind, which photo; `nil` for a key
     /// the booth does not write (a file someone put there by hand).
     package func parse(_ key: String) -> (booth: String, kind: Kind, id: UUID)? {
         let parts = key.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == event, let kind = Kind(rawValue: String(parts[2])), parts[3].hasSuffix(kind.suffix),
-            let id = UUID(uuidString: String(parts[3].dropLast(kind.suffix.count)))
+        guard parts.count == 4, parts[0] == event, let kind = Kind(rawValue: String(parts[2])),
+            let suffix = kind.suffixes.first(where: { parts[3].hasSuffix($0) }),
+            let id = UUID(uuidString: String(parts[3].dropLast(suffix.count)))
         else { return nil }
         return (String(parts[1]), kind, id)
     }

@@ -380,6 +380,8 @@ package final class EventSync: Sendable {
         let record: PhotoSidecar
         let original: Data?
         let thumbnail: Data?
+        /// A composed picture's shots, sent with its first upload (they never change after).
+        var parts: [(id: UUID, jpeg: Data)] = []
     }
 
     /// Uploads the oldest entry due; `false` when none is.
@@ -403,7 +405,12 @@ package final class EventSync: Sendable {
                     described.deletableUntil = until
                 }
                 let thumbnail = entry.thumbnail ? try library.gallery.thumbnail(of: photo.id, includingHidden: true) : nil
-                return Upload(entry: entry, record: described, original: original, thumbnail: thumbnail)
+                let parts =
+                    entry.thumbnail
+                    ? try photo.parts.map { (part) throws(LibraryError) in
+                        (part.id, try library.outgoingCopy(of: part, of: photo, event: event, tagger: tagger))
+                    } : []
+                return Upload(entry: entry, record: described, original: original, thumbnail: thumbnail, parts: parts)
             }
             return nil
         }
@@ -413,7 +420,15 @@ package final class EventSync: Sendable {
             var bytes = 0
             var objects = 0
             if let original = upload.original {
-                try await store.put(layout.key(.photo, of: id), original, contentType: "image/jpeg")
+                // The shots first: a reader that finds the record finds what it names.
+                for part in upload.parts {
+                    try await store.put(layout.key(.part, of: part.id), part.jpeg, contentType: "image/jpeg")
+                    bytes += part.jpeg.count
+                    objects += 1
+                }
+                let animated = upload.record.kind.isAnimated
+                try await store.put(
+                    layout.originalKey(of: id, animated: animated), original, contentType: animated ? "image/gif" : "image/jpeg")
                 bytes += original.count
                 objects += 1
                 if let thumbnail = upload.thumbnail {
@@ -423,8 +438,9 @@ package final class EventSync: Sendable {
                 }
             } else {
                 // Deleted here: its own objects go (a guest's wish to be forgotten), the tombstone stays.
-                try await store.delete(layout.key(.photo, of: id))
+                for key in layout.originalKeys(of: id, booth: layout.booth) { try await store.delete(key) }
                 try await store.delete(layout.key(.thumbnail, of: id))
+                for part in upload.record.parts { try await store.delete(layout.key(.part, of: part)) }
             }
             let record = upload.record.xmp
             try await store.put(layout.key(.record, of: id), record, contentType: "application/rdf+xml")
@@ -499,7 +515,7 @@ package final class EventSync: Sendable {
                 continue
             }
             guard let (booth, kind, id) = layout.parse(object.key), kind == .record, booth != layout.booth else { continue }
-            let original = byKey[layout.key(.photo, of: id, booth: booth)]
+            let original = layout.originalKeys(of: id, booth: booth).lazy.compactMap { byKey[$0] }.first
             if let done = seen[object.key], done == object.etag || done == Self.version(of: object, original: original) { continue }
             try await importRecord(
                 object, of: booth, id: id, original: original, publishedFirstBy: firstPublished[id], store: store, thread: thread)
@@ -522,7 +538,8 @@ package final class EventSync: Sendable {
         var first: [UUID: String] = [:]
         for (id, claimants) in folders where claimants.count > 1 {
             let published = { (booth: String, kind: BucketLayout.Kind) in
-                byKey[self.layout.key(kind, of: id, booth: booth)]?.lastModified ?? .distantFuture
+                let keys = kind == .photo ? self.layout.originalKeys(of: id, booth: booth) : [self.layout.key(kind, of: id, booth: booth)]
+                return keys.compactMap { byKey[$0]?.lastModified }.min() ?? .distantFuture
             }
             first[id] = claimants.min {
                 (published($0, .thumbnail), published($0, .photo), $0) < (published($1, .thumbnail), published($1, .photo), $1)

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import BoothPictures
 import BoothStore
 import Foundation
 import Logging
@@ -56,6 +57,38 @@ final class TestBooth: Sendable {
         ).0
     }
 
+    /// A picture of `shots` shots, saved as the booth saves one: each shot durable as a part,
+    /// then the picture (a strip of the shots' JPEGs stacked, or their GIF).
+    func compose(_ kind: PictureKind, shots count: Int, caption: String) throws -> Photo {
+        let picture = UUID()
+        let number = library.reservePhotoNumber()
+        let frames = (0..<count).map { TestPattern(width: 320, height: 240).render(frame: UInt64($0 + 1), at: Date()) }
+        let parts = try frames.enumerated().map { index, frame in
+            try library.addPart(
+                try JPEGEncoder().encode(frame, quality: 85), id: UUID(), of: picture, index: index, number: number, width: 320, height: 240,
+                createdAt: Date())
+        }
+        let file =
+            kind.isAnimated
+            ? AnimatedGIF.encode(frames.map(Self.framebufferLayout), order: AnimatedGIF.boomerang(count), delay: 20)
+            : try JPEGEncoder().encode(TestPattern(width: 320, height: 240 * count).render(frame: 9, at: Date()), quality: 85)
+        return try library.add(
+            file, thumbnail: try JPEGThumbnailer().thumbnail(of: file), id: picture, number: number,
+            caption: Caption(sanitizing: caption)!, createdAt: Date(), kind: kind, layout: kind.isAnimated ? nil : "strip-3", parts: parts
+        ).0
+    }
+
+    /// `picture` (`.rgb`) in the framebuffer's layout (`.bgrx`), as animations are made.
+    private static func framebufferLayout(_ picture: Bitmap) -> Bitmap {
+        var pixels = [UInt8](repeating: 255, count: picture.width * picture.height * 4)
+        for pixel in 0..<(picture.width * picture.height) {
+            pixels[pixel * 4] = picture.pixels[pixel * 3 + 2]
+            pixels[pixel * 4 + 1] = picture.pixels[pixel * 3 + 1]
+            pixels[pixel * 4 + 2] = picture.pixels[pixel * 3]
+        }
+        return Bitmap(width: picture.width, height: picture.height, format: .bgrx, pixels: pixels)
+    }
+
     /// The photos as guests see them: id and caption, sorted by id.
     func gallery() throws -> [String] {
         try library.gallery.photos().map { "\($0.id.lowercased) \($0.caption)" }.sorted()
@@ -78,7 +111,7 @@ struct EventSyncTests {
 
         let keys = try await server.store().listAll(prefix: BucketLayout.keyName(event) + "/").map(\.key)
         let layout = BucketLayout(event: event, booth: "Booth East")
-        for kind in BucketLayout.Kind.allCases {
+        for kind in BucketLayout.Kind.allCases where kind != .part {
             #expect(keys.contains(layout.key(kind, of: zoe.id)), "\(kind) of \(zoe.id)")
         }
         #expect(keys.count == 9, "\(keys)")
@@ -134,6 +167,47 @@ struct EventSyncTests {
         #expect(try west.library.gallery.photo(id: first.id, includingHidden: true) == nil)
         #expect(try west.library.gallery.photos(includingHidden: true).map(\.id) == [second.id])
         #expect(!FileManager.default.fileExists(atPath: west.library.url(of: first).path))
+    }
+
+    @Test("A collage and a boomerang reach the other booth as what they are; the shots go to the bucket, and go with a deletion")
+    func composedPictures() async throws {
+        let server = try await SeaweedFS()
+        let event = "Fête \(UUID().uuidString.prefix(6))"
+        let east = try TestBooth("East", event: event, server: server)
+        let west = try TestBooth("West", event: event, server: server)
+        let strip = try east.compose(.collage, shots: 3, caption: "Anna")
+        let boomerang = try east.compose(.boomerang, shots: 4, caption: "Ben")
+        try await east.sync.catchUp()
+        try await west.sync.catchUp()
+
+        let layout = BucketLayout(event: event, booth: "East")
+        let keys = Set(try await server.store().listAll(prefix: layout.ownPrefix).map(\.key))
+        #expect(
+            keys.contains(layout.originalKey(of: boomerang.id, animated: true)) && keys.contains(layout.originalKey(of: strip.id, animated: false)))
+        for part in strip.parts + boomerang.parts { #expect(keys.contains(layout.key(.part, of: part.id)), "\(part.id)") }
+        let recordData = try #require(try await server.store().get(layout.key(.record, of: strip.id)))
+        let record = try #require(PhotoSidecar(xmp: recordData))
+        #expect(record.kind == .collage && record.parts == strip.parts.map(\.id))
+        // The bucket's GIF carries the name in its XMP, as every copy does.
+        let gif = try #require(try await server.store().get(layout.originalKey(of: boomerang.id, animated: true)))
+        #expect(String(decoding: gif, as: UTF8.self).contains("Ben"))
+
+        let importedStrip = try #require(try west.library.gallery.photo(id: strip.id))
+        let importedBoomerang = try #require(try west.library.gallery.photo(id: boomerang.id))
+        #expect(importedStrip.kind == .collage && importedStrip.layout == "strip-3" && importedStrip.file.hasSuffix(".jpg"))
+        #expect(importedBoomerang.kind == .boomerang && importedBoomerang.file.hasSuffix(".gif"))
+        #expect((importedBoomerang.width, importedBoomerang.height) == (boomerang.width, boomerang.height))
+        #expect(try GIFFile(Data(contentsOf: west.library.url(of: importedBoomerang))).frameCount == 6)
+        #expect(try west.library.maintenance.check().isClean)
+
+        // Deleted at East: the strip, its thumbnail and its shots leave the bucket; West drops it.
+        try east.library.recycle(strip.id)
+        try await east.sync.catchUp()
+        let left = Set(try await server.store().listAll(prefix: layout.ownPrefix).map(\.key))
+        #expect(strip.parts.allSatisfy { !left.contains(layout.key(.part, of: $0.id)) }, "\(left)")
+        #expect(!left.contains(layout.originalKey(of: strip.id, animated: false)) && left.contains(layout.key(.record, of: strip.id)))
+        try await west.sync.catchUp()
+        #expect(try west.library.gallery.photo(id: strip.id, includingHidden: true) == nil)
     }
 
     @Test("With the store down photos wait in the outbox; once it is back they arrive, none twice")
@@ -207,7 +281,7 @@ struct EventSyncTests {
         try await booth.sync.catchUp()
         #expect(try booth.library.outbox.summary().pending == 0)
         let keys = try await server.store().listAll(prefix: layout.ownPrefix).map(\.key)
-        #expect(Set(keys) == Set(BucketLayout.Kind.allCases.map { layout.key($0, of: photo.id) }))
+        #expect(Set(keys) == Set(BucketLayout.Kind.allCases.filter { $0 != .part }.map { layout.key($0, of: photo.id) }))
         let original = try #require(try await server.store().get(layout.key(.photo, of: photo.id)))
         let recordData = try #require(try await server.store().get(layout.key(.record, of: photo.id)))
         let record = try #require(PhotoSidecar(xmp: recordData))
