@@ -12,6 +12,11 @@ public enum BoothText: String, CaseIterable, Sendable {
     case readyToShoot
     /// The main screen: how to open the gallery; `{key}` is the key's label.
     case readyToBrowse
+    /// The main screen: how to make a strip, an animation, a boomerang; `{button}` is the
+    /// button's name or the key's label.
+    case readyForCollage
+    case readyForAnimation
+    case readyForBoomerang
     /// What the booth's own button is called.
     case theButton
     case smile

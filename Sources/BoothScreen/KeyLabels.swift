@@ -26,6 +26,16 @@ public struct KeyLabels: Sendable, Hashable {
     package var shutter: String?
     /// The key that takes a photo in the gallery, where a key does.
     package var galleryShutter: String?
+    /// What the button (and ``shutter``) makes: the booth's standard mode.
+    package var standardMode: PictureMode = .single
+    /// The keys that make a picture of another mode on the main screen, by label.
+    package var modeKeys: [ModeKey] = []
+
+    /// A key that makes a picture of `mode`, as it is called.
+    package struct ModeKey: Sendable, Hashable {
+        package var label: String
+        package var mode: PictureMode
+    }
 
     /// Labels for these keys; a keyboard's named keys are called as in English by default.
     public init(
@@ -81,6 +91,25 @@ public struct KeyLabels: Sendable, Hashable {
         }
         shutter = bindings.shutter.map { Self.name(of: $0.atRest, in: texts) }
         galleryShutter = bindings.shutter.map { Self.name(of: $0.inGallery, in: texts) }
+        modeKeys = bindings.modeKeys.sorted { ($0.value.sortOrder, $0.key) < ($1.value.sortOrder, $1.key) }.map {
+            ModeKey(label: String($0.key), mode: $0.value)
+        }
+    }
+
+    /// The main screen's invitations, in `texts`: what `button` makes, then what each mode's
+    /// key makes.
+    package func invitations(button: String, in texts: BoothTexts) -> [[BoothTexts.Run]] {
+        [texts.runs(Self.invitation(to: standardMode), ["button": button])]
+            + modeKeys.map { texts.runs(Self.invitation(to: $0.mode), ["button": $0.label]) }
+    }
+
+    private static func invitation(to mode: PictureMode) -> BoothText {
+        switch mode {
+        case .single: .readyToShoot
+        case .collage: .readyForCollage
+        case .animation: .readyForAnimation
+        case .boomerang: .readyForBoomerang
+        }
     }
 
     /// What `key` is called in `texts`: a character is itself, the named keys are named.

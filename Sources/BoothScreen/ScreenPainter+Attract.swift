@@ -11,7 +11,7 @@ extension ScreenPainter {
     /// Each slide is drawn once, without a fade: the render thread draws when the content
     /// changes, and a fade would have it draw a dozen pictures a second for nobody.
     func paintAttract(_ slide: AttractSlide, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
-        let invitation = texts.runs(.readyToShoot, ["button": texts(.theButton)])
+        let invitation = keys.invitations(button: texts(.theButton), in: texts)[0]
         guard let entry = slide.entry, let originals = slide.originals,
             let picture = pictures.photo(entry.id, from: originals, fitting: layout.width, layout.height)
         else {

@@ -145,20 +145,21 @@ package struct ScreenPainter {
 
     /// The main screen's two options, on a dark band over the bottom of the preview.
     private func paintOptions(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
-        let options = [
-            texts.runs(.readyToShoot, ["button": texts(.theButton)]), texts.runs(.readyToBrowse, ["key": keys.view]),
-        ].map { runs in runs.map { ($0.text, $0.emphasized ? Palette.accent : Palette.text) } }
+        let options = (keys.invitations(button: texts(.theButton), in: texts) + [texts.runs(.readyToBrowse, ["key": keys.view])])
+            .map { runs in runs.map { ($0.text, $0.emphasized ? Palette.accent : Palette.text) } }
         // Both options in the same size, whichever is longer: they matter equally.
         var size = layout.height / 13
         for option in options {
             size = try bold.size(toFit: option.map(\.0).joined(), preferred: size, maxWidth: layout.textWidth)
         }
-        let band = PixelRect(x: 0, y: layout.height * 73 / 100, width: layout.width, height: layout.height * 27 / 100)
-        canvas.fill(band, with: .black, opacity: 200)
+        // Two options in the bottom 27 %; each mode's key adds a line above them.
         let lineGap = size * 135 / 100
+        let bandHeight = layout.height * 27 / 100 + lineGap * (options.count - 2)
+        let band = PixelRect(x: 0, y: layout.height - bandHeight, width: layout.width, height: bandHeight)
+        canvas.fill(band, with: .black, opacity: 200)
         let capHeight = size * 73 / 100
         for (index, option) in options.enumerated() {
-            let baseline = band.midY + capHeight / 2 + (index == 0 ? -lineGap / 2 : lineGap / 2)
+            let baseline = band.midY + capHeight / 2 + (2 * index - (options.count - 1)) * lineGap / 2
             var runs: [(TextLine, PixelColor)] = []
             for (text, color) in option { runs.append((try bold.line(text, size: size), color)) }
             var x = layout.midX - runs.reduce(0) { $0 + $1.0.width } / 2

@@ -104,7 +104,8 @@ public struct TextScreen: Sendable {
 
     /// The main screen's invitation: what takes a photo, and the key that shows the photos.
     private var readyLines: [String] {
-        [texts(.readyToShoot, ["button": keys.shutter ?? texts(.theButton)]), texts(.readyToBrowse, ["key": keys.view])]
+        keys.invitations(button: keys.shutter ?? texts(.theButton), in: texts).map { $0.map(\.text).joined() }
+            + [texts(.readyToBrowse, ["key": keys.view])]
     }
 
     // MARK: Lines

@@ -47,8 +47,9 @@ package enum Booth {
             let devices: DeviceSet
             do {
                 devices = try DeviceSet.open(
-                    configuration.hardware, keys: configuration.settings.keys, language: configuration.language, real: real,
-                    reviews: reviews, guides: guides, mirrored: configuration.web.enabled, logger: logger)
+                    configuration.hardware, keys: configuration.settings.keys, standardMode: configuration.settings.modes.standard,
+                    language: configuration.language, real: real, reviews: reviews, guides: guides, mirrored: configuration.web.enabled,
+                    logger: logger)
             } catch let error where !real.isEmpty {
                 let alternative =
                     configuration.simulate
@@ -413,12 +414,13 @@ struct DeviceSet: Sendable {
     /// the keypad's display print is their ``TextScreen``.
     ///
     /// - Parameters:
+    ///   - standardMode: what the button makes, which the main screens say.
     ///   - reviews: the pictures of the shots just taken, which the framebuffer shows.
     ///   - mirrored: whether the web will mirror the screen (``mirrored(fonts:reviews:guides:logger:)``):
     ///     then, as with a framebuffer, the keypad and the terminal say that the photo is shown.
     static func open(
-        _ hardware: HardwareConfiguration, keys: KeyBindings, language: BoothLanguage, real: DeviceParts, reviews: ReviewPictures,
-        guides: PoseGuides? = nil, mirrored: Bool, logger: Logger
+        _ hardware: HardwareConfiguration, keys: KeyBindings, standardMode: PictureMode = .single, language: BoothLanguage,
+        real: DeviceParts, reviews: ReviewPictures, guides: PoseGuides? = nil, mirrored: Bool, logger: Logger
     ) throws -> DeviceSet {
         let texts = language.texts
         let photoOnScreen = real.contains(.screen) || mirrored
@@ -434,8 +436,11 @@ struct DeviceSet: Sendable {
         // or for the button alone; a booth with anything simulated prints its screen there too.
         let reading: TerminalConsole.Reading? = keypad == nil ? .keys : button == nil ? .presses : nil
         let console = real == .all ? nil : try TerminalConsole(reading: reading, logger: logger)
-        let bindings = keypad == nil ? KeyBindings.terminal(pressesShutter: button == nil) : keys
-        let labels = KeyLabels(for: bindings, in: texts)
+        var bindings = keypad == nil ? KeyBindings.terminal(pressesShutter: button == nil) : keys
+        // The modes' own keys, on whichever keyboard the guests have; the screens say what each makes.
+        bindings.modeKeys = keys.modeKeys
+        var labels = KeyLabels(for: bindings, in: texts)
+        labels.standardMode = standardMode
         var terminalLabels = labels
         if reading == .presses {
             // Every line presses the shutter, Enter on its own included.

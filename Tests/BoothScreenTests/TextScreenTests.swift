@@ -71,6 +71,30 @@ struct TerminalTextTests {
             ])
     }
 
+    @Test("The main screen says what the button makes and what each mode's key makes, in the booth's language")
+    func modesAndTheirKeys() {
+        var bindings = KeyBindings.terminal(pressesShutter: false)
+        bindings.modeKeys = ["b": .boomerang, "a": .animation]
+        for (language, expected) in [
+            (
+                BoothLanguage.english,
+                ["Press the button for a photo strip", "Press a for an animation", "Press b for a boomerang", "Press v to see the photos"]
+            ),
+            (
+                BoothLanguage.german,
+                [
+                    "Drücken Sie den Knopf für einen Fotostreifen", "Drücken Sie a für eine Animation", "Drücken Sie b für einen Boomerang",
+                    "Drücken Sie v, um die Fotos anzusehen",
+                ]
+            ),
+        ] {
+            var keys = KeyLabels(for: bindings, in: language.texts)
+            keys.standardMode = .collage
+            let screen = TextScreen(form: .lines(drawsQRCodes: false), keys: keys, texts: language.texts)
+            #expect(printed([.ready], screen) == expected)
+        }
+    }
+
     @Test("In French, the prompts, key names and gallery are French")
     func french() {
         let french = BoothLanguage.french.texts
