@@ -8,8 +8,9 @@ east to import. Each round starts east, brings it to an instant of one kind, and
 
   start     during start-up and the reconciliation of the library
   migrate   during the catalog's migration from version 6 (the catalog is taken back first)
-  photo     after the button press: countdown, capture, the save
-  name      while the typed name is being kept (the rename)
+  photo     after the button press: countdown, capture, the save, in any mode (a photo, a
+            collage's shots and reviews, an animation's or a boomerang's frames)
+  name      while the typed name is being kept (the rename), of a picture of any mode
   hide      while the web gallery's admin hides a photo
   delete    while the web gallery's admin deletes a photo
   upload    after a save, while its photo goes to the bucket
@@ -39,6 +40,8 @@ from harness.booth import NAMED, Acknowledgements, Booth, HarnessError, wait_for
 
 ADMIN_TOKEN = "harness-admin-token-0123456789"
 KINDS = {"start": 12, "migrate": 4, "photo": 24, "name": 14, "hide": 10, "delete": 8, "upload": 16, "import": 12}
+# The modes a press takes its picture in (booth.mode).
+MODES = ["single", "collage", "animation", "boomerang"]
 NAMES = ["Anna", "Ben", "Zoë", "Chloé & Max", "李", "O'Brien", "Émile", "Jo"]
 
 # The catalog as a booth of before search left it (version 6): what migrations v7, v8 (and v9, after
@@ -117,6 +120,7 @@ class Campaign:
         self.expected = Expected()
         self.west_photos: dict[str, str] = {}
         self.kills: Counter[str] = Counter()
+        self.modes: Counter[str] = Counter()
         self.failures: list[str] = []
         self.ready_seconds = [1.0]
         self.uploads_seen = 0
@@ -124,10 +128,11 @@ class Campaign:
         self.migrations = 0
         self.seconds: Counter[str] = Counter()
 
-    def east(self, countdown: int = 0) -> Booth:
-        booth = self.start_booth(self.library, config=self.config + "booth:\n  name: east\n",
-                                 args=("--countdown", str(countdown)), label="east")
+    def east(self, countdown: int = 0, mode: str = "single") -> Booth:
+        booth = self.start_booth(self.library, config=self.config + "booth:\n  name: east\n  next_countdown_seconds: 0\n",
+                                 args=("--countdown", str(countdown), "--mode", mode), label="east")
         booth.countdown = countdown
+        booth.mode = mode
         return booth
 
     def typical_ready(self) -> float:
@@ -144,7 +149,11 @@ class Campaign:
             self.timed("west", self.west_photo)
         if kind == "migrate" and downgrade(self.library / "photobooth.sqlite"):
             self.migrations += 1
-        booth = self.east(countdown=self.rng.choice([0, 0, 1]))
+        # A photo is taken, and named, in every mode: a collage's shots, an animation's frames.
+        photos = self.kills["photo"] + self.kills["name"]
+        mode = (MODES[photos] if photos < len(MODES) else self.rng.choice(MODES)) if kind in ("photo", "name") else "single"
+        self.modes[mode] += 1
+        booth = self.east(countdown=self.rng.choice([0, 0, 1]), mode=mode)
         started = time.monotonic()
         if kind in ("start", "migrate", "import"):
             time.sleep(self.rng.uniform(0, self.typical_ready() * (2.5 if kind == "import" else 1.2)))
@@ -183,7 +192,8 @@ class Campaign:
 
     def photo(self, booth: Booth, typed: dict[str, str]) -> None:
         booth.type("")
-        time.sleep(self.rng.uniform(0, booth.countdown + 0.4))
+        # A collage of four takes a shot and a review of 2 s each; an animation, ten frames.
+        time.sleep(self.rng.uniform(0, booth.countdown + {"collage": 8.5, "single": 0.4}.get(booth.mode, 2.4)))
 
     def name(self, booth: Booth, typed: dict[str, str]) -> None:
         before = len(booth.saved())
@@ -313,7 +323,7 @@ class Campaign:
             self.failures.append(f"no convergence: {error}")
         booth.stop()
         keys = self.store.keys()
-        in_bucket = {key.rsplit("/", 1)[1].removesuffix(".jpg") for key in keys if "/east/photos/" in key}
+        in_bucket = {key.rsplit("/", 1)[1].rsplit(".", 1)[0] for key in keys if "/east/photos/" in key}
         alive = set(self.expected.captions) - self.expected.deleted - set(self.west_photos)
         missing = sorted(alive - in_bucket)
         if missing:
@@ -334,7 +344,8 @@ def test_crash_campaign(start_booth, command, tmp_path_factory, object_store, rn
     started = time.monotonic()
     kinds = list(KINDS)
     # Every kind at least once, then at random by weight.
-    plan = kinds + rng.choices(kinds, weights=list(KINDS.values()), k=kills - len(kinds))
+    # The photo instant once more than the kinds, so that every mode comes at least once.
+    plan = kinds + ["photo"] * len(MODES) + rng.choices(kinds, weights=list(KINDS.values()), k=kills - len(kinds) - len(MODES))
     for number, kind in enumerate(plan, 1):
         campaign.round(number, kind)
         if len(campaign.failures) > 20:
@@ -344,7 +355,7 @@ def test_crash_campaign(start_booth, command, tmp_path_factory, object_store, rn
     lost = [failure for failure in campaign.failures if "is lost" in failure]
     wrong = [failure for failure in campaign.failures if "has the caption" in failure]
     summary = {
-        "kills": sum(campaign.kills.values()), "kills_by_instant": dict(campaign.kills),
+        "kills": sum(campaign.kills.values()), "kills_by_instant": dict(campaign.kills), "rounds_by_mode": dict(campaign.modes),
         "photos_acknowledged": expected.acknowledged, "names_acknowledged": expected.named,
         "photos_in_library": len(set(expected.captions) - expected.deleted),
         "hidden_acknowledged": len(expected.hidden), "deleted_acknowledged": len(expected.deleted),

@@ -303,8 +303,8 @@ final class PhotoWriter: Sendable {
                 kind: PictureKind(order.mode), layout: layout, parts: taken.map(\.part))
             logger.info(
                 """
-                saved \(photo.kind) \(photo.id.lowercased) \(photo.caption.quoted) \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB \
-                of \(taken.count) shots\(layout.map { " in \($0)" } ?? ""): composed in \((composedAt - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds)
+                saved \(photo.id.lowercased) \(photo.caption.quoted) \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \
+                \(photo.kind) of \(taken.count) shots\(layout.map { " in \($0)" } ?? ""): composed in \((composedAt - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds)
                 """)
             observer.photoStored(photo.id, clock.now - started)
             return .stored

@@ -113,7 +113,8 @@ extension PhotoLibrary {
             id: photo.id.lowercased, number: photo.number, caption: photo.caption.text,
             createdAt: photo.createdAt.utcTimestamp, width: photo.width, height: photo.height,
             byteCount: photo.byteCount, file: photo.file, hidden: row?.hidden ?? false,
-            recycledAt: Date().utcTimestamp, thumbnail: row?.thumbnail ?? Data(), parts: photo.parts.map(\.id.lowercased))
+            recycledAt: Date().utcTimestamp, thumbnail: row?.thumbnail ?? Data(),
+            parts: photo.parts.isEmpty ? nil : photo.parts.map(\.id.lowercased))
         // Strings, integers, a Boolean and bytes always encode: there is no error to report.
         return try! JSONEncoder.booth(forPeople: true).encode(record)
     }
