@@ -83,6 +83,15 @@ package enum AnimatedGIF {
         return encode(frames, order: boomerang ? Self.boomerang(frames.count) : nil, delay: delay)
     }
 
+    /// The delay of an animation's frames, in hundredths of a second, from the times they were
+    /// taken: the time between the first and the last, shared out, so that the animation plays
+    /// at the pace life went. GIF readers treat delays under 2 as 10: at least 2.
+    package static func frameDelay(_ times: [Date]) -> Int {
+        guard let first = times.first, let last = times.last, times.count > 1 else { return 20 }
+        let seconds = last.timeIntervalSince(first) / Double(times.count - 1)
+        return max(2, Int((seconds * 100).rounded()))
+    }
+
     /// The order of a boomerang of `count` frames: forward, then backward without repeating
     /// either end, so that it loops without a stutter.
     package static func boomerang(_ count: Int) -> [Int] {

@@ -276,7 +276,7 @@ final class PhotoWriter: Sendable {
         let composed: Result<(Data, String?), ImageError>?
         if order.mode.isBurst {
             // An animation is its frames as the camera took them, at the pace they were taken.
-            let delay = Self.frameDelay(taken.map(\.part))
+            let delay = AnimatedGIF.frameDelay(taken.map(\.part.createdAt))
             composed = Result { () throws(ImageError) in
                 let gif = try AnimatedGIF.animation(of: taken.map(\.jpeg), boomerang: order.mode == .boomerang, delay: delay, memory: memory)
                 return (gif, nil)
@@ -317,15 +317,6 @@ final class PhotoWriter: Sendable {
             report(.photoNotSaved(id: picture.id, fault: .storageFailing))
             return .notWritten
         }
-    }
-
-    /// The delay of an animation's frames, in hundredths of a second: the time between the
-    /// first and last frame's exposures, shared out, so that the animation plays at the pace
-    /// life went. GIF readers treat delays under 2 as 10: at least 2.
-    static func frameDelay(_ frames: [PhotoPart]) -> Int {
-        guard let first = frames.first, let last = frames.last, frames.count > 1 else { return 20 }
-        let seconds = last.createdAt.timeIntervalSince(first.createdAt) / Double(frames.count - 1)
-        return max(2, Int((seconds * 100).rounded()))
     }
 
     private func save(_ shot: Shot) -> Outcome {

@@ -119,3 +119,75 @@ extension PartRecord {
         self.createdAt = (createdAt ?? Date()).utcTimestamp
     }
 }
+
+/// Makes a composed picture's file again from its shots (their JPEGs, in order): the composer
+/// of its kind and layout, which the library does not know. Throws when it cannot.
+package typealias Recomposer = @Sendable (Photo, [Data]) throws -> Data
+
+extension LibraryMaintenance {
+    /// The shots of the catalog's pictures whose file is gone or does not decode.
+    func checkParts() throws(LibraryError) -> [LibraryReport.Problem] {
+        let parts = try catalog.read("list the shots") { db in
+            try PartRecord.filter(sql: "picture IN (SELECT id FROM photo)").order(PartRecord.Columns.picture, PartRecord.Columns.position)
+                .fetchAll(db)
+        }
+        var problems: [LibraryReport.Problem] = []
+        for part in parts {
+            guard let picture = UUID(uuidString: part.picture), let id = UUID(uuidString: part.id) else { continue }
+            let url = directory.appendingPathComponent(part.file)
+            let reason: String?
+            if access(url.path, F_OK) != 0 {
+                reason = "is missing"
+            } else {
+                do {
+                    _ = try thumbnailer.thumbnail(of: try DurableFile.read(url))
+                    reason = nil
+                } catch {
+                    reason = "does not decode (\(error))"
+                }
+            }
+            if let reason { problems.append(.brokenPart(picture: picture, part: id, file: part.file, reason: reason)) }
+        }
+        return problems
+    }
+
+    /// The picture `photo` made again from its shots with `recompose`, written where its
+    /// original was (durably, as a save writes it) and its size recorded; `nil` when it has
+    /// no shots, or not all of them read, or `recompose` cannot make it.
+    func remake(_ photo: Photo, with recompose: Recomposer) throws(LibraryError) -> String? {
+        var photo = photo
+        let parts = try library.parts(of: photo.id)
+        photo.parts = parts
+        guard !parts.isEmpty else { return nil }
+        let shots = parts.compactMap { try? DurableFile.read(directory.appendingPathComponent($0.file)) }
+        guard shots.count == parts.count else { return nil }
+        let made: Data
+        do {
+            made = try recompose(photo, shots)
+        } catch {
+            logger.warning("Picture \(photo.id.lowercased) \"\(photo.caption)\" could not be made again from its shots: \(error)")
+            return nil
+        }
+        let original = directory.appendingPathComponent(photo.file)
+        try DurableFile.write([(made, original, PhotoLibrary.temporaryName(for: photo.id, extension: photo.kind.fileExtension))])
+        try catalog.write("record the picture made again") { db in
+            try db.execute(sql: "UPDATE photo SET byte_count = ? WHERE id = ?", arguments: [made.count, photo.id.lowercased])
+        }
+        // A sidecar that went to quarantine/ with the unreadable file is written again from the row.
+        if readSidecar(of: photo.file) == nil, let row = try library.row(of: photo.id) {
+            try DurableFile.replace(
+                library.sidecarURL(of: row.photo), with: PhotoSidecar(row.photo, booth: row.booth, hidden: row.hidden).xmp,
+                temporaryName: PhotoLibrary.temporaryName(for: photo.id, extension: "xmp"))
+        }
+        return "made \(photo.kind) \(photo.id.lowercased) \"\(photo.caption)\" again from its \(parts.count) shots: \(photo.file)"
+    }
+
+    /// Forgets shot `part` of `picture`, whose file is gone or does not decode: its row goes, and
+    /// a file that is there goes to quarantine/. The picture stays as it is.
+    func forget(_ part: UUID, of picture: UUID, file: String, reason: String) throws(LibraryError) -> String {
+        var moved = ""
+        if access(directory.appendingPathComponent(file).path, F_OK) == 0 { moved = ", moved to \(try quarantine(file))" }
+        try catalog.write("forget a broken shot") { db in _ = try PartRecord.deleteOne(db, key: part.lowercased) }
+        return "forgot the shot \(file) of picture \(picture.lowercased), which \(reason)\(moved)"
+    }
+}

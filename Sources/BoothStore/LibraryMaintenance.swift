@@ -139,6 +139,7 @@ extension LibraryMaintenance {
             }
         }
         problems += files.temporaries.map { .temporaryFile($0) }
+        problems += try checkParts()
         return LibraryReport(problems: problems, photoCount: rows.count)
     }
 
@@ -152,7 +153,11 @@ extension LibraryMaintenance {
     ///
     /// Its steps record no intents: while it runs, the next start is told to check every photo,
     /// in case it is cut short (``reconcileAtStart()``).
-    package func repair(_ report: LibraryReport) throws(LibraryError) -> [String] {
+    ///
+    /// A composed picture whose original is missing or does not decode is made again from its
+    /// shots with `recompose`, when it is given and every shot reads, rather than recorded as
+    /// lost.
+    package func repair(_ report: LibraryReport, recompose: Recomposer? = nil) throws(LibraryError) -> [String] {
         // A catalog that cannot be written (a full disk) or read still lets temporary files be removed.
         var marked = false
         do throws(LibraryError) {
@@ -163,12 +168,12 @@ extension LibraryMaintenance {
         } catch {
             logger.warning("The next start cannot be told to check every photo should this repair be cut short: \(error)")
         }
-        let actions = try repairing(report)
+        let actions = try repairing(report, recompose: recompose)
         if marked { try setFullCheckDue(nil) }
         return actions
     }
 
-    private func repairing(_ report: LibraryReport) throws(LibraryError) -> [String] {
+    private func repairing(_ report: LibraryReport, recompose: Recomposer?) throws(LibraryError) -> [String] {
         var actions: [String] = []
         for problem in report.problems {
             switch problem {
@@ -189,11 +194,17 @@ extension LibraryMaintenance {
                     actions.append("moved \(file) to \(destination): it does not decode (\(reason))")
                 }
             case .missingOriginal(let photo):
+                if let recompose, let action = try remake(photo, with: recompose) {
+                    actions.append(action)
+                    continue
+                }
                 try markLost(photo, reason: "original missing")
                 actions.append("recorded photo \(photo.id.lowercased) \"\(photo.caption)\" as lost: its original \(photo.file) is missing")
             case .unreadable(let file, let photo, let reason):
                 let destination = try quarantine(file)
-                if let photo {
+                if let photo, let recompose, let action = try remake(photo, with: recompose) {
+                    actions.append("moved \(file) to \(destination): it does not decode; " + action)
+                } else if let photo {
                     try markLost(photo, reason: "original unreadable (\(reason)), moved to \(destination)")
                     actions.append(
                         "moved \(file) to \(destination) and recorded photo \(photo.id.lowercased) \"\(photo.caption)\" as lost: it does not decode")
@@ -213,6 +224,8 @@ extension LibraryMaintenance {
                     let restored = try restore(row.photo, hidden: row.hidden, from: sidecar)
                 else { continue }
                 actions.append(restored)
+            case .brokenPart(let picture, let part, let file, let reason):
+                actions.append(try forget(part, of: picture, file: file, reason: reason))
             case .damagedCatalog(let detail):
                 actions.append("left the damaged catalog (\(detail)) to be rebuilt from the photos and their sidecars")
             }
@@ -386,7 +399,7 @@ extension LibraryMaintenance {
 
     /// Moves a file from `photos/` to the same path under `quarantine/`, its sidecar with it;
     /// returns the new path.
-    private func quarantine(_ file: String) throws(LibraryError) -> String {
+    func quarantine(_ file: String) throws(LibraryError) -> String {
         let destination = Self.quarantineFolder + "/" + file
         try DurableFile.move(directory.appendingPathComponent(file), to: directory.appendingPathComponent(destination))
         let sidecar = directory.appendingPathComponent(PhotoLibrary.sidecarPath(of: file))

@@ -1,4 +1,5 @@
 import BoothCore
+import Foundation
 
 /// What `check` found in a library.
 package struct LibraryReport: Sendable {
@@ -24,7 +25,7 @@ package struct LibraryReport: Sendable {
         /// An original without a catalog row (the booth stopped between rename and commit, or
         /// someone copied a file in).
         case unrecorded(file: String)
-        /// A file that does not decode as a JPEG; `photo` is its row, if it has one.
+        /// A file that does not decode (as a JPEG, or an animation's GIF); `photo` is its row, if it has one.
         case unreadable(file: String, photo: Photo?, reason: String)
         /// A temporary file left by an interrupted save; it never held an acknowledged photo.
         case temporaryFile(String)
@@ -39,6 +40,9 @@ package struct LibraryReport: Sendable {
         /// The catalog and the photo's sidecar disagree on its name or hidden flag: the catalog
         /// lost a change (the sidecar is written first), or a photo tool edited the sidecar.
         case sidecarDiffers(Photo, caption: Caption, hidden: Bool, favourite: Bool)
+        /// A shot of a composed picture whose file is gone or does not decode: the picture is
+        /// whole, but cannot be made again from its shots.
+        case brokenPart(picture: UUID, part: UUID, file: String, reason: String)
 
         package var description: String {
             switch self {
@@ -68,6 +72,8 @@ package struct LibraryReport: Sendable {
                 "the sidecar of photo \(photo.id.lowercased) names it \"\(caption)\", the catalog \"\(photo.caption)\""
             case .sidecarDiffers(let photo, _, _, let favourite) where favourite != photo.favourite:
                 "the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\" \(favourite ? "marks" : "does not mark") it as a favourite, the catalog \(favourite ? "does not" : "does")"
+            case .brokenPart(let picture, _, let file, let reason):
+                "a shot of picture \(picture.lowercased), \(file), \(reason): the picture cannot be made again from its shots"
             case .sidecarDiffers(let photo, _, let hidden, _):
                 "the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\" says it is \(hidden ? "hidden" : "visible"), the catalog does not"
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BoothImaging
+import BoothService
 import BoothStore
 import Foundation
 import Logging
@@ -18,8 +19,11 @@ struct CheckCommand: ParsableCommand {
             caption; a file that gives no free id gets a new one, and says so), rows without a \
             photo id are replaced by rows made from their original and sidecar, names the catalog \
             lost are restored from the sidecars, missing sidecars are \
-            written, unreadable files are moved to quarantine/, and rows whose file is missing or \
-            unreadable are kept in the lost_photo table. A damaged catalog (truncated, or its \
+            written, unreadable files are moved to quarantine/, a strip, collage or animation whose \
+            file is missing or unreadable is made again from its shots (in its layout: a built-in \
+            one or the configuration's), other rows whose file is missing or \
+            unreadable are kept in the lost_photo table, and shots that are missing or unreadable \
+            are forgotten (their picture stays). A damaged catalog (truncated, or its \
             write-ahead log lost mid-checkpoint) is set aside as photobooth.damaged-TIME.sqlite and \
             rebuilt from the originals and their sidecars, salvaging what rows it still yields.
 
@@ -73,7 +77,9 @@ struct CheckCommand: ParsableCommand {
             print("After rebuilding the catalog: " + summary(report))
         }
         if repair && !report.isClean {
-            for action in try library.maintenance.repair(report) { print("  repaired: \(action)") }
+            // A composed picture whose file is lost is made again from its shots.
+            let recomposer = PictureRecomposer(configuration: self.library.installedConfiguration).recomposer
+            for action in try library.maintenance.repair(report, recompose: recomposer) { print("  repaired: \(action)") }
             report = try library.maintenance.check()
             print("After repair: " + summary(report))
         } else if !report.isClean {

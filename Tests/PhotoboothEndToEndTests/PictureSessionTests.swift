@@ -107,6 +107,51 @@ struct PictureSessionTests {
         #expect(tags.first?["GIF:FrameCount"] as? Int == gif.frameCount, "\(tags)")
     }
 
+    @Test("check finds a composed picture's lost file and broken shots; check --repair makes the picture again from its shots")
+    func repairFromShots() async throws {
+        let directory = DataDirectory()
+        let config = directory.url.appendingPathExtension("yaml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try "booth:\n  next_countdown_seconds: 0\n".write(to: config, atomically: true, encoding: .utf8)
+        for (mode, name) in [("collage", "Strip"), ("animation", "Wave"), ("boomerang", "Bounce")] {
+            _ = try await session(
+                "\n\(name)\n", in: directory, options: ["--countdown", "0", "--config", config.path, "--mode", mode, "--layout", "strip-3"])
+        }
+        let pictures = try JSONDecoder().decode(
+            [ListedPicture].self, from: Data(try await BoothProcess.run(["list", "--json", "--data-dir", directory.path]).stdout.utf8))
+        let strip = try #require(pictures.first { $0.kind == "collage" })
+        let wave = try #require(pictures.first { $0.kind == "animation" })
+        let bounce = try #require(pictures.first { $0.kind == "boomerang" })
+        // The strip's file is lost, both animations' are garbled, and one of the animation's shots is gone.
+        try FileManager.default.removeItem(atPath: strip.file)
+        try Data("not a GIF".utf8).write(to: URL(fileURLWithPath: wave.file))
+        try Data("not a GIF either".utf8).write(to: URL(fileURLWithPath: bounce.file))
+        try FileManager.default.removeItem(atPath: wave.parts[9].file)
+
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status != 0)
+        #expect(check.stdout.contains("missing original: photo \(strip.id)"), "\(check.stdout)")
+        #expect(
+            check.stdout.contains(
+                "a shot of picture \(wave.id), \(wave.parts[9].file.split(separator: "/").suffix(5).joined(separator: "/")), is missing"),
+            "\(check.stdout)")
+
+        let repair = try await BoothProcess.run(["check", "--repair", "--data-dir", directory.path])
+        #expect(repair.status == 0, "\(repair.stdout)")
+        #expect(repair.stdout.contains("made collage \(strip.id) \"Strip\" again from its 3 shots"), "\(repair.stdout)")
+        let header = try JPEGHeader(Data(contentsOf: URL(fileURLWithPath: strip.file)))
+        #expect(header.width == 600 && header.height == 1800)
+        #expect(repair.stdout.contains("made boomerang \(bounce.id) \"Bounce\" again from its 10 shots"), "\(repair.stdout)")
+        #expect(try GIFFile(Data(contentsOf: URL(fileURLWithPath: bounce.file))).frameCount == 18)
+        #expect(repair.stdout.contains("made boomerang \(bounce.id) \"Bounce\" again from its 10 shots"), "\(repair.stdout)")
+        #expect(try GIFFile(Data(contentsOf: URL(fileURLWithPath: bounce.file))).frameCount == 18)
+        // Nine shots of ten are no animation to remake: it is kept as lost, its shots forgotten.
+        #expect(repair.stdout.contains("forgot the shot"), "\(repair.stdout)")
+        let after = try JSONDecoder().decode(
+            [ListedPicture].self, from: Data(try await BoothProcess.run(["list", "--json", "--data-dir", directory.path]).stdout.utf8))
+        #expect(after.map(\.id).contains(strip.id) && after.first { $0.id == strip.id }?.parts.count == 3)
+    }
+
     @Test("A layout file with a mistake stops the start, naming its file, line and key")
     func badLayoutFile() async throws {
         let directory = DataDirectory()
