@@ -113,7 +113,10 @@ package enum Booth {
 
         let frames = RecentFrames()
         let monitor = BoothMonitor(dataDirectory: library.directory)
-        let storage = StorageWatcher(directory: library.directory, reserveBytes: configuration.storageReserveBytes, logger: logger)
+        // Room for the longest sequence the booth takes, above the reserve: a press finds the
+        // disk full before its first countdown, never between a collage's shots.
+        let storage = StorageWatcher(
+            directory: library.directory, reserveBytes: configuration.storageReserveBytes + configuration.sequenceBytes, logger: logger)
         // The QR code after a save links to the photo's page, when there is a web gallery, with
         // the key that lets the guest delete the photo for a while.
         let deletionKeys = await guestDeletionKeys(configuration.web, library: library, logger: logger)

@@ -341,4 +341,18 @@ struct ConfigurationTests {
         #expect(Set(names).count == names.count, "\(names)")
         #expect(names.allSatisfy { $0 == "data_dir" || $0.wholeMatch(of: /[a-z]+\.[a-z_]+/) != nil }, "\(names)")
     }
+
+    @Test("Pictures' settings: every mode, the frames of an animation, the modes' keys, and room kept for the longest sequence")
+    func pictureSettings() throws {
+        let single = try load("camera:\n  size: 1920x1080\n")
+        let shot = Int64(1920 * 1080 / 2 + 8_192)
+        #expect(single.sequenceBytes == shot)
+        let configuration = try load(
+            "camera:\n  size: 1920x1080\nbooth:\n  mode: boomerang\n  animation_frames: 12\nkeypad:\n  collage_key: c\n  animation_key: a\n")
+        #expect(configuration.settings.modes.standard == .boomerang && configuration.settings.modes.animationFrames == 12)
+        #expect(configuration.settings.keys.modeKeys == ["c": .collage, "a": .animation])
+        #expect(configuration.sequenceBytes == shot * 24, "twelve frames and the animation as much again")
+        #expect(try error("booth:\n  animation_frames: 1\n").description.contains("booth.animation_frames"))
+        #expect(try error("booth:\n  mode: video\n").description.contains("single, collage, animation or boomerang"))
+    }
 }

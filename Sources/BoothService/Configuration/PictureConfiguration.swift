@@ -21,6 +21,17 @@ extension BoothConfiguration {
         }
     }
 
+    /// The most a picture's sequence writes, for the longest mode the booth takes (its button's
+    /// and its keys'): each shot as the camera's JPEG (at most a byte for every two pixels at
+    /// quality 90) with its sidecar, and the composed picture as much again as its shots. A
+    /// single photo's is its one shot.
+    package var sequenceBytes: Int64 {
+        let modes = Set([settings.modes.standard] + settings.keys.modeKeys.values)
+        let shots = modes.map { settings.modes.shots(for: $0) }.max() ?? 1
+        let shot = Int64(hardware.camera.width * hardware.camera.height / 2 + 8_192)
+        return shot * Int64(shots > 1 ? 2 * shots : 1)
+    }
+
     /// What the texts of a layout say besides the picture's date: the event, the booth.
     package var layoutBlanks: [TextBlank: String] {
         [.event: sync.event ?? web.boothName, .booth: web.boothName]
