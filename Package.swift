@@ -249,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "BoothWebTests",
             dependencies: [
-                "BoothWeb", "BoothCore", "BoothImaging", "BoothStore", "StoreFixture",
+                "BoothWeb", "BoothCore", "BoothImaging", "BoothStore", "BoothPictures", "StoreFixture",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -11,6 +11,8 @@ enum GalleryPaths {
     static func original(of photo: Photo) -> String { "/photos/\(photo.id.lowercased).\(photo.kind.fileExtension)" }
     /// The original as a download (`Content-Disposition: attachment`).
     static func download(of photo: Photo) -> String { original(of: photo) + "?download=1" }
+    /// Shot `number` (from 1) of a composed picture, to download.
+    static func shot(_ number: Int, of id: UUID) -> String { "/photos/\(id.lowercased)/shots/\(number).jpg" }
     /// The thumbnail JPEG.
     static func thumbnail(of id: UUID) -> String { "/thumbnails/\(id.lowercased).jpg" }
     /// The page where a guest confirms deleting their photo, with the key that allows it.

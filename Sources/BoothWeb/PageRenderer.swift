@@ -177,6 +177,16 @@ struct PhotoView: PageView {
     var deletePath: String?
     /// Why the key the page was opened with cannot delete the photo.
     var keyNotice: String?
+    /// A composed picture's shots, each to download ("Photo 1 of 4"); none for a photo.
+    var shots: [ShotLink] = []
+    /// Whether it has ``shots``: the templates test values, not lists.
+    var hasShots = false
+}
+
+/// One shot of a composed picture on its page.
+struct ShotLink: Sendable, Encodable {
+    var path: String
+    var label: String
 }
 
 /// What the deletion template shows: the question, and the form that deletes.

@@ -14,11 +14,36 @@ extension WebContext {
         [
             Route(.get, "/thumbnails/{id}.jpg") { request, context in try await thumbnail(try photoID(from: context), request) },
             Route(.get, "/photos/{id}.jpg") { request, context in try await original(try photoID(from: context), animated: false, request, context) },
+            Route(.get, "/photos/{id}/shots/{number}.jpg") { request, context in
+                try await shot(try photoID(from: context), number: context.parameters.get("number") ?? "")
+            },
             Route(.get, "/photos/{id}.gif") { request, context in try await original(try photoID(from: context), animated: true, request, context) },
         ]
     }
 
     static let foreverCache = "public, max-age=31536000, immutable"
+
+    /// `/photos/{id}/shots/{number}.jpg`: shot `number` (from 1) of a visible composed
+    /// picture, as the camera took it, with the picture's name and the shot's own time inside,
+    /// as a download named "Alice, shot 1 of 4.jpg". A shot never changes, but its name does.
+    func shot(_ id: UUID, number raw: String) async throws -> Response {
+        guard let number = Int(raw), number >= 1 else {
+            throw WebError.badRequest("\"\(raw.prefix(20))\" is not a shot's number: shots are numbered from 1.")
+        }
+        let event = settings.event
+        let found = try await library.offloaded { library throws(LibraryError) -> (Data, String)? in
+            guard let photo = try library.gallery.photo(id: id) else { return nil }
+            let parts = try library.parts(of: id)
+            guard number <= parts.count else { return nil }
+            let copy = try library.outgoingCopy(of: parts[number - 1], of: photo, event: event, tagger: PictureTagger())
+            return (copy, "\(PhotoLibrary.fileName(for: photo.caption)), shot \(number) of \(parts.count).jpg")
+        }
+        guard let (jpeg, name) = found else { throw WebError.notFound("This picture has no shot \(number).") }
+        let headers: HTTPFields = [
+            .contentType: "image/jpeg", .cacheControl: "no-cache", .contentDisposition: Self.attachment(named: name),
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: jpeg)))
+    }
 
     /// `/thumbnails/{id}.jpg`: the catalog's thumbnail, kept in memory with its ETag until the
     /// photos change (a hidden or deleted photo's then answers 404).

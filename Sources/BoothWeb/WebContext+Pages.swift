@@ -127,7 +127,8 @@ extension WebContext {
         var listing = try PhotoListing.from(request)
         let query = listing.query
         let found = try await library.offloaded { library throws(LibraryError) -> (Photo, PhotoNeighbours?, PhotoNeighbours?)? in
-            guard let photo = try library.gallery.photo(id: id) else { return nil }
+            guard var photo = try library.gallery.photo(id: id) else { return nil }
+            if photo.kind != .photo { photo.parts = try library.parts(of: id) }
             let inListing = query == .all ? nil : try library.gallery.neighbours(of: photo, in: query)
             return (photo, inListing, inListing == nil ? try library.gallery.neighbours(of: photo, in: .all) : nil)
         }
@@ -143,10 +144,16 @@ extension WebContext {
             (deletePath, keyNotice) = try await deletionOffer(for: photo, key: key, in: language)
         }
         let back = listing.path(page: neighbours.position / Self.pageSize + 1) + "#p-\(id.lowercased)"
+        let shots = photo.parts.map { part in
+            ShotLink(
+                path: GalleryPaths.shot(part.index + 1, of: id),
+                label: texts(.shotOfCount, ["number": "\(part.index + 1)", "count": "\(photo.parts.count)"]))
+        }
         let view = PhotoView(
             frame: frame, photo: card(for: photo, in: language, from: listing), backPath: back,
             newerPath: neighbours.newer.map { listing.photoPath($0.id) }, olderPath: neighbours.older.map { listing.photoPath($0.id) },
-            authorText: texts(.webAuthor, ["author": author(of: photo)]), deletePath: deletePath, keyNotice: keyNotice)
+            authorText: texts(.webAuthor, ["author": author(of: photo)]), deletePath: deletePath, keyNotice: keyNotice,
+            shots: shots, hasShots: !shots.isEmpty)
         return pages.rendered(view, "photo")
     }
 

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothImaging
+import BoothPictures
 import BoothStore
 import Foundation
 import HTTPTypes
@@ -72,6 +73,49 @@ struct ImageTests {
                 uri: "/photos/\(photo.id.lowercased).jpg", method: .get, headers: [.ifNoneMatch: etag])
             #expect(renamed.status == .ok, "a renamed photo is another copy, with another ETag")
             #expect(renamed.headers[.eTag] != etag)
+        }
+    }
+
+    @Test("An animation is its GIF at .gif, with its name inside; a composed picture's shots download one by one")
+    func animationAndShots() async throws {
+        let fixture = try WebFixture()
+        let picture = UUID()
+        let number = fixture.library.reservePhotoNumber()
+        let parts = try (0..<3).map { index in
+            try fixture.library.addPart(
+                try WebFixture.jpeg(frame: UInt64(index + 1)), id: UUID(), of: picture, index: index, number: number, width: 320,
+                height: 240, createdAt: Date(timeIntervalSinceNow: Double(index) * 0.2))
+        }
+        let frames = try parts.map {
+            try JPEGDecoder().decode(Data(contentsOf: fixture.library.directory.appendingPathComponent($0.file)), format: .bgrx)
+        }
+        let gif = AnimatedGIF.encode(frames, delay: 20)
+        let (photo, _) = try fixture.library.add(
+            gif, thumbnail: try JPEGThumbnailer().thumbnail(of: gif), id: picture, number: number, caption: Caption(sanitizing: "Zoë & Max")!,
+            createdAt: Date(), kind: .animation, parts: parts)
+        #expect(photo.file.hasSuffix(".gif") && photo.width == 320)
+        try await fixture.server().test { client in
+            let path = "/photos/\(picture.lowercased)"
+            let response = try await client.execute(uri: path + ".gif?download=1", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "image/gif")
+            #expect(response.headers[.contentDisposition]?.contains(".gif") == true)
+            let copy = Data(response.body.readableBytesView)
+            #expect(try GIFFile(copy).frameCount == 3)
+            #expect(String(decoding: copy, as: UTF8.self).contains("Zoë &amp; Max"), "the XMP packet names it")
+            #expect(try await client.execute(uri: path + ".jpg", method: .get).status == .notFound)
+
+            let page = String(buffer: try await client.execute(uri: path, method: .get).body)
+            #expect(page.contains("src=\"\(path).gif\""))
+            for number in 1...3 { #expect(page.contains("href=\"\(path)/shots/\(number).jpg\""), "\(number)") }
+            #expect(page.contains(">Photo 2 of 3</a>"))
+            let shot = try await client.execute(uri: path + "/shots/2.jpg", method: .get)
+            #expect(shot.status == .ok && shot.headers[.contentType] == "image/jpeg")
+            #expect(shot.headers[.contentDisposition]?.contains("shot 2 of 3.jpg") == true, "\(shot.headers)")
+            let original = try Data(contentsOf: fixture.library.directory.appendingPathComponent(parts[1].file))
+            #expect(try JPEGSegments(Data(shot.body.readableBytesView)).imageData == JPEGSegments(original).imageData)
+            #expect(try await client.execute(uri: path + "/shots/4.jpg", method: .get).status == .notFound)
+            #expect(try await client.execute(uri: path + "/shots/two.jpg", method: .get).status == .badRequest)
         }
     }
 
