@@ -111,6 +111,12 @@ package struct TextItem: Sendable, Hashable {
     }
 }
 
+extension Layout {
+    /// Whether a text prints the picture's name, which the guest types after it is composed:
+    /// then it is composed again once named.
+    package var printsCaption: Bool { texts.contains { $0.text.contains("{\(TextBlank.caption.rawValue)}") } }
+}
+
 /// The blanks a layout's text may hold, filled when a picture is composed.
 package enum TextBlank: String, Sendable, Hashable, CaseIterable {
     /// The event's name (`web.title`).

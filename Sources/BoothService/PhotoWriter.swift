@@ -72,6 +72,10 @@ final class PhotoWriter: Sendable {
     /// What a picture's texts say: the event, the booth.
     private let blanks: [TextBlank: String]
     private let dateFormat: PhotoDateFormat
+    /// The shots and blanks of the pictures composed in a layout that prints the name, kept
+    /// until the guest has typed it: the picture is then composed again with it. Touched only
+    /// on `worker`.
+    private let awaitingName = Mutex<[UUID: (shots: [Data], blanks: [TextBlank: String])]>([:])
     /// Where an animation's frames are decoded: the composer's, so that one mapping serves both.
     private let memory: DecodeMemory
 
@@ -131,6 +135,7 @@ final class PhotoWriter: Sendable {
     /// the photo and the caption are committed.
     func finish(_ photo: TakenPhoto, caption: Caption) {
         worker.submit { [self] in
+            let printing = awaitingName.withLock { $0.removeValue(forKey: photo.id) }
             guard outcomes.withLock({ $0.removeValue(forKey: photo.id) }) == .stored else { return }
             // Once the guest has been told, the pictures of the photos before (their decode,
             // their review picture, megabytes each) go back to the kernel: malloc would keep them.
@@ -145,6 +150,7 @@ final class PhotoWriter: Sendable {
             do {
                 try library.setCaption(caption, of: photo.id)
                 logger.info("named \(photo.id.lowercased) \(caption.quoted)")
+                if let printing { printName(caption, on: photo.id, shots: printing.shots, blanks: printing.blanks) }
                 observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: caption))
             } catch {
@@ -160,6 +166,27 @@ final class PhotoWriter: Sendable {
                 observer.photoNamed(photo.id)
                 report(.photoSaved(id: photo.id, caption: photo.placeholder, pendingName: caption))
             }
+        }
+    }
+
+    /// On `worker`: the picture `id` composed again with the name the guest typed, which its
+    /// layout prints, and put in place of the one composed with its placeholder. The picture
+    /// is named either way; a failure here leaves it as first composed, and says so.
+    private func printName(_ caption: Caption, on id: UUID, shots: [Data], blanks: [TextBlank: String]) {
+        var blanks = blanks
+        blanks[.caption] = caption.text
+        do {
+            let made = try composer.withLock { (composer) throws -> (Data, DecodedShot)? in
+                guard let composer else { return nil }
+                let jpeg = try composer.jpeg(shots: shots, blanks: blanks)
+                return (jpeg, try decodeShot(jpeg, reviews.screenSize))
+            }
+            guard let (jpeg, decoded) = made else { return }
+            try library.replaceComposedFile(of: id, with: jpeg, thumbnail: decoded.thumbnail)
+            reviews.add(decoded.review, of: id)
+            logger.info("composed \(id.lowercased) again with its name \(caption.quoted)")
+        } catch {
+            logger.error("Picture \(id.lowercased) keeps its placeholder on the picture itself, though it is named \(caption.quoted): \(error)")
         }
     }
 
@@ -282,8 +309,11 @@ final class PhotoWriter: Sendable {
                 return (gif, nil)
             }
         } else {
+            // A layout that prints the name shows the placeholder until the guest types one.
+            blanks[.caption] = picture.placeholder.text
             composed = composer.withLock { composer -> Result<(Data, String?), ImageError>? in
                 guard let composer else { return nil }
+                if composer.layout.layout.printsCaption { awaitingName.withLock { $0[picture.id] = (taken.map(\.jpeg), blanks) } }
                 return Result { () throws(ImageError) in (try composer.jpeg(shots: taken.map(\.jpeg), blanks: blanks), composer.layout.layout.name) }
             }
         }

@@ -76,6 +76,29 @@ extension PhotoLibrary {
         }
     }
 
+    /// Replaces the file of composed picture `id` with `picture`, made again from its shots (its
+    /// layout prints the name, which the guest typed after it was composed), and its thumbnail:
+    /// the new file replaces the old at once (a temporary file, synced, renamed), under a change's
+    /// intent, so a crash leaves one or the other whole. A photo's original is never replaced.
+    package func replaceComposedFile(of id: UUID, with picture: Data, thumbnail: Thumbnail) throws(LibraryError) {
+        try changing.withLock { _ throws(LibraryError) in
+            guard let row = try row(of: id) else { throw LibraryError.unknownPhoto(id.lowercased) }
+            let photo = row.photo
+            // A framed photo is composed too (a photo of one shot in a layout); a camera's original never is.
+            precondition(!photo.parts.isEmpty && photo.origin == nil, "only a composed picture of this booth is made again")
+            guard !isReadOnly else { throw LibraryError.readOnlyCatalog("replace a composed picture", catalog.path) }
+            let intent = try beginOperation(.change, of: id, file: photo.file)
+            try DurableFile.replace(url(of: photo), with: picture, temporaryName: Self.temporaryName(for: id, extension: photo.kind.fileExtension))
+            try catalog.write("record the picture made again") { db in
+                try db.execute(
+                    sql: "UPDATE photo SET byte_count = ?, thumbnail = ? WHERE id = ?", arguments: [picture.count, thumbnail.jpeg, id.lowercased])
+                try OutboxRecord.queue(id, thumbnail: false, in: db)
+                try Self.closeOperation(intent, in: db)
+            }
+            outbox.noteQueued()
+        }
+    }
+
     /// The shots of picture `picture`, in the order they were taken.
     package func parts(of picture: UUID) throws(LibraryError) -> [PhotoPart] {
         try catalog.read("read a picture's shots") { db in try PartRecord.parts(of: [picture], in: db)[picture] ?? [] }

@@ -152,6 +152,51 @@ struct PictureSessionTests {
         #expect(after.map(\.id).contains(strip.id) && after.first { $0.id == strip.id }?.parts.count == 3)
     }
 
+    @Test("A layout that prints the name: the picture is composed again once the guest has typed it")
+    func nameOnThePicture() async throws {
+        let directory = DataDirectory()
+        let layout = directory.url.appendingPathExtension("layout.yaml")
+        defer { try? FileManager.default.removeItem(at: layout) }
+        try """
+        canvas: 600x500
+        background: "#FFFFFF"
+        slots:
+          - {x: 0, y: 0, width: 600, height: 340}
+        texts:
+          - {text: "{caption}", x: 0, y: 380, width: 600, size: 80, color: "#000000"}
+        """.write(to: layout, atomically: true, encoding: .utf8)
+        let booth = try BoothProcess([
+            "run", "--simulate", "--no-http", "--countdown", "0", "--mode", "single", "--layout", layout.path, "--data-dir", directory.path,
+        ])
+        try booth.type("\n")
+        #expect(await booth.stderr.wait { $0.contains("\"Photo 1\" 600x500") }, "the picture was not saved")
+        // Composed with its placeholder while the guest types; its text band is not blank.
+        let before = try #require(try await listed(directory).first)
+        let placeholder = try textBand(of: before.file)
+        try booth.type("WWW WWW\n")
+        #expect(await booth.stdout.wait { $0.contains("Saved as WWW WWW") })
+        try booth.endInput()
+        let finished = await booth.finished()
+        #expect(finished.status == 0 && finished.stderr.contains("composed \(before.id) again with its name"), "\(finished.stderr)")
+        let after = try #require(try await listed(directory).first)
+        #expect(after.id == before.id && after.caption == "WWW WWW")
+        // The band now holds the longer, darker name: more of it is ink.
+        let named = try textBand(of: after.file)
+        #expect(named > placeholder * 1.2, "ink \(placeholder) before, \(named) after")
+        let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
+    /// The share of dark pixels in the text band (below the shot) of the picture in `file`.
+    private func textBand(of file: String) throws -> Double {
+        let picture = try JPEGDecoder().decode(Data(contentsOf: URL(fileURLWithPath: file)), format: .bgrx)
+        var dark = 0
+        for y in 350..<picture.height {
+            for x in 0..<picture.width where picture.pixels[(y * picture.width + x) * 4 + 1] < 128 { dark += 1 }
+        }
+        return Double(dark) / Double((picture.height - 350) * picture.width)
+    }
+
     @Test("A layout file with a mistake stops the start, naming its file, line and key")
     func badLayoutFile() async throws {
         let directory = DataDirectory()
