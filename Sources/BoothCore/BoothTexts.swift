@@ -19,6 +19,10 @@ public enum BoothText: String, CaseIterable, Sendable {
     case readyForBoomerang
     /// What the booth's own button is called.
     case theButton
+    /// What the buttons of the other modes are called, where a booth has them.
+    case theCollageButton
+    case theAnimationButton
+    case theBoomerangButton
     case smile
     /// A collage's shot just taken: `{number}` of `{count}`.
     case shotOfCount
@@ -181,6 +185,18 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webAdminNoDuplicates
     case webAdminHideOthers
     case webAdminFailed
+}
+
+extension BoothText {
+    /// What the button of `mode` is called (the shutter's, for a single photo).
+    package static func theModeButton(for mode: PictureMode) -> BoothText {
+        switch mode {
+        case .single: .theButton
+        case .collage: .theCollageButton
+        case .animation: .theAnimationButton
+        case .boomerang: .theBoomerangButton
+        }
+    }
 }
 
 /// The booth's texts in one language: a template for each ``BoothText``.

@@ -35,6 +35,11 @@ public struct KeyLabels: Sendable, Hashable {
     package struct ModeKey: Sendable, Hashable {
         package var label: String
         package var mode: PictureMode
+
+        package init(label: String, mode: PictureMode) {
+            self.label = label
+            self.mode = mode
+        }
     }
 
     /// Labels for these keys; a keyboard's named keys are called as in English by default.

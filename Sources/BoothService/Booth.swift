@@ -153,7 +153,8 @@ package enum Booth {
         // its own until NTP syncs).
         let wallClock = CorrectedClock()
         let runtime = BoothRuntime(
-            settings: settings, clock: MonotonicClock(), frames: frames, button: devices.button, keypad: devices.keypad,
+            settings: settings, clock: MonotonicClock(), frames: frames, button: devices.button, modeButtons: devices.modeButtons,
+            keypad: devices.keypad,
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), deletionKey: links.deletionKey(for:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
@@ -384,6 +385,8 @@ struct OptionalService<Wrapped: Service>: Service {
 struct DeviceSet: Sendable {
     var camera: any Camera
     var button: any ShutterButton
+    /// The buttons that make a picture of another mode than the standard one.
+    var modeButtons: [PictureMode: any ShutterButton] = [:]
     var keypad: any Keypad
     var screen: any Screen
     /// What the keys mean: the real keypad's bindings, or the terminal's.
@@ -433,6 +436,12 @@ struct DeviceSet: Sendable {
             : SimulatedCamera(
                 width: hardware.camera.width, height: hardware.camera.height, framesPerSecond: hardware.camera.framesPerSecond)
         let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil
+        var modeButtons: [PictureMode: any ShutterButton] = [:]
+        if real.contains(.button) {
+            for (mode, settings) in hardware.modeButtons.sorted(by: { $0.key.sortOrder < $1.key.sortOrder }) {
+                modeButtons[mode] = try GPIOButton(settings: settings, logger: logger, named: "\(mode.rawValue.capitalized) button")
+            }
+        }
         let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, logger: logger) : nil
         let light = real.contains(.light) ? try hardware.light.map { try StatusLight(settings: $0, logger: logger) } : nil
         // The terminal stands for the keypad (its keys, the button's too when that is simulated),
@@ -444,6 +453,12 @@ struct DeviceSet: Sendable {
         bindings.modeKeys = keys.modeKeys
         var labels = KeyLabels(for: bindings, in: texts)
         labels.standardMode = standardMode
+        // The modes' own buttons come before their keys: a guest at the booth sees the buttons.
+        labels.modeKeys.insert(
+            contentsOf: modeButtons.keys.sorted { $0.sortOrder < $1.sortOrder }.map {
+                KeyLabels.ModeKey(label: texts(.theModeButton(for: $0)), mode: $0)
+            },
+            at: 0)
         var terminalLabels = labels
         if reading == .presses {
             // Every line presses the shutter, Enter on its own included.
@@ -484,7 +499,7 @@ struct DeviceSet: Sendable {
         var preview: (@Sendable (CameraFrame) -> Void)?
         if let framebuffer { preview = { framebuffer.showPreview($0) } }
         return DeviceSet(
-            camera: camera, button: shutter, keypad: keyboard, screen: ScreenGroup(screens.compactMap { $0 }),
+            camera: camera, button: shutter, modeButtons: modeButtons, keypad: keyboard, screen: ScreenGroup(screens.compactMap { $0 }),
             bindings: bindings, labels: labels, texts: texts, preview: preview,
             start: {
                 guard let console else { return }

@@ -38,6 +38,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     private let settings: BoothSettings
     private let frames: RecentFrames
     private let button: any ShutterButton
+    /// The buttons that make a picture of another mode, each pressed as the shutter is.
+    private let modeButtons: [PictureMode: any ShutterButton]
     private let keypad: any Keypad
     /// Every screen update passes through it, in order, to get the gallery's photos and the
     /// saved photo's link.
@@ -70,7 +72,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///   - memory: where a picture's shots are decoded (the composer's, for an animation's frames).
     ///   - blanks: what the layout's texts say (the event, the booth).
     init(
-        settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton, keypad: any Keypad, screen: any Screen,
+        settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton,
+        modeButtons: [PictureMode: any ShutterButton] = [:], keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
         decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
@@ -82,6 +85,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.clock = clock
         self.frames = frames
         self.button = button
+        self.modeButtons = modeButtons
         self.keypad = keypad
         self.screen = ScreenContentLoader(
             screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, deletionKey: deletionKey, logger: logger)
@@ -137,6 +141,11 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
             await withDiscardingTaskGroup { group in
                 group.addTask {
                     for await pressedAt in self.button.presses { self.post(.shutterPressed(at: pressedAt)) }
+                }
+                for (mode, button) in self.modeButtons {
+                    group.addTask {
+                        for await pressedAt in button.presses { self.post(.shutterPressed(at: pressedAt, mode: mode)) }
+                    }
                 }
                 group.addTask {
                     for await key in self.keypad.keys { self.post(.key(key)) }

@@ -36,7 +36,8 @@ final class Rig: Sendable {
         countdown: Duration = .zero, stallTimeout: Duration = .seconds(600), screen: (any Screen)? = nil,
         controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
-        modes: PictureModes = PictureModes(), composer: sending PictureComposer? = nil
+        modes: PictureModes = PictureModes(), composer: sending PictureComposer? = nil,
+        modeButtons: [PictureMode: any ShutterButton] = [:]
     ) throws {
         self.controls = controls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
@@ -44,7 +45,7 @@ final class Rig: Sendable {
             directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         runtime = BoothRuntime(
             settings: BoothSettings(countdown: countdown, modes: modes), clock: clock, frames: frames, button: controls,
-            keypad: controls,
+            modeButtons: modeButtons, keypad: controls,
             screen: screen ?? self.screen, library: library, reviews: reviews,
             decodeShot: { [decodes] jpeg, screen in
                 decodes.sizes.withLock { $0.append(screen) }

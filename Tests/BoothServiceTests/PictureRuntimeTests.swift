@@ -66,6 +66,39 @@ struct PictureRuntimeTests {
         #expect(rig.reviews.picture(of: picture.id) != nil)
     }
 
+    @Test("A boomerang's own button: one countdown, a frame at each instant, the GIF saved and named")
+    func boomerangButton() async throws {
+        let bounce = TestControls()
+        let modes = PictureModes(standard: .single, animationFrames: 3, animationInterval: .milliseconds(200))
+        let rig = try Rig(modes: modes, modeButtons: [.boomerang: bounce])
+        let start = rig.clock.now
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: start))
+            await rig.screen.next(.ready)
+            bounce.press(at: start)
+            await rig.camera.deliver(try TestFrames.frame(number: 2, at: start + .milliseconds(5)))
+            for frame in 1..<3 {
+                rig.clock.advance(by: .milliseconds(200))
+                await rig.camera.deliver(try TestFrames.frame(number: UInt64(frame + 2), at: start + .milliseconds(200 * frame + 5)))
+            }
+            guard case .naming(_, _, let picture) = await rig.screen.next(where: { if case .naming = $0 { true } else { false } }) else {
+                Issue.record("no naming screen")
+                return
+            }
+            rig.controls.type("Bo")
+            await rig.screen.next { if case .saved(_, picture, _, _) = $0 { true } else { false } }
+        }
+        let picture = try #require(try rig.library.gallery.photos().first)
+        #expect(picture.kind == .boomerang && picture.caption.text == "Bo" && picture.file.hasSuffix(".gif"))
+        #expect(picture.parts.count == 3)
+        let gif = try GIFFile(Data(contentsOf: rig.library.url(of: picture)))
+        #expect(gif.frameCount == 4, "forward, then back without repeating the ends")
+        // Each frame is the one exposed nearest its instant, 200 ms apart.
+        let times = picture.parts.map(\.createdAt.timeIntervalSince1970)
+        #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 0.2) < 0.01 }, "\(times)")
+        #expect(try rig.library.maintenance.check().isClean)
+    }
+
     @Test("The second shot missed: the first is kept as a photo of its own, at once")
     func shotMissedBetweenShots() async throws {
         let rig = try Rig(modes: collages, composer: composer())

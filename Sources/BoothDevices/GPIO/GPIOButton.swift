@@ -36,16 +36,16 @@ public final class GPIOButton: ShutterButton {
 
     /// Requests the line at once, so a wrong chip or line stops the booth before it starts;
     /// afterwards a failing line is reopened by the button's thread.
-    public init(settings: Settings, logger: Logger) throws(DeviceError) {
+    public init(settings: Settings, logger: Logger, named name: String = "Shutter button") throws(DeviceError) {
         let (presses, sink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         self.presses = presses
         let first = try Self.open(settings)
         logger.info(
-            "Shutter button on \(first.label) (\(settings.activeLow ? "active-low" : "active-high"), \(settings.bias.rawValue), debounce \(settings.debounce))."
+            "\(name) on \(first.label) (\(settings.activeLow ? "active-low" : "active-high"), \(settings.bias.rawValue), debounce \(settings.debounce))."
         )
         // The line opened here is handed to the thread, which owns it from then on.
         let firstLine = Mutex<GPIOLine?>(first)
-        thread = .device(name: "shutter button", logger: logger) { wakeup, worked in
+        thread = .device(name: name.lowercased(), logger: logger) { wakeup, worked in
             let line = try firstLine.withLock { $0.take() } ?? Self.open(settings)
             worked = true
             var debouncer = ButtonDebouncer(window: settings.debounce, pressed: try line.value())
@@ -66,7 +66,7 @@ public final class GPIOButton: ShutterButton {
                     let now = clock.now
                     let stamp = abs(edge.nanoseconds - now.nanoseconds) < 10_000_000_000 ? edge : now
                     if let press = debouncer.edge(at: stamp) {
-                        logger.debug("Shutter pressed at \(press).")
+                        logger.debug("\(name) pressed at \(press).")
                         sink.yield(press)
                     }
                 }

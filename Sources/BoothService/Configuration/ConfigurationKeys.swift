@@ -14,7 +14,7 @@ extension ConfigurationKey {
         Setting.dataDirectory.key,
         Setting.cameraDevice.key, Setting.cameraSize.key, Setting.cameraFrameRate.key, Setting.cameraFormat.key,
         Setting.shutterChip.key, Setting.shutterLine.key, Setting.shutterPolarity.key, Setting.shutterBias.key,
-        Setting.shutterDebounce.key,
+        Setting.shutterDebounce.key, Setting.collageLine.key, Setting.animationLine.key, Setting.boomerangLine.key,
         Setting.lightChip.key, Setting.lightLine.key, Setting.lightPolarity.key,
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
@@ -83,6 +83,19 @@ extension Setting<GPIOLineSelector> {
     /// `shutter.line`: the shutter button's line.
     package static var shutterLine: Self {
         Setting("shutter.line", allowed: "a line offset (17) or name (GPIO17)") { $0.hardware.shutter.line = $1 }
+    }
+
+    /// `shutter.collage_line`: a button of its own that makes a collage; none by default.
+    package static var collageLine: Self { modeLine(.collage) }
+    /// `shutter.animation_line`: a button of its own that makes an animation.
+    package static var animationLine: Self { modeLine(.animation) }
+    /// `shutter.boomerang_line`: a button of its own that makes a boomerang.
+    package static var boomerangLine: Self { modeLine(.boomerang) }
+
+    /// `shutter.<mode>_line`: a button wired as the shutter button is (its chip, polarity,
+    /// bias and debounce) that makes a picture of `mode`.
+    private static func modeLine(_ mode: PictureMode) -> Self {
+        Setting("shutter.\(mode)_line", allowed: "a line offset (27) or name (GPIO27)") { $0.hardware.modeLines[mode] = $1 }
     }
 }
 

@@ -1,3 +1,4 @@
+import BoothCore
 import BoothDevices
 import BoothScreen
 import Foundation
@@ -7,6 +8,8 @@ import Foundation
 package struct HardwareConfiguration: Sendable, Hashable {
     package var camera = V4L2Camera.Settings()
     package var shutter = GPIOButton.Settings()
+    /// The lines of buttons that make a picture of another mode, wired as the shutter is.
+    package var modeLines: [PictureMode: GPIOLineSelector] = [:]
     /// The status light's line; `nil` when the booth has none.
     package var lightLine: GPIOLineSelector?
     /// The light's chip; `nil` for the shutter button's chip.
@@ -16,6 +19,15 @@ package struct HardwareConfiguration: Sendable, Hashable {
     package var screen = ScreenSettings()
 
     package init() {}
+
+    /// The button of each mode that has one: the shutter's settings on its own line.
+    package var modeButtons: [PictureMode: GPIOButton.Settings] {
+        modeLines.mapValues { line in
+            var settings = shutter
+            settings.line = line
+            return settings
+        }
+    }
 
     /// The status light, if the booth has one. Derived when used, so the order of the keys in
     /// the file does not matter.
