@@ -439,7 +439,7 @@ struct DeviceSet: Sendable {
         var modeButtons: [PictureMode: any ShutterButton] = [:]
         if real.contains(.button) {
             for (mode, settings) in hardware.modeButtons.sorted(by: { $0.key.sortOrder < $1.key.sortOrder }) {
-                modeButtons[mode] = try GPIOButton(settings: settings, logger: logger, named: "\(mode.rawValue.capitalized) button")
+                modeButtons[mode] = try GPIOButton(settings: settings, logger: logger, named: mode.rawValue.capitalized)
             }
         }
         let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, logger: logger) : nil

@@ -381,6 +381,37 @@ def button_chatter(vm: VM, out: Path) -> None:
     booth.stop()
 
 
+@scenario(timeout=400)
+def mode_button(vm: VM, out: Path) -> None:
+    """A boomerang's own button on a gpio-sim line (shutter.boomerang_line): one push, one
+    countdown, a burst of frames, and a looping GIF named on the keypad, listed as a boomerang;
+    the shutter button still takes a photo."""
+    vm.gpio_sim_setup(names={0: "shutter", 1: "led", 2: "bounce"})
+    camera = vm.load_vivid()
+    vm.sh_ok("printf 'shutter:\\n  boomerang_line: bounce\\nbooth:\\n  animation_frames: 4\\n' > /tmp/modes.yaml")
+    booth = Booth(vm, "modes", camera, extra="--config /tmp/modes.yaml")
+    booth.logged(r"Boomerang button on ")
+    booth.ready()
+    vm.gpio_set_pull(2, "pull-up")
+    vm.gpio_set_pull(2, "pull-down")
+    booth.moved("idle", "countdown")
+    booth.moved(None, "naming")
+    vm.keypad_send(b"Bo\r")
+    photo, _ = booth.saved()
+    check(booth.named(photo) == "Bo", "the boomerang was not named")
+    booth.moved("saved", "idle", timeout=60)
+    booth.take_photo(b"Al\r")
+    booth.stop()
+    listed = {p["caption"]: p for p in photos(vm)}
+    bounce = listed.get("Bo", {})
+    check(bounce.get("kind") == "boomerang" and bounce.get("file", "").endswith(".gif") and len(bounce.get("parts", [])) == 4,
+          f"the boomerang button made {bounce}")
+    check(listed.get("Al", {}).get("kind") == "photo", f"the shutter made {listed.get('Al')}")
+    gif = fetch(vm, bounce, "bounce.gif")
+    (out / "bounce.gif").write_bytes(gif)
+    check(gif.startswith(b"GIF89a") and b"NETSCAPE2.0" in gif, "the boomerang is not a looping GIF")
+
+
 @scenario(timeout=600)
 def camera_unplug(vm: VM, out: Path) -> None:
     """The camera goes away during the preview and during a countdown: the booth shows the

@@ -36,16 +36,17 @@ public final class GPIOButton: ShutterButton {
 
     /// Requests the line at once, so a wrong chip or line stops the booth before it starts;
     /// afterwards a failing line is reopened by the button's thread.
-    public init(settings: Settings, logger: Logger, named name: String = "Shutter button") throws(DeviceError) {
+    /// `name` is what it does, in the log ("Shutter", "Boomerang").
+    public init(settings: Settings, logger: Logger, named name: String = "Shutter") throws(DeviceError) {
         let (presses, sink) = AsyncStream.makeStream(of: MonotonicInstant.self)
         self.presses = presses
         let first = try Self.open(settings)
         logger.info(
-            "\(name) on \(first.label) (\(settings.activeLow ? "active-low" : "active-high"), \(settings.bias.rawValue), debounce \(settings.debounce))."
+            "\(name) button on \(first.label) (\(settings.activeLow ? "active-low" : "active-high"), \(settings.bias.rawValue), debounce \(settings.debounce))."
         )
         // The line opened here is handed to the thread, which owns it from then on.
         let firstLine = Mutex<GPIOLine?>(first)
-        thread = .device(name: name.lowercased(), logger: logger) { wakeup, worked in
+        thread = .device(name: "\(name.lowercased()) button", logger: logger) { wakeup, worked in
             let line = try firstLine.withLock { $0.take() } ?? Self.open(settings)
             worked = true
             var debouncer = ButtonDebouncer(window: settings.debounce, pressed: try line.value())
