@@ -106,7 +106,10 @@ let package = Package(
         .target(
             name: "BoothPictures",
             dependencies: ["BoothCore", "BoothImaging", "BoothScreen", .product(name: "Yams", package: "Yams")],
-            swiftSettings: strictSettings
+            // Optimised in debug builds too: its pixel loops (palettes, dithering, LZW) run
+            // some 30 times slower unoptimised, and the tests' booths and GIFs would take the
+            // cores from every other test.
+            swiftSettings: strictSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .target(
             name: "BoothDevices",

@@ -24,7 +24,9 @@ private struct ListedPicture: Decodable {
     let parts: [Part]
 }
 
-@Suite("Pictures of several shots in the simulated booth", .fullLane, .timeLimit(.minutes(2)))
+// One session at a time: each is a debug booth composing strips and GIFs, and several at once
+// would take the cores from the other suites' servers, which run at a lower priority, as the web does.
+@Suite("Pictures of several shots in the simulated booth", .fullLane, .serialized, .timeLimit(.minutes(2)))
 struct PictureSessionTests {
     @Test("A strip of four: each shot counted down and shown, the strip named, listed with its shots")
     func stripOfFour() async throws {
@@ -212,10 +214,11 @@ struct PictureSessionTests {
     @Test("Killed with SIGKILL after the second shot of four: both shots are photos after the restart")
     func killAfterSecondShot() async throws {
         let directory = DataDirectory()
-        // A long review keeps the booth between the second and third shots while it is killed.
+        // Killed after the second shot, or a later one on a slow machine: every shot taken by
+        // then (its "saved shot" line) is kept, and no strip was made of them.
         let config = directory.url.appendingPathExtension("yaml")
         defer { try? FileManager.default.removeItem(at: config) }
-        try "booth:\n  next_countdown_seconds: 0\n".write(to: config, atomically: true, encoding: .utf8)
+        try "booth:\n  next_countdown_seconds: 1\n".write(to: config, atomically: true, encoding: .utf8)
         let booth = try BoothProcess([
             "run", "--simulate", "--no-http", "--countdown", "0", "--config", config.path, "--mode", "collage", "--layout", "strip-4",
             "--data-dir", directory.path,
@@ -225,12 +228,14 @@ struct PictureSessionTests {
         booth.kill()
         let killed = await booth.finished()
         #expect(killed.signaled && killed.status == SIGKILL)
+        let taken = killed.stderr.components(separatedBy: "] saved shot ").count - 1
+        #expect(taken >= 2 && !killed.stderr.contains("photo of 4 shots") && !killed.stderr.contains("collage of 4 shots"), "\(killed.stderr)")
 
         let restart = try await BoothProcess.run(["run", "--simulate", "--no-http", "--data-dir", directory.path])
         #expect(restart.status == 0, "restart failed: \(restart.stderr)")
-        #expect(restart.stderr.components(separatedBy: "its picture was never made").count - 1 == 2, "\(restart.stderr)")
+        #expect(restart.stderr.components(separatedBy: "its picture was never made").count - 1 == taken, "\(restart.stderr)")
         let photos = try await listed(directory)
-        #expect(photos.count == 2, "both shots are photos: \(photos)")
+        #expect(photos.count == taken, "every shot taken is a photo: \(photos)")
         let check = try await BoothProcess.run(["check", "--data-dir", directory.path])
         #expect(check.status == 0, "\(check.stdout)")
     }

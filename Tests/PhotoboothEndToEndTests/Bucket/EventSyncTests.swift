@@ -62,10 +62,10 @@ final class TestBooth: Sendable {
     func compose(_ kind: PictureKind, shots count: Int, caption: String) throws -> Photo {
         let picture = UUID()
         let number = library.reservePhotoNumber()
-        let frames = (0..<count).map { TestPattern(width: 320, height: 240).render(frame: UInt64($0 + 1), at: Date()) }
+        let frames = (0..<count).map { TestPattern(width: 160, height: 120).render(frame: UInt64($0 + 1), at: Date()) }
         let parts = try frames.enumerated().map { index, frame in
             try library.addPart(
-                try JPEGEncoder().encode(frame, quality: 85), id: UUID(), of: picture, index: index, number: number, width: 320, height: 240,
+                try JPEGEncoder().encode(frame, quality: 85), id: UUID(), of: picture, index: index, number: number, width: 160, height: 120,
                 createdAt: Date())
         }
         let file =
