@@ -337,6 +337,7 @@ class Campaign:
 
 
 @pytest.mark.campaign
+@pytest.mark.pictures
 def test_crash_campaign(start_booth, command, tmp_path_factory, object_store, rng, quick, out):
     kills = 40 if quick else 500
     campaign = Campaign(start_booth, command, tmp_path_factory.mktemp("east"), tmp_path_factory.mktemp("west"),

@@ -9,9 +9,10 @@ ratio (600x1800: one to three) and play the animations: pictures of the page tak
 apart show different frames of the GIF, as they do when it plays and never when it is stuck. A download
 of each is the file of its kind with the name inside, as exiftool reads it.
 
-The crash campaign's quick form (`-k crash`) takes its pictures in every mode, and the Swift
-tests of pictures (PictureSessionTests and the unit tests of layouts, composition and GIFs) run
-in `swift test`; `-k pictures` selects this file.
+`-k pictures` selects this file and the crash campaign (marked `pictures`: its photo and name
+rounds take their pictures in every mode; add --quick for CI's 40 kills). The Swift tests of
+pictures (PictureSessionTests, the unit tests of layouts, composition and GIFs, the sync of
+every kind through SeaweedFS) run in `swift test`.
 """
 import hashlib
 import json
