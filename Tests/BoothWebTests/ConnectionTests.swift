@@ -62,7 +62,8 @@ struct ConnectionTests {
         let group = ServiceGroup(configuration: .init(services: [server], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
-            try await waitUntil { log.galleryPort != nil }
+            // The web's event loop runs at nice 10: under the full lane's load it may bind late.
+            try await waitUntil(timeout: .seconds(180)) { log.galleryPort != nil }
             let port = try #require(log.galleryPort)
             try await RawConnection.with(port: port) { session in
                 try await session.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
