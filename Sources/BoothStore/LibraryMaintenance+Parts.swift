@@ -151,9 +151,10 @@ extension LibraryMaintenance {
         return problems
     }
 
-    /// The picture `photo` made again from its shots with `recompose`, written where its
-    /// original was (durably, as a save writes it) and its size recorded; `nil` when it has
-    /// no shots, or not all of them read, or `recompose` cannot make it.
+    /// The picture `photo` made again from its shots with `recompose` and put in place as a
+    /// named picture's is (``PhotoLibrary/replaceComposedFile(of:with:thumbnail:)``: under an
+    /// intent, with its size and thumbnail); `nil` when it has no shots, or not all of them
+    /// read, or `recompose` cannot make it.
     func remake(_ photo: Photo, with recompose: Recomposer) throws(LibraryError) -> String? {
         var photo = photo
         let parts = try library.parts(of: photo.id)
@@ -168,17 +169,17 @@ extension LibraryMaintenance {
             logger.warning("Picture \(photo.id.lowercased) \"\(photo.caption)\" could not be made again from its shots: \(error)")
             return nil
         }
-        let original = directory.appendingPathComponent(photo.file)
-        try DurableFile.write([(made, original, PhotoLibrary.temporaryName(for: photo.id, extension: photo.kind.fileExtension))])
-        try catalog.write("record the picture made again") { db in
-            try db.execute(sql: "UPDATE photo SET byte_count = ? WHERE id = ?", arguments: [made.count, photo.id.lowercased])
+        let thumbnail: Thumbnail
+        do {
+            thumbnail = try thumbnailer.thumbnail(of: made)
+        } catch {
+            logger.warning("Picture \(photo.id.lowercased) \"\(photo.caption)\" made again from its shots does not decode: \(error)")
+            return nil
         }
+        // Put in place as a picture named after it was composed is: one way to replace a composed file.
+        try library.replaceComposedFile(of: photo.id, with: made, thumbnail: thumbnail)
         // A sidecar that went to quarantine/ with the unreadable file is written again from the row.
-        if readSidecar(of: photo.file) == nil, let row = try library.row(of: photo.id) {
-            try DurableFile.replace(
-                library.sidecarURL(of: row.photo), with: PhotoSidecar(row.photo, booth: row.booth, hidden: row.hidden).xmp,
-                temporaryName: PhotoLibrary.temporaryName(for: photo.id, extension: "xmp"))
-        }
+        if readSidecar(of: photo.file) == nil, let row = try library.row(of: photo.id) { try writeSidecar(of: row) }
         return "made \(photo.kind) \(photo.id.lowercased) \"\(photo.caption)\" again from its \(parts.count) shots: \(photo.file)"
     }
 

@@ -215,9 +215,7 @@ extension LibraryMaintenance {
                 guard let row = try library.row(of: photo.id) else { continue }
                 let photo = row.photo
                 try setAsideUnreadableSidecar(of: photo)
-                try DurableFile.replace(
-                    library.sidecarURL(of: photo), with: PhotoSidecar(photo, booth: row.booth, hidden: row.hidden).xmp,
-                    temporaryName: PhotoLibrary.temporaryName(for: photo.id, extension: "xmp"))
+                try writeSidecar(of: row)
                 actions.append("wrote the sidecar of photo \(photo.id.lowercased) \"\(photo.caption)\"")
             case .sidecarDiffers(let photo, _, _, _):
                 guard let row = try library.row(of: photo.id), let sidecar = readSidecar(of: row.photo.file),
@@ -368,6 +366,13 @@ extension LibraryMaintenance {
     func readSidecar(of file: String) -> PhotoSidecar? {
         guard let data = try? DurableFile.read(directory.appendingPathComponent(PhotoLibrary.sidecarPath(of: file))) else { return nil }
         return PhotoSidecar(xmp: data)
+    }
+
+    /// Writes the sidecar of `row` from the catalog, in place of any.
+    func writeSidecar(of row: ListedPhoto) throws(LibraryError) {
+        try DurableFile.replace(
+            library.sidecarURL(of: row.photo), with: PhotoSidecar(row.photo, booth: row.booth, hidden: row.hidden).xmp,
+            temporaryName: PhotoLibrary.temporaryName(for: row.photo.id, extension: "xmp"))
     }
 
     /// Renames the sidecar of a photo found to have none that reads (or one that describes
