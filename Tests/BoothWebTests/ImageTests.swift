@@ -115,6 +115,10 @@ struct ImageTests {
             let original = try Data(contentsOf: fixture.library.directory.appendingPathComponent(parts[1].file))
             #expect(try JPEGSegments(Data(shot.body.readableBytesView)).imageData == JPEGSegments(original).imageData)
             #expect(try await client.execute(uri: path + "/shots/4.jpg", method: .get).status == .notFound)
+            // The documented path takes any digits: a shot this picture has not is 404, words 400.
+            for number in ["0", "99999999999999999999"] {
+                #expect(try await client.execute(uri: path + "/shots/\(number).jpg", method: .get).status == .notFound, "\(number)")
+            }
             #expect(try await client.execute(uri: path + "/shots/two.jpg", method: .get).status == .badRequest)
         }
     }
