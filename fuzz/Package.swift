@@ -38,6 +38,8 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Shared/BoothService",
+            // The layout that configuration names is loaded by BoothPictures, after the parse.
+            exclude: ["Configuration/PictureConfiguration.swift"],
             // Its files import BoothSync for the sync's settings, which SyncReading holds here.
             swiftSettings: settings + [.unsafeFlags(["-module-alias", "BoothSync=SyncReading"])]),
 

@@ -89,7 +89,7 @@ public enum PictureKind: String, Sendable, Hashable, CaseIterable, Codable, Cust
 /// be made again.
 public struct PhotoPart: Sendable, Hashable, Identifiable {
     /// The most shots a picture has: far more than any animation a booth makes.
-    package static let maximumCount = 100
+    public static let maximumCount = 100
 
     public var id: UUID
     /// Its place among the picture's shots, from 0.

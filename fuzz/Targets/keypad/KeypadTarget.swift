@@ -81,6 +81,9 @@ private struct Booth {
         case .findName(let prefix):
             let key = NameKey.fold(prefix)
             return [.nameFound(prefix: prefix, at: key.isEmpty || photos == 0 ? nil : key.unicodeScalars.count % photos)]
+        case .composePicture, .abandonPicture:
+            // The writer composes (or lets go of) the picture on its own; nothing comes back.
+            return []
         case .stop, .ignored:
             return []
         }
