@@ -247,7 +247,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "BoothPicturesTests",
-            dependencies: ["BoothPictures", "BoothImaging", "BoothScreen", "BoothCore", "StoreFixture"],
+            dependencies: [
+                "BoothPictures", "BoothImaging", "BoothScreen", "BoothCore", "StoreFixture", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "BoothWebTests",

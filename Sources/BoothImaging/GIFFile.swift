@@ -3,8 +3,9 @@ import Foundation
 
 /// An animated GIF as the library meets it: an animation's original, a copy on its way out, one
 /// brought from another booth. It reads the block structure (GIF89a, specification sections 17
-/// to 27) and the first frame's pixels, what a thumbnail, a review picture and a check need;
-/// and it writes a copy with the picture's XMP packet, as ``JPEGSegments`` does for a JPEG.
+/// to 27), the first frame's pixels (what a thumbnail and a check need) and every frame as a
+/// screen plays them; and it writes a copy with the picture's XMP packet, as ``JPEGSegments``
+/// does for a JPEG.
 package struct GIFFile: Sendable {
     /// The canvas.
     package let width: Int
@@ -17,8 +18,8 @@ package struct GIFFile: Sendable {
     private let firstBlock: Int
     /// The global colour table, three bytes an entry; empty when it has none.
     private let globalTable: ArraySlice<UInt8>
-    /// The first image's descriptor (its 0x2C byte).
-    private let firstImage: Int
+    /// The images, in order, with what their graphic control extensions say of them.
+    private let images: [ImageBlock]
     /// The XMP application extensions, as byte ranges.
     private let xmpBlocks: [Range<Int>]
 
@@ -42,8 +43,8 @@ package struct GIFFile: Sendable {
         try reader.skip(tableSize)
         globalTable = bytes[(reader.position - tableSize)..<reader.position]
         firstBlock = reader.position
-        var frames = 0
-        var first: Int?
+        var found: [ImageBlock] = []
+        var control = GraphicControl()
         var xmp: [Range<Int>] = []
         scan: while true {
             let start = reader.position
@@ -57,32 +58,110 @@ package struct GIFFile: Sendable {
                     let length = try reader.byte()
                     try reader.skip(length)
                     identifier = bytes[(reader.position - length)..<reader.position]
+                } else if label == 0xF9 {
+                    control = try GraphicControl(&reader)
                 }
                 // XMP's packet is not sub-blocks, but its magic trailer makes it read as such.
                 try reader.skipSubBlocks()
                 if identifier.elementsEqual("XMP DataXMP".utf8) { xmp.append(start..<reader.position) }
             case 0x2C:
-                if first == nil { first = start }
                 try reader.skip(8)
                 let imageFlags = try reader.byte()
                 if imageFlags & 0x80 != 0 { try reader.skip(3 << ((imageFlags & 7) + 1)) }
                 _ = try reader.byte()
                 try reader.skipSubBlocks()
-                frames += 1
+                found.append(ImageBlock(range: start..<reader.position, control: control))
+                // A graphic control extension applies to the one image after it.
+                control = GraphicControl()
             case let other:
                 throw ImageError.malformed.detailed("the GIF has an unknown block 0x\(String(other, radix: 16)) at byte \(start)")
             }
         }
-        guard let first else { throw ImageError.malformed.detailed("the GIF has no image") }
-        firstImage = first
-        frameCount = frames
+        guard !found.isEmpty else { throw ImageError.malformed.detailed("the GIF has no image") }
+        images = found
+        frameCount = found.count
         xmpBlocks = xmp
     }
+
+    /// The largest canvas read: a GIF that claims more (up to 65535x65535) would have the
+    /// booth allocate gigabytes for one frame.
+    package static let maximumPixels = 16_000_000
 
     /// The first frame, in the framebuffer's layout (`.bgrx`), on the canvas (what the frame
     /// does not cover is black).
     package func firstFrame() throws(ImageError) -> Bitmap {
-        var reader = BlockReader(bytes: bytes, position: firstImage + 1)
+        var canvas = try emptyCanvas()
+        try draw(images[0], number: 1, on: &canvas)
+        return canvas
+    }
+
+    /// The animation as a browser plays it, for a screen: each image drawn on the canvas over
+    /// what the one before left (its transparent pixels show it; disposal 2 clears an image's
+    /// rectangle to black after it, 3 puts back what was there), each frame shown for its delay
+    /// (under 2 hundredths, which browsers take as "as fast as you can", a tenth of a second).
+    ///
+    /// Frames larger than `size` are made to fit it (never larger: the screen enlarges them as
+    /// it draws). An image that covers the whole canvas without transparency is the same frame
+    /// wherever its bytes come again (the way back of a boomerang): it is kept once. At most
+    /// `byteLimit` bytes of frames are kept; a longer animation plays the part that fits.
+    package func screenPicture(fitting size: PixelSize? = nil, byteLimit: Int = 64 << 20) throws(ImageError) -> ScreenPicture {
+        var canvas = try emptyCanvas()
+        var frames: [Bitmap] = []
+        var sequence: [ScreenPicture.Step] = []
+        var seen: [ArraySlice<UInt8>: Int] = [:]
+        var bytesKept = 0
+        for (number, image) in images.enumerated() {
+            let duration = Duration.milliseconds(10 * (image.control.delay < 2 ? 10 : image.control.delay))
+            let covers = try covering(image)
+            let data = bytes[image.range]
+            if covers, let frame = seen[data] {
+                sequence.append(ScreenPicture.Step(frame: frame, duration: duration))
+                continue
+            }
+            let before = image.control.disposal == 3 ? canvas : nil
+            let rectangle = try draw(image, number: number + 1, on: &canvas)
+            var frame = canvas
+            if let size, canvas.width > size.width || canvas.height > size.height {
+                frame = canvas.fitted(within: size.width, size.height)
+            }
+            if bytesKept + frame.pixels.count > byteLimit, !frames.isEmpty { break }
+            bytesKept += frame.pixels.count
+            if covers { seen[data] = frames.count }
+            sequence.append(ScreenPicture.Step(frame: frames.count, duration: duration))
+            frames.append(frame)
+            switch image.control.disposal {
+            case 2: canvas.fill(rectangle, red: 0, green: 0, blue: 0)
+            case 3: if let before { canvas = before }
+            default: break
+            }
+        }
+        return ScreenPicture(frames: frames, sequence: sequence)
+    }
+
+    /// A black canvas, or the error of a GIF too large to read.
+    private func emptyCanvas() throws(ImageError) -> Bitmap {
+        guard width * height <= Self.maximumPixels else {
+            throw ImageError.undecodable.detailed("the GIF's canvas of \(width)x\(height) is larger than a booth shows")
+        }
+        var canvas = Bitmap(width: width, height: height, format: .bgrx)
+        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
+            for alpha in stride(from: 3, to: pixels.count, by: 4) { pixels[alpha] = 255 }
+        }
+        return canvas
+    }
+
+    /// Whether `image` paints every pixel of the canvas: it covers it and has no transparency.
+    private func covering(_ image: ImageBlock) throws(ImageError) -> Bool {
+        var reader = BlockReader(bytes: bytes, position: image.range.lowerBound + 1)
+        let (left, top, frameWidth, frameHeight) = (try reader.word(), try reader.word(), try reader.word(), try reader.word())
+        return image.control.transparent == nil && left == 0 && top == 0 && frameWidth >= width && frameHeight >= height
+    }
+
+    /// Draws `image` (the `number`th) on `canvas` (the GIF's size), its transparent pixels
+    /// left as they are; returns the rectangle it covers, within the canvas.
+    @discardableResult
+    private func draw(_ image: ImageBlock, number: Int, on canvas: inout Bitmap) throws(ImageError) -> PixelRectangle {
+        var reader = BlockReader(bytes: bytes, position: image.range.lowerBound + 1)
         let (left, top, frameWidth, frameHeight) = (try reader.word(), try reader.word(), try reader.word(), try reader.word())
         let flags = try reader.byte()
         var table = globalTable
@@ -91,31 +170,37 @@ package struct GIFFile: Sendable {
             try reader.skip(size)
             table = bytes[(reader.position - size)..<reader.position]
         }
-        guard !table.isEmpty else { throw ImageError.undecodable.detailed("the GIF's first frame has no colour table") }
+        guard !table.isEmpty else { throw ImageError.undecodable.detailed("the GIF's frame \(number) has no colour table") }
+        guard frameWidth * frameHeight <= Self.maximumPixels else {
+            throw ImageError.undecodable.detailed("the GIF's frame \(number) of \(frameWidth)x\(frameHeight) is larger than a booth shows")
+        }
         let minimumCodeSize = try reader.byte()
         guard (2...8).contains(minimumCodeSize) else {
-            throw ImageError.malformed.detailed("the GIF's first frame has an LZW code size of \(minimumCodeSize)")
+            throw ImageError.malformed.detailed("the GIF's frame \(number) has an LZW code size of \(minimumCodeSize)")
         }
-        let indices = try LZWDecoder(minimumCodeSize: minimumCodeSize).decode(try reader.subBlocks(), count: frameWidth * frameHeight)
-        var bitmap = Bitmap(width: width, height: height, format: .bgrx)
+        let indices = try LZWDecoder(minimumCodeSize: minimumCodeSize).decode(
+            try reader.subBlocks(), count: frameWidth * frameHeight, frame: number)
         let interlaced = flags & 0x40 != 0
         let rows = interlaced ? Self.interlacedRows(frameHeight) : Array(0..<frameHeight)
         let entries = table.count / 3
-        bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
+        let transparent = image.control.transparent ?? -1
+        let (width, height) = (self.width, self.height)
+        canvas.pixels.withUnsafeMutableBufferPointer { pixels in
             for (sourceRow, row) in rows.enumerated() where top + row < height {
                 for column in 0..<frameWidth where left + column < width {
                     let index = Int(indices[sourceRow * frameWidth + column])
-                    guard index < entries else { continue }
+                    guard index < entries, index != transparent else { continue }
                     let entry = table.startIndex + index * 3
                     let pixel = ((top + row) * width + left + column) * 4
                     pixels[pixel] = table[entry + 2]
                     pixels[pixel + 1] = table[entry + 1]
                     pixels[pixel + 2] = table[entry]
-                    pixels[pixel + 3] = 255
                 }
             }
         }
-        return bitmap
+        let x = min(left, width)
+        let y = min(top, height)
+        return PixelRectangle(x: x, y: y, width: min(frameWidth, width - x), height: min(frameHeight, height - y))
     }
 
     /// The rows of an interlaced image in the order they are stored: every 8th from 0, every
@@ -151,6 +236,66 @@ package struct GIFFile: Sendable {
         for byte in (0...255).reversed() { block.append(UInt8(byte)) }
         block.append(0x00)
         return block
+    }
+}
+
+/// An image block (its descriptor to the end of its data) and the graphic control that goes
+/// with it.
+private struct ImageBlock {
+    let range: Range<Int>
+    let control: GraphicControl
+}
+
+/// What a graphic control extension says of the image after it.
+private struct GraphicControl {
+    /// Hundredths of a second the image stays.
+    var delay = 0
+    /// What becomes of its rectangle before the next image: 0 or 1 it stays, 2 it is cleared,
+    /// 3 what was under it comes back.
+    var disposal = 0
+    /// The colour index that draws nothing.
+    var transparent: Int?
+
+    init() {}
+
+    /// Reads the extension's block from `reader`, after its label; its terminator stays.
+    init(_ reader: inout BlockReader) throws(ImageError) {
+        let length = try reader.byte()
+        guard length >= 4 else {
+            try reader.skip(length)
+            return
+        }
+        let flags = try reader.byte()
+        delay = try reader.word()
+        let index = try reader.byte()
+        try reader.skip(length - 4)
+        disposal = (flags >> 2) & 7
+        transparent = flags & 1 != 0 ? index : nil
+    }
+}
+
+/// A rectangle of a GIF's canvas.
+private struct PixelRectangle {
+    let x: Int
+    let y: Int
+    let width: Int
+    let height: Int
+}
+
+extension Bitmap {
+    /// Paints the rectangle of this `.bgrx` bitmap one colour.
+    fileprivate mutating func fill(_ rectangle: PixelRectangle, red: UInt8, green: UInt8, blue: UInt8) {
+        let rowLength = width
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            for row in rectangle.y..<(rectangle.y + rectangle.height) {
+                for column in rectangle.x..<(rectangle.x + rectangle.width) {
+                    let pixel = (row * rowLength + column) * 4
+                    pixels[pixel] = blue
+                    pixels[pixel + 1] = green
+                    pixels[pixel + 2] = red
+                }
+            }
+        }
     }
 }
 
@@ -199,7 +344,8 @@ private struct BlockReader {
 private struct LZWDecoder {
     let minimumCodeSize: Int
 
-    func decode(_ data: [UInt8], count: Int) throws(ImageError) -> [UInt8] {
+    /// The `count` colour indices of frame `frame` (its number, for messages) from `data`.
+    func decode(_ data: [UInt8], count: Int, frame: Int) throws(ImageError) -> [UInt8] {
         let clear = 1 << minimumCodeSize
         let end = clear + 1
         var prefix = [Int](repeating: -1, count: 4096)
@@ -217,7 +363,7 @@ private struct LZWDecoder {
         while written < count {
             while bitCount < codeSize {
                 guard position < data.count else {
-                    throw ImageError.truncated.detailed("the GIF's first frame ends after \(written) of its \(count) pixels")
+                    throw ImageError.truncated.detailed("the GIF's frame \(frame) ends after \(written) of its \(count) pixels")
                 }
                 bits |= Int(data[position]) << bitCount
                 position += 1
@@ -234,7 +380,7 @@ private struct LZWDecoder {
             }
             if code == end { break }
             guard code < next || (code == next && previous >= 0) else {
-                throw ImageError.malformed.detailed("the GIF's first frame has LZW code \(code) where \(next) is the next")
+                throw ImageError.malformed.detailed("the GIF's frame \(frame) has LZW code \(code) where \(next) is the next")
             }
             // A code not yet in the dictionary is the previous string and its own first byte.
             let known = code < next

@@ -19,8 +19,9 @@ package struct PixelSize: Sendable, Hashable, CustomStringConvertible {
 package struct DecodedShot: Sendable {
     /// The photo in the framebuffer's layout (`.bgrx`), as large as fits the screen it was
     /// decoded for (enlarged when the photo is smaller); without a screen, the decoded picture
-    /// as it is, at the thumbnail's scale.
-    package var review: Bitmap
+    /// as it is, at the thumbnail's scale. An animation's frames play, each made to fit the
+    /// screen but never enlarged (the screen enlarges the one it draws).
+    package var review: ScreenPicture
     /// The catalog's thumbnail.
     package var thumbnail: Thumbnail
     /// The photo's ``PerceptualHash``, computed on the thumbnail's pixels.
@@ -61,9 +62,12 @@ package struct ShotDecoder: Sendable {
     package func decode(_ jpeg: Data) throws(ImageError) -> DecodedShot {
         let header: (width: Int, height: Int)
         let decoded: Bitmap
+        var animation: ScreenPicture?
         if GIFFile.isGIF(jpeg) {
-            decoded = try GIFFile(jpeg).firstFrame()
+            let file = try GIFFile(jpeg)
+            decoded = try file.firstFrame()
             header = (decoded.width, decoded.height)
+            if let screen, file.frameCount > 1 { animation = try file.screenPicture(fitting: screen) }
         } else {
             let decoder = try JPEGDecoder()
             let size = try decoder.header(of: jpeg)
@@ -74,11 +78,13 @@ package struct ShotDecoder: Sendable {
         let thumbnail = Thumbnail(
             jpeg: try JPEGEncoder().encode(small, quality: JPEGThumbnailer.quality), width: small.width, height: small.height,
             sourceWidth: header.width, sourceHeight: header.height)
-        var review = decoded
-        if let screen {
-            let fitted = FittedSize(fitting: header.width, header.height, within: screen.width, screen.height)
-            review = decoded.resampled(toWidth: fitted.width, height: fitted.height)
-        }
+        let review =
+            animation
+            ?? ScreenPicture(
+                still: screen.map { screen in
+                    let fitted = FittedSize(fitting: header.width, header.height, within: screen.width, screen.height)
+                    return decoded.resampled(toWidth: fitted.width, height: fitted.height)
+                } ?? decoded)
         return DecodedShot(review: review, thumbnail: thumbnail, perceptualHash: small.perceptualHash)
     }
 

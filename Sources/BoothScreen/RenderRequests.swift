@@ -31,6 +31,12 @@ package final class RenderRequests: Sendable {
         if schedule.withLock({ $0.redraw(showingPhoto: id) }) { wakeup.signal() }
     }
 
+    /// The render thread's drawing changes by itself at `instant` (an animation's next frame),
+    /// or stays (`nil`); the thread calls it after each drawing.
+    package func drawn(changingAt instant: MonotonicInstant?) {
+        schedule.withLock { $0.drawn(changingAt: instant) }
+    }
+
     /// Whether the last drawing shows the screen as it is (``RenderSchedule/isUpToDate``).
     package var isUpToDate: Bool {
         schedule.withLock { $0.isUpToDate }

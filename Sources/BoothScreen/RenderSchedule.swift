@@ -6,7 +6,8 @@ import Foundation
 /// needs the CPU more), and never when nothing changed.
 ///
 /// Only the latest preview frame is kept; frames that arrive while the content shows no preview
-/// are not decoded at all. The schedule is a value the render thread consults under a lock;
+/// are not decoded at all. A picture that moves (an animation on the naming screen, in the
+/// gallery, in the slideshow) is drawn again when its next frame is due, as its drawing said. The schedule is a value the render thread consults under a lock;
 /// it never reads a clock itself, so tests drive it with plain instants.
 package struct RenderSchedule {
     /// What the render thread does next.
@@ -26,6 +27,8 @@ package struct RenderSchedule {
     private var contentChanged = true
     private var pendingFrame: CameraFrame?
     private var lastPreview: MonotonicInstant?
+    /// When the content's drawing changes by itself (an animation's next frame).
+    private var pictureChange: MonotonicInstant?
 
     package init(previewInterval: Duration) {
         self.previewInterval = previewInterval
@@ -38,7 +41,14 @@ package struct RenderSchedule {
         guard content != self.content else { return false }
         self.content = content
         contentChanged = true
+        pictureChange = nil
         return true
+    }
+
+    /// The drawing just made changes by itself at `instant` (an animation's next frame), or
+    /// stays as it is (`nil`): what the render thread learns from each drawing.
+    package mutating func drawn(changingAt instant: MonotonicInstant?) {
+        pictureChange = contentChanged ? nil : instant
     }
 
     /// Keeps `frame` as the next preview, replacing one not drawn yet; returns whether the
@@ -79,11 +89,16 @@ package struct RenderSchedule {
             contentChanged = false
             return .render(content, frame: content.showsLivePreview ? takeFrame(at: now) : nil)
         }
-        guard content.showsLivePreview, pendingFrame != nil else { return .sleep }
-        if let lastPreview, now < lastPreview + previewInterval {
-            return .wait(until: lastPreview + previewInterval)
+        if content.showsLivePreview, pendingFrame != nil {
+            if let lastPreview, now < lastPreview + previewInterval {
+                return .wait(until: lastPreview + previewInterval)
+            }
+            return .render(content, frame: takeFrame(at: now))
         }
-        return .render(content, frame: takeFrame(at: now))
+        guard let change = pictureChange else { return .sleep }
+        guard now >= change else { return .wait(until: change) }
+        pictureChange = nil
+        return .render(content, frame: nil)
     }
 
     private mutating func takeFrame(at now: MonotonicInstant) -> CameraFrame? {

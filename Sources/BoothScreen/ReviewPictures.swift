@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// The photos just taken, as the naming and saved screens show them: decoded once by the
-/// photo writer, at the size of the screens, and read by every screen that draws them.
+/// photo writer, at the size of the screens, and read by every screen that draws them. An
+/// animation's are its frames, which the screens play.
 ///
 /// The naming screen appears the moment the shot is taken, before its decode is done; the
 /// picture follows. A screen that shows review pictures registers its size (so the writer
@@ -13,7 +14,7 @@ import Synchronization
 package final class ReviewPictures: Sendable {
     private struct State {
         /// Newest last.
-        var pictures: [(id: UUID, picture: Bitmap)] = []
+        var pictures: [(id: UUID, picture: ScreenPicture)] = []
         var screens: [(size: PixelSize, arrived: @Sendable (UUID) -> Void)] = []
     }
 
@@ -40,10 +41,10 @@ package final class ReviewPictures: Sendable {
         }
     }
 
-    /// Keeps `picture` (in the framebuffer's layout, `.bgrx`) as the review picture of photo
-    /// `id` and tells the screens.
-    package func add(_ picture: Bitmap, of id: UUID) {
-        precondition(picture.format == .bgrx, "review pictures are decoded in the screen's layout")
+    /// Keeps `picture` (in the framebuffer's layout, `.bgrx`; an animation's frames) as the
+    /// review picture of photo `id` and tells the screens.
+    package func add(_ picture: ScreenPicture, of id: UUID) {
+        precondition(picture.frames.allSatisfy { $0.format == .bgrx }, "review pictures are decoded in the screen's layout")
         let screens = state.withLock { state in
             state.pictures.removeAll { $0.id == id }
             state.pictures.append((id, picture))
@@ -61,7 +62,7 @@ package final class ReviewPictures: Sendable {
 
     /// The review picture of photo `id`; `nil` before it arrives, once newer shots pushed it out,
     /// or once the booth let go of it (``removeAll()``).
-    package func picture(of id: UUID) -> Bitmap? {
+    package func picture(of id: UUID) -> ScreenPicture? {
         state.withLock { state in state.pictures.last { $0.id == id }?.picture }
     }
 }

@@ -122,7 +122,7 @@ package final class ScreenMirror: Screen {
             // gets the screen drawn for them.
             switch requests.next(at: clock.now, redraw: pictures.latest == nil) {
             case .render(let content, let frame):
-                renderer.render(content, newFrame: frame)
+                requests.drawn(changingAt: renderer.render(content, newFrame: frame, at: clock.now))
                 do {
                     let picture = try encoder.encode(renderer.canvas.bitmap, quality: 80)
                     pictures.publish(picture)

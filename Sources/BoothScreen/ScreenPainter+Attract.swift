@@ -9,7 +9,8 @@ extension ScreenPainter {
     /// a slideshow never says that something is wrong to a guest who did not ask.
     ///
     /// Each slide is drawn once, without a fade: the render thread draws when the content
-    /// changes, and a fade would have it draw a dozen pictures a second for nobody.
+    /// changes, and a fade would have it draw a dozen pictures a second for nobody. An
+    /// animation's slide plays: it is drawn again at each of its frames.
     func paintAttract(_ slide: AttractSlide, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let invitation = keys.invitations(button: texts(.theButton), in: texts)[0]
         guard let entry = slide.entry, let originals = slide.originals,

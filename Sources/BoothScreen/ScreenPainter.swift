@@ -53,8 +53,19 @@ package struct ScreenPainter {
     }
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
-    /// sized to fit the canvas) for the screens that show the camera.
-    package func paint(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {
+    /// sized to fit the canvas) for the screens that show the camera; an animation shows its
+    /// frame of `now`, counted from when the painter first drew it. Returns when the picture
+    /// painted changes next (an animation's next frame); `nil` when it stays as it is.
+    @discardableResult
+    package func paint(
+        _ content: ScreenContent, preview: Bitmap?, at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0), into canvas: inout Canvas
+    ) throws(ScreenError) -> MonotonicInstant? {
+        pictures.beginPaint(at: now)
+        try paintContent(content, preview: preview, into: &canvas)
+        return pictures.nextChange
+    }
+
+    private func paintContent(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {
         let layout = Layout(canvas: canvas)
         if content.showsLivePreview {
             paintPreview(preview, &canvas)

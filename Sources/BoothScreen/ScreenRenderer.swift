@@ -48,8 +48,12 @@ package struct ScreenRenderer: ~Copyable {
     }
 
     /// Draws `content`, over `newFrame` when the camera delivered one since the last call (and
-    /// over the last preview otherwise).
-    package mutating func render(_ content: ScreenContent, newFrame: CameraFrame? = nil) {
+    /// over the last preview otherwise), as it is at `now`. Returns when the picture drawn
+    /// changes by itself (an animation's next frame): draw it again then. `nil`: it stays.
+    @discardableResult
+    package mutating func render(
+        _ content: ScreenContent, newFrame: CameraFrame? = nil, at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0)
+    ) -> MonotonicInstant? {
         if let newFrame {
             do {
                 preview = try newFrame.previewBitmap(fitting: canvas.width, canvas.height, decoder: decoder)
@@ -64,12 +68,13 @@ package struct ScreenRenderer: ~Copyable {
             }
         }
         do {
-            try painter.paint(content, preview: preview, into: &canvas)
+            return try painter.paint(content, preview: preview, at: now, into: &canvas)
         } catch {
             failedPaints += 1
             if failedPaints % 100 == 1 {
                 logger.error("The screen cannot draw \(content): \(error) (\(failedPaints) times so far).")
             }
+            return nil
         }
     }
 }

@@ -149,7 +149,7 @@ private struct FramebufferRenderLoop: Sendable {
         while !wakeup.isStopping {
             switch requests.next(at: clock.now) {
             case .render(let content, let frame):
-                renderer.render(content, newFrame: frame)
+                requests.drawn(changingAt: renderer.render(content, newFrame: frame, at: clock.now))
                 let canvas = renderer.canvas
                 framebuffer.present(xrgb: canvas.pixels, width: canvas.width, height: canvas.height)
             case .wait(let deadline):

@@ -56,7 +56,7 @@ struct ReviewScreenTests {
     func naming(width: Int, height: Int) throws {
         let id = UUID()
         let reviews = ReviewPictures()
-        reviews.add(shot(), of: id)
+        reviews.add(ScreenPicture(still: shot()), of: id)
         let canvas = try ScreenFixtures.paint(
             .naming(typed: "Anna", placeholder: .placeholder(number: 4), photo: id), width: width, height: height, reviews: reviews)
         let left = try #require(canvas.bounds(of: magenta), "the photo's left half")
@@ -76,9 +76,9 @@ struct ReviewScreenTests {
         let content = ScreenContent.naming(typed: "", placeholder: .placeholder(number: 4), photo: id)
         let waiting = try ScreenFixtures.paint(content, reviews: reviews)
         // Another shot's picture is not this one's.
-        reviews.add(shot(), of: UUID())
+        reviews.add(ScreenPicture(still: shot()), of: UUID())
         #expect(try ScreenFixtures.paint(content, reviews: reviews) == waiting)
-        reviews.add(shot(), of: id)
+        reviews.add(ScreenPicture(still: shot()), of: id)
         let shown = try ScreenFixtures.paint(content, reviews: reviews)
         let box = ScreenPainter.namingPhotoBox(Layout(canvas: shown))
         #expect(waiting.count(in: box) { $0 != waiting[0, 0] } == 0, "an empty place")
@@ -91,7 +91,7 @@ struct ReviewScreenTests {
     func saved(width: Int, height: Int) throws {
         let id = UUID()
         let reviews = ReviewPictures()
-        reviews.add(shot(), of: id)
+        reviews.add(ScreenPicture(still: shot()), of: id)
         let link = "http://booth.local:8080/photos/\(id.lowercased)"
         let canvas = try ScreenFixtures.paint(
             .saved(Caption(sanitizing: "Anna")!, photo: id, link: PhotoLink(page: link)), width: width, height: height, reviews: reviews)
@@ -118,7 +118,7 @@ struct ReviewScreenTests {
         reviews.register(screen: PixelSize(width: 1366, height: 720)) { _ in }
         #expect(reviews.screenSize == PixelSize(width: 1366, height: 800))
         let ids = [UUID(), UUID(), UUID()]
-        for id in ids { reviews.add(shot(width: 16, height: 9), of: id) }
+        for id in ids { reviews.add(ScreenPicture(still: shot(width: 16, height: 9)), of: id) }
         #expect(arrived.ids.withLock { $0 } == ids)
         #expect(reviews.picture(of: ids[0]) == nil)
         #expect(reviews.picture(of: ids[1]) != nil && reviews.picture(of: ids[2]) != nil)
@@ -126,7 +126,7 @@ struct ReviewScreenTests {
         reviews.removeAll()
         #expect(reviews.picture(of: ids[1]) == nil && reviews.picture(of: ids[2]) == nil)
         let next = UUID()
-        reviews.add(shot(width: 16, height: 9), of: next)
+        reviews.add(ScreenPicture(still: shot(width: 16, height: 9)), of: next)
         #expect(reviews.picture(of: next) != nil)
     }
 
@@ -166,7 +166,7 @@ struct ReviewScreenTests {
         let content = ScreenContent.saved(.placeholder(number: 2), photo: id)
         renderer.render(content)
         #expect(renderer.canvas.bounds(of: magenta) == nil)
-        reviews.add(shot(), of: id)
+        reviews.add(ScreenPicture(still: shot()), of: id)
         renderer.render(content)
         #expect(renderer.canvas.bounds(of: magenta) != nil)
     }

@@ -200,7 +200,7 @@ struct BoothRuntimeTests {
         #expect(photo.id == shown)
         #expect(rig.decodes.sizes.withLock { $0 } == [PixelSize(width: 640, height: 400)], "one decode, for the screen")
         // A 160x120 camera's photo, enlarged to fill the 640x400 screen at its own 4:3.
-        let review = try #require(rig.reviews.picture(of: photo.id))
+        let review = try #require(rig.reviews.picture(of: photo.id)?.first)
         #expect((review.width, review.height, review.format) == (533, 400, .bgrx))
         let thumbnail = try #require(try rig.library.gallery.thumbnail(of: photo.id))
         let header = try JPEGHeader(thumbnail)
