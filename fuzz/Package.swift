@@ -54,6 +54,11 @@ let package = Package(
         .executableTarget(
             name: "rawframe", dependencies: ["FuzzSupport", booth("BoothCore"), booth("BoothImaging"), booth("BoothDevices")],
             path: "Targets/rawframe", swiftSettings: settings),
+        // An animation's GIF: its blocks, the first frame, every frame as the screen plays
+        // them, the copy with the picture's XMP.
+        .executableTarget(
+            name: "gif", dependencies: ["FuzzSupport", booth("BoothCore"), booth("BoothImaging")], path: "Targets/gif",
+            swiftSettings: settings),
         // A serial keypad's bytes: the decoder, the state machine's keys, the keypad's echo.
         .executableTarget(
             name: "keypad",

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 FUZZ_RUN = Path(__file__).resolve().parent.parent / "fuzz" / "run"
-TARGETS = ["mjpeg", "rawframe", "keypad", "config", "http", "bucket"]
+TARGETS = ["mjpeg", "rawframe", "gif", "keypad", "config", "http", "bucket"]
 
 
 @pytest.mark.campaign
