@@ -7,7 +7,8 @@ The library is made by the booth itself (`--mode collage --layout strip-4`, `--m
 `--mode boomerang`), then the booth serves it. Chromium must show the strip at its true aspect
 ratio (600x1800: one to three) and play the animations: pictures of the page taken a moment
 apart show different frames of the GIF, as they do when it plays and never when it is stuck. A download
-of each is the file of its kind with the name inside, as exiftool reads it.
+of each is the file of its kind with the name inside, as exiftool reads it. The booth's own
+screen plays them too: its gallery's full-screen picture, read from the screen's mirror.
 
 `-k pictures` selects this file and the crash campaign (marked `pictures`: its photo and name
 rounds take their pictures in every mode; add --quick for CI's 40 kills). The Swift tests of
@@ -16,6 +17,7 @@ every kind through SeaweedFS) run in `swift test`.
 """
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -136,6 +138,27 @@ def test_pictures_in_chromium(pictures_booth, listed, pictures_out):
             browser.screenshot(pictures_out / f"{caption.lower()}-phone.png")
     finally:
         browser.close()
+
+
+def test_pictures_play_on_the_booths_own_screen(pictures_booth, listed, pictures_out):
+    """The booth's gallery opens the newest picture, the boomerang, full screen, and plays it:
+    four seconds of the screen's mirror (/screen.mjpg, drawn by the framebuffer's painter) hold
+    several different pictures, where a still screen repeats one."""
+    pictures_booth.type("v")
+    web.wait_for(lambda: pictures_booth.state() == "gallery", 30, "the gallery on the booth's screen")
+    pictures_booth.type("")
+    web.wait_for(lambda: pictures_booth.state() == "photo", 30, "the newest picture full screen")
+    stream = web.curl(pictures_booth.base + "/screen.mjpg", timeout=4).body
+    pictures = []
+    for part in re.finditer(rb"Content-Length: (\d+)\r\n\r\n", stream):
+        body = stream[part.end():part.end() + int(part.group(1))]
+        if len(body) == int(part.group(1)):
+            pictures.append(body)
+    for index, picture in enumerate(pictures[:12]):
+        (pictures_out / f"booth-screen-{index}.jpg").write_bytes(picture)
+    distinct = len({hashlib.sha256(picture).digest() for picture in pictures})
+    pictures_booth.type("b")
+    assert distinct >= 4, f"the booth's screen drew {len(pictures)} pictures in 4 s ({len(stream)} bytes), {distinct} different: the boomerang does not play"
 
 
 def test_pictures_booth_stops_cleanly(pictures_booth):
