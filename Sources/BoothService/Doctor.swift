@@ -67,6 +67,15 @@ package enum Doctor {
         ) {
             "\(try GPIOButton.check(hardware.shutter)) exists and is free."
         }
+        for (mode, button) in hardware.modeButtons.sorted(by: { $0.key.sortOrder < $1.key.sortOrder }) {
+            run(
+                "\(mode.rawValue) button",
+                fix:
+                    "check `gpioinfo`; set shutter.\(mode.rawValue)_line to the line the \(mode.rawValue) button is wired to (another than the shutter's), or remove it."
+            ) {
+                "\(try GPIOButton.check(button)) exists and is free."
+            }
+        }
         if let light = hardware.light {
             run("status light", fix: "check `gpioinfo`; set led.line (--led-line) to the light's line, or none.") {
                 "\(try StatusLight.check(light)) exists and is free."

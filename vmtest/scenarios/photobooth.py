@@ -385,7 +385,7 @@ def button_chatter(vm: VM, out: Path) -> None:
 def mode_button(vm: VM, out: Path) -> None:
     """A boomerang's own button on a gpio-sim line (shutter.boomerang_line): one push, one
     countdown, a burst of frames, and a looping GIF named on the keypad, listed as a boomerang;
-    the shutter button still takes a photo."""
+    the shutter button still takes a photo; `doctor` checks the button's line."""
     vm.gpio_sim_setup(names={0: "shutter", 1: "led", 2: "bounce"})
     camera = vm.load_vivid()
     vm.sh_ok("printf 'shutter:\\n  boomerang_line: bounce\\nbooth:\\n  animation_frames: 4\\n' > /tmp/modes.yaml")
@@ -410,6 +410,11 @@ def mode_button(vm: VM, out: Path) -> None:
     gif = fetch(vm, bounce, "bounce.gif")
     (out / "bounce.gif").write_bytes(gif)
     check(gif.startswith(b"GIF89a") and b"NETSCAPE2.0" in gif, "the boomerang is not a looping GIF")
+    # `doctor` checks the mode's button as it checks the shutter's.
+    doctor = booth.command.replace("photobooth run", "photobooth doctor", 1).replace("--log-level debug", "")
+    status, report = vm.sh(doctor, timeout=120)
+    (out / "doctor-modes.txt").write_text(report)
+    check(status == 0 and re.search(r"^PASS boomerang button: .*bounce", report, re.M), f"doctor on the boomerang's button:\n{report}")
 
 
 @scenario(timeout=600)
