@@ -111,7 +111,8 @@ final class BoothProcess: Sendable {
 
     let stdout = OutputCollector()
     let stderr = OutputCollector()
-    private let pid: pid_t
+    /// The child's process id, to look at it in /proc.
+    let pid: pid_t
     private let input: Mutex<Int32?>
     private let exitStatus: AsyncStream<(Int32, Bool)>
     /// Whether the child has ended and been reaped: one still running when the test lets go of

@@ -6,19 +6,26 @@ import Testing
 struct BoothProcessTests {
     @Test("A booth started by a test holds none of the test process's other descriptors, even those without close-on-exec")
     func inheritsNothing() async throws {
-        // A pipe as Foundation's `Process` makes them: no close-on-exec. Were the booth to
-        // inherit its write end, the read end would not see the end of input while it runs.
+        // A pipe as Foundation's `Process` makes them: no close-on-exec. The booth must hold
+        // neither end. Its descriptors are read in /proc: waiting for the read end to see the end
+        // of input would also wait for any child another test spawns with Foundation meanwhile.
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
-        defer { close(ends[0]) }
-        #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let pipeName = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[1])")
+        #expect(pipeName.hasPrefix("pipe:"))
         let directory = DataDirectory()
         let booth = try BoothProcess(["run", "--simulate", "--no-http", "--countdown", "0", "--data-dir", directory.path])
         #expect(await booth.stdout.wait { $0.contains("Press Enter") }, "the booth runs")
-        close(ends[1])
-        var byte: UInt8 = 0
-        let count = read(ends[0], &byte, 1)
-        #expect(count == 0, "read \(count) (errno \(errno)): the booth holds the test's pipe open")
+        let folder = "/proc/\(booth.pid)/fd"
+        let held = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")
+        }
+        #expect(held.count >= 3, "the booth's descriptors: \(held)")
+        #expect(!held.contains(pipeName), "the booth holds the test's pipe \(pipeName): \(held)")
         try booth.endInput()
         #expect(await booth.finished().status == 0)
     }
