@@ -65,12 +65,12 @@ package struct GIFFile: Sendable {
                 try reader.skipSubBlocks()
                 if identifier.elementsEqual("XMP DataXMP".utf8) { xmp.append(start..<reader.position) }
             case 0x2C:
-                try reader.skip(8)
+                let rectangle = PixelRectangle(x: try reader.word(), y: try reader.word(), width: try reader.word(), height: try reader.word())
                 let imageFlags = try reader.byte()
                 if imageFlags & 0x80 != 0 { try reader.skip(3 << ((imageFlags & 7) + 1)) }
                 _ = try reader.byte()
                 try reader.skipSubBlocks()
-                found.append(ImageBlock(range: start..<reader.position, control: control))
+                found.append(ImageBlock(range: start..<reader.position, rectangle: rectangle, control: control))
                 // A graphic control extension applies to the one image after it.
                 control = GraphicControl()
             case let other:
@@ -112,7 +112,7 @@ package struct GIFFile: Sendable {
         var bytesKept = 0
         for (number, image) in images.enumerated() {
             let duration = Duration.milliseconds(10 * (image.control.delay < 2 ? 10 : image.control.delay))
-            let covers = try covering(image)
+            let covers = image.covers(width: width, height: height)
             let data = bytes[image.range]
             if covers, let frame = seen[data] {
                 sequence.append(ScreenPicture.Step(frame: frame, duration: duration))
@@ -150,19 +150,13 @@ package struct GIFFile: Sendable {
         return canvas
     }
 
-    /// Whether `image` paints every pixel of the canvas: it covers it and has no transparency.
-    private func covering(_ image: ImageBlock) throws(ImageError) -> Bool {
-        var reader = BlockReader(bytes: bytes, position: image.range.lowerBound + 1)
-        let (left, top, frameWidth, frameHeight) = (try reader.word(), try reader.word(), try reader.word(), try reader.word())
-        return image.control.transparent == nil && left == 0 && top == 0 && frameWidth >= width && frameHeight >= height
-    }
-
     /// Draws `image` (the `number`th) on `canvas` (the GIF's size), its transparent pixels
     /// left as they are; returns the rectangle it covers, within the canvas.
     @discardableResult
     private func draw(_ image: ImageBlock, number: Int, on canvas: inout Bitmap) throws(ImageError) -> PixelRectangle {
-        var reader = BlockReader(bytes: bytes, position: image.range.lowerBound + 1)
-        let (left, top, frameWidth, frameHeight) = (try reader.word(), try reader.word(), try reader.word(), try reader.word())
+        // After the descriptor's 0x2C and the rectangle ``init(_:)`` read.
+        var reader = BlockReader(bytes: bytes, position: image.range.lowerBound + 9)
+        let (left, top, frameWidth, frameHeight) = (image.rectangle.x, image.rectangle.y, image.rectangle.width, image.rectangle.height)
         let flags = try reader.byte()
         var table = globalTable
         if flags & 0x80 != 0 {
@@ -239,11 +233,18 @@ package struct GIFFile: Sendable {
     }
 }
 
-/// An image block (its descriptor to the end of its data) and the graphic control that goes
-/// with it.
+/// An image block (its descriptor to the end of its data), the rectangle of the canvas it
+/// covers, and the graphic control that goes with it.
 private struct ImageBlock {
     let range: Range<Int>
+    let rectangle: PixelRectangle
     let control: GraphicControl
+
+    /// Whether it paints every pixel of a `width` x `height` canvas: it covers it and has no
+    /// transparency.
+    func covers(width: Int, height: Int) -> Bool {
+        control.transparent == nil && rectangle.x == 0 && rectangle.y == 0 && rectangle.width >= width && rectangle.height >= height
+    }
 }
 
 /// What a graphic control extension says of the image after it.

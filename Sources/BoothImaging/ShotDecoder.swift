@@ -65,9 +65,14 @@ package struct ShotDecoder: Sendable {
         var animation: ScreenPicture?
         if GIFFile.isGIF(jpeg) {
             let file = try GIFFile(jpeg)
-            decoded = try file.firstFrame()
-            header = (decoded.width, decoded.height)
             if let screen, file.frameCount > 1 { animation = try file.screenPicture(fitting: screen) }
+            // The animation's first frame is the first frame, unless the screen made it smaller.
+            if let first = animation?.first, first.width == file.width, first.height == file.height {
+                decoded = first
+            } else {
+                decoded = try file.firstFrame()
+            }
+            header = (file.width, file.height)
         } else {
             let decoder = try JPEGDecoder()
             let size = try decoder.header(of: jpeg)

@@ -7,8 +7,9 @@ import Foundation
 ///
 /// Only the latest preview frame is kept; frames that arrive while the content shows no preview
 /// are not decoded at all. A picture that moves (an animation on the naming screen, in the
-/// gallery, in the slideshow) is drawn again when its next frame is due, as its drawing said. The schedule is a value the render thread consults under a lock;
-/// it never reads a clock itself, so tests drive it with plain instants.
+/// gallery, in the slideshow) is drawn again when its next frame is due, as its drawing said.
+/// The schedule is a value the render thread consults under a lock; it never reads a clock
+/// itself, so tests drive it with plain instants.
 package struct RenderSchedule {
     /// What the render thread does next.
     package enum Step {

@@ -438,7 +438,7 @@ struct DeviceSet: Sendable {
         let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil
         var modeButtons: [PictureMode: any ShutterButton] = [:]
         if real.contains(.button) {
-            for (mode, settings) in hardware.modeButtons.sorted(by: { $0.key.sortOrder < $1.key.sortOrder }) {
+            for (mode, settings) in hardware.modeButtons {
                 modeButtons[mode] = try GPIOButton(settings: settings, logger: logger, named: mode.rawValue.capitalized)
             }
         }

@@ -67,7 +67,7 @@ package enum Doctor {
         ) {
             "\(try GPIOButton.check(hardware.shutter)) exists and is free."
         }
-        for (mode, button) in hardware.modeButtons.sorted(by: { $0.key.sortOrder < $1.key.sortOrder }) {
+        for (mode, button) in hardware.modeButtons {
             run(
                 "\(mode.rawValue) button",
                 fix:

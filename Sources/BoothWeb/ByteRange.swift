@@ -45,7 +45,7 @@ enum ByteRange: Equatable, Sendable {
 
     /// A non-negative decimal number, digits only (no sign, no spaces); nil for anything else or
     /// a number too large to matter.
-    private static func number(_ text: Substring) -> Int? {
+    static func number(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
         return Int(text) ?? Int.max
     }

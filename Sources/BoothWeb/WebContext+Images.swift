@@ -27,11 +27,12 @@ extension WebContext {
     /// picture, as the camera took it, with the picture's name and the shot's own time inside,
     /// as a download named "Alice, shot 1 of 4.jpg". A shot never changes, but its name does.
     func shot(_ id: UUID, number raw: String) async throws -> Response {
-        guard !raw.isEmpty, raw.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+        // Digits name a shot (as a byte range reads them); shot 0, or one past any picture's, is
+        // one this picture has not.
+        guard let number = ByteRange.number(raw[...]) else {
             throw WebError.badRequest("\"\(raw.prefix(20))\" is not a shot's number: shots are numbered from 1.")
         }
-        // Digits name a shot; shot 0, or one past any picture's, is one this picture has not.
-        guard let number = Int(raw), (1...PhotoPart.maximumCount).contains(number) else {
+        guard (1...PhotoPart.maximumCount).contains(number) else {
             throw WebError.notFound("This picture has no shot \(raw.prefix(20)): shots are numbered from 1.")
         }
         let event = settings.event

@@ -20,12 +20,13 @@ package struct HardwareConfiguration: Sendable, Hashable {
 
     package init() {}
 
-    /// The button of each mode that has one: the shutter's settings on its own line.
-    package var modeButtons: [PictureMode: GPIOButton.Settings] {
-        modeLines.mapValues { line in
+    /// The button of each mode that has one, in the modes' order: the shutter's settings on its
+    /// own line.
+    package var modeButtons: [(mode: PictureMode, settings: GPIOButton.Settings)] {
+        modeLines.sorted { $0.key.sortOrder < $1.key.sortOrder }.map { mode, line in
             var settings = shutter
             settings.line = line
-            return settings
+            return (mode, settings)
         }
     }
 
