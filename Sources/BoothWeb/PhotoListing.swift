@@ -77,14 +77,16 @@ struct PhotoListing: Sendable, Hashable {
         // Both are checked whichever is used: a malformed value is an error even beside the other.
         let album = try form["album"].map(albumSource)
         if let text = form["q"] {
-            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard trimmed.count <= maximumSearchLength else {
+            // Checked as sent, before trimming: a tab or a line break at either end is as wrong
+            // as one inside, and the limit counts what the guest sent.
+            guard text.count <= maximumSearchLength else {
                 throw WebError.badRequest(
-                    "A search is at most \(maximumSearchLength) characters; this one has \(trimmed.count). Type part of the name.")
+                    "A search is at most \(maximumSearchLength) characters; this one has \(text.count). Type part of the name.")
             }
-            guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw WebError.badRequest("A search cannot hold control characters (such as a line break or a tab). Type the name as text.")
             }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
             if !trimmed.isEmpty { return PhotoListing(source: .search(trimmed)) }
         }
         return album.map { PhotoListing(source: $0) } ?? .all

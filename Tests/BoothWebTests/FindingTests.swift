@@ -83,7 +83,11 @@ struct FindingTests {
             #expect(html.contains("<p class=\"empty\">No photo named \u{201C}&lt;b&gt;bob\u{201D}."))
             #expect(GalleryPageTests.photoLinks(html).isEmpty)
             let long = String(repeating: "a", count: 101)
-            for (query, message) in [(long, "at most 100 characters"), ("a%0Ab", "control characters")] {
+            let cases = [
+                (long, "at most 100 characters"), (long.dropLast() + "%20", "at most 100 characters"),
+                ("a%0Ab", "control characters"), ("%C2%A4%09", "control characters"), ("%0Azoe", "control characters"),
+            ]
+            for (query, message) in cases {
                 for uri in ["/?q=\(query)", "/api/photos?q=\(query)"] {
                     let response = try await client.execute(uri: uri, method: .get)
                     #expect(response.status == .badRequest, "\(uri)")
@@ -92,6 +96,8 @@ struct FindingTests {
             }
             let fits = try await client.execute(uri: "/?q=\(String(repeating: "a", count: 100))", method: .get)
             #expect(fits.status == .ok)
+            let spaced = try await client.execute(uri: "/?q=%20zo%C3%AB%20", method: .get)
+            #expect(GalleryPageTests.photoLinks(String(buffer: spaced.body)).count == 1, "spaces around a search are not part of it")
         }
     }
 
