@@ -18,7 +18,7 @@ public enum PictureMode: String, Sendable, Hashable, CaseIterable, CustomStringC
     package var isBurst: Bool { self == .animation || self == .boomerang }
 
     /// Where the mode comes in lists (the main screen's invitations): in the order of its cases.
-    package var sortOrder: Int { Self.allCases.firstIndex(of: self)! }
+    public var sortOrder: Int { Self.allCases.firstIndex(of: self)! }
 }
 
 /// How a press of each mode is made: how many shots, and their timing.
