@@ -63,6 +63,8 @@ let package = Package(
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // libpng's simplified API: a layout's overlay and background pictures.
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        // libcups (libcups2-dev has no pkg-config file): IPP requests to the CUPS server.
+        .systemLibrary(name: "CCUPS", providers: [.apt(["libcups2-dev"])]),
         .target(name: "BoothCore", swiftSettings: strictSettings),
         // What BoothCore may not do, being pure: the system calls its users share (the monotonic
         // clock's reading, thread priority, retrying on EINTR, giving freed memory back) and the
@@ -168,6 +170,16 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Printing through CUPS: the page of each request, the print thread that sends the
+        // catalog's print queue to CUPS and follows each job to its end, and the printer's state.
+        .target(
+            name: "BoothPrint",
+            dependencies: [
+                "BoothCore", "BoothSystem", "BoothStore", "BoothImaging", "BoothPictures", "CCUPS",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "BoothService",
             dependencies: [
@@ -180,6 +192,7 @@ let package = Package(
                 "BoothDevices",
                 "BoothWeb",
                 "BoothSync",
+                "BoothPrint",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),

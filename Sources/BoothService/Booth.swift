@@ -2,6 +2,7 @@ import BoothCore
 import BoothDevices
 import BoothImaging
 import BoothPictures
+import BoothPrint
 import BoothScreen
 import BoothStore
 import BoothSync
@@ -158,7 +159,9 @@ package enum Booth {
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), deletionKey: links.deletionKey(for:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
-            composer: composer, memory: decodeMemory, blanks: configuration.layoutBlanks, logger: logger)
+            composer: composer, memory: decodeMemory, blanks: configuration.layoutBlanks,
+            autoPrintCopies: configuration.printing.printer != nil && configuration.printing.auto ? configuration.printing.copies : 0,
+            logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
         let cameraService = CameraService(
             camera: devices.camera, frames: frames, logger: logger,
@@ -230,6 +233,17 @@ package enum Booth {
             services.append(.init(service: SyncService(sync: sync), serviceName: "sync"))
         } else {
             logger.info("The event sync is off (no sync.endpoint, sync.bucket and sync.event).")
+        }
+        if let settings = PrintSettings(configuration.printing) {
+            let printing = PrintWorker(settings: settings, library: library, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) })
+            logger.info(
+                """
+                Printing on the CUPS queue \(settings.queue) at \(settings.server), on \(settings.media)\
+                \(settings.auto ? ", every picture as it is saved (\(settings.copies) cop\(settings.copies == 1 ? "y" : "ies"))" : ", on request").
+                """)
+            services.append(.init(service: PrintService(worker: printing), serviceName: "print"))
+        } else {
+            logger.info("Printing is off (no print.printer).")
         }
         services.append(.init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"))
         // SIGTERM and SIGINT come through TrappedSignal.stop, which hears them for the whole run.
@@ -353,6 +367,27 @@ struct SyncService: Service {
 
     func run() async throws {
         await cancelWhenGracefulShutdown { await sync.run() }
+    }
+}
+
+/// The print thread as one of the booth's services: it runs until the group stops.
+struct PrintService: Service {
+    let worker: PrintWorker
+
+    func run() async throws {
+        worker.start()
+        try? await gracefulShutdown()
+        await worker.stop()
+    }
+}
+
+extension PrintSettings {
+    /// The print thread's settings from `print:`; `nil` when the booth does not print.
+    init?(_ configuration: PrintConfiguration) {
+        guard let queue = configuration.printer else { return nil }
+        self.init(
+            server: configuration.server ?? .cupsDefault, queue: queue, media: configuration.media, copies: configuration.copies,
+            auto: configuration.auto, margin: configuration.marginMillimetres * 100, resumeQueue: configuration.resumeQueue)
     }
 }
 

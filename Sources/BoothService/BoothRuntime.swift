@@ -71,6 +71,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///     `nil` when the booth takes single photos only.
     ///   - memory: where a picture's shots are decoded (the composer's, for an animation's frames).
     ///   - blanks: what the layout's texts say (the event, the booth).
+    ///   - autoPrintCopies: the copies of every picture printed when saved (`print.auto`); 0
+    ///     for none.
     init(
         settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton,
         modeButtons: [PictureMode: any ShutterButton] = [:], keypad: any Keypad, screen: any Screen,
@@ -79,7 +81,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
         deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), composer: sending PictureComposer? = nil,
-        memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:], logger: Logger
+        memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:], autoPrintCopies: Int = 0, logger: Logger
     ) {
         self.settings = settings
         self.clock = clock
@@ -98,7 +100,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.sink = sink
         writer = PhotoWriter(
             library: library, reviews: reviews, decodeShot: decodeShot, clock: wallClock, observer: observer, logger: logger,
-            composer: composer, memory: memory, blanks: blanks, dateFormat: dateFormat
+            composer: composer, memory: memory, blanks: blanks, dateFormat: dateFormat, autoPrintCopies: autoPrintCopies
         ) { event in
             sink.yield(.event(event))
         }

@@ -76,6 +76,8 @@ final class PhotoWriter: Sendable {
     /// until the guest has typed it: the picture is then composed again with it. Touched only
     /// on `worker`.
     private let awaitingName = Mutex<[UUID: (shots: [Data], blanks: [TextBlank: String])]>([:])
+    /// The copies of every picture queued for printing as it is saved (`print.auto`); 0 for none.
+    private let autoPrintCopies: Int
     /// Where an animation's frames are decoded: the composer's, so that one mapping serves both.
     private let memory: DecodeMemory
 
@@ -83,9 +85,10 @@ final class PhotoWriter: Sendable {
         library: PhotoLibrary, reviews: ReviewPictures, decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) },
         clock: CorrectedClock = CorrectedClock(), observer: BoothObserver = BoothObserver(), logger: Logger,
         composer: sending PictureComposer? = nil, memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:],
-        dateFormat: PhotoDateFormat = BoothLanguage.english.dateFormat,
+        dateFormat: PhotoDateFormat = BoothLanguage.english.dateFormat, autoPrintCopies: Int = 0,
         report: @escaping @Sendable (BoothEvent) -> Void
     ) {
+        self.autoPrintCopies = autoPrintCopies
         self.composer = Mutex(composer)
         self.memory = memory
         self.blanks = blanks
@@ -330,7 +333,7 @@ final class PhotoWriter: Sendable {
             let (photo, timings) = try library.add(
                 file, thumbnail: decoded.thumbnail, id: picture.id, number: first.number,
                 caption: picture.placeholder, createdAt: first.part.createdAt, camera: first.camera, perceptualHash: decoded.perceptualHash,
-                kind: PictureKind(order.mode), layout: layout, parts: taken.map(\.part))
+                kind: PictureKind(order.mode), layout: layout, parts: taken.map(\.part), printCopies: autoPrintCopies)
             logger.info(
                 """
                 saved \(photo.id.lowercased) \(photo.caption.quoted) \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \
@@ -370,7 +373,7 @@ final class PhotoWriter: Sendable {
                 let (photo, timings) = try library.add(
                     jpeg, thumbnail: decoded.thumbnail, id: shot.photo.id, number: shot.number,
                     caption: shot.photo.placeholder, createdAt: wallClock.date(of: frame.timestamp), camera: frame.source,
-                    perceptualHash: decoded.perceptualHash)
+                    perceptualHash: decoded.perceptualHash, printCopies: autoPrintCopies)
                 let offset = Double(shot.shutterAt.duration(to: frame.timestamp).inNanoseconds) / 1e6
                 logger.info(
                     """

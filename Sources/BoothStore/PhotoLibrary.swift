@@ -48,6 +48,8 @@ package final class PhotoLibrary: Sendable {
     package let gallery: GalleryQueries
     /// The event sync's side of the catalog.
     package let outbox: SyncOutbox
+    /// The print queue.
+    package let prints: PrintQueue
 
     /// Opens the library in `directory` and brings its catalog to the current schema. On a disk
     /// so full that SQLite cannot open the catalog for writing, or one that cannot be written at
@@ -94,6 +96,7 @@ package final class PhotoLibrary: Sendable {
         nextNumber = Mutex(highest + 1)
         gallery = GalleryQueries(catalog: catalog, malformedRowCount: malformed)
         outbox = SyncOutbox(catalog: catalog, directory: self.directory, boothName: boothName)
+        prints = PrintQueue(catalog: catalog)
         if malformed > 0 {
             logger.warning(
                 """
@@ -186,9 +189,12 @@ package final class PhotoLibrary: Sendable {
     /// A picture composed of shots (`kind`, `layout`, `parts`) is saved the same way, once its
     /// shots are (``addPart(_:id:of:index:number:width:height:createdAt:camera:)``): its sidecar
     /// names them, so that it can be made again from them. An animation's bytes are its GIF.
+    ///
+    /// `printCopies` above 0 queues a print of the picture in the same transaction
+    /// (`print.auto`): a picture the booth saved is never left unprinted by a crash.
     package func add(
         _ jpeg: Data, thumbnail: Thumbnail, id: UUID, number: Int, caption: Caption, createdAt: Date, camera: CameraModel? = nil,
-        perceptualHash: UInt64? = nil, kind: PictureKind = .photo, layout: String? = nil, parts: [PhotoPart] = []
+        perceptualHash: UInt64? = nil, kind: PictureKind = .photo, layout: String? = nil, parts: [PhotoPart] = [], printCopies: Int = 0
     ) throws(LibraryError) -> (Photo, SaveTimings) {
         let createdAt = createdAt.roundedToMilliseconds
         let file = Self.relativePath(for: id, createdAt: createdAt, fileExtension: kind.fileExtension)
@@ -213,7 +219,10 @@ package final class PhotoLibrary: Sendable {
         reached("save: files in place")
         let written = clock.now
         do {
-            try insert(photo, thumbnail: thumbnail.jpeg, booth: boothName, perceptualHash: perceptualHash, closing: intent)
+            try insert(photo, thumbnail: thumbnail.jpeg, booth: boothName, perceptualHash: perceptualHash, closing: intent) { db in
+                if printCopies > 0 { _ = try PrintJobRecord.queue(id, copies: printCopies, reason: .auto, at: createdAt, in: db) }
+            }
+            if printCopies > 0 { prints.noteQueued() }
         } catch {
             // The guest is told that this photo was not saved: the original must not be adopted
             // at the next start, and its space goes back to the photos that can be saved.

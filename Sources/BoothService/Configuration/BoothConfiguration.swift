@@ -24,6 +24,8 @@ package struct BoothConfiguration: Sendable {
     package var web = WebConfiguration()
     /// The event's bucket, which every booth of the event replicates through; off by default.
     package var sync = SyncSettings()
+    /// Printing; off by default.
+    package var printing = PrintConfiguration()
     /// The free space the booth keeps on the library's disk: below it the booth takes no
     /// photos, and says so before a guest poses.
     ///

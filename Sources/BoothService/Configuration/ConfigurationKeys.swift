@@ -29,6 +29,8 @@ extension ConfigurationKey {
         Setting.syncEndpoint.key, Setting.syncBucket.key, Setting.syncRegion.key, Setting.syncEvent.key,
         Setting.syncPathStyle.key, Setting.syncCredentialsFile.key, Setting.syncMaxBytesPerSecond.key,
         Setting.syncInterval.key,
+        Setting.printPrinter.key, Setting.printServer.key, Setting.printMedia.key, Setting.printCopies.key, Setting.printAuto.key,
+        Setting.printMargin.key, Setting.printResumeQueue.key,
     ]
 }
 
@@ -415,4 +417,54 @@ extension Setting<Int> {
 extension Setting<Seconds> {
     /// `sync.interval_seconds`: how often the event's other booths are looked for.
     package static var syncInterval: Self { Setting("sync.interval_seconds", in: 1...3600) { $0.sync.listInterval = $1.duration } }
+}
+
+// MARK: - Printing
+
+extension Setting<String> {
+    /// `print.printer`: the CUPS queue pictures are printed on; none by default.
+    package static var printPrinter: Self {
+        Setting(
+            "print.printer", allowed: "a CUPS queue's name, as lpstat -p lists it (letters, digits, - and _)",
+            where: { name in
+                !name.isEmpty && name.count <= 127 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            }
+        ) { $0.printing.printer = $1 }
+    }
+}
+
+extension Setting<IPPServer> {
+    /// `print.server`: the CUPS server; libcups's own by default.
+    package static var printServer: Self {
+        Setting("print.server", allowed: "HOST:PORT, HOST, or a local socket's path such as /run/cups/cups.sock") { $0.printing.server = $1 }
+    }
+}
+
+extension Setting<PrintMedia> {
+    /// `print.media`: the paper.
+    package static var printMedia: Self {
+        Setting(
+            "print.media", allowed: "4x6, 5x7, 3.5x5, a6, a5, a4, letter, 2x6 (two strips on a 4x6 sheet) or a PWG name such as na_index-4x6_4x6in"
+        ) {
+            $0.printing.media = $1
+        }
+    }
+}
+
+extension Setting<Int> {
+    /// `print.copies`: the copies of each picture.
+    package static var printCopies: Self { Setting("print.copies", in: 1...10) { $0.printing.copies = $1 } }
+
+    /// `print.margin_mm`: the white margin around the picture; 0 for borderless.
+    package static var printMargin: Self { Setting("print.margin_mm", in: 0...30) { $0.printing.marginMillimetres = $1 } }
+}
+
+extension Setting<Bool> {
+    /// `print.auto`: print every picture when saved.
+    package static var printAuto: Self { Setting("print.auto", allowed: "true or false") { $0.printing.auto = $1 } }
+
+    /// `print.resume_queue`: start the CUPS queue again when it stops.
+    package static var printResumeQueue: Self {
+        Setting("print.resume_queue", allowed: "true or false") { $0.printing.resumeQueue = $1 }
+    }
 }

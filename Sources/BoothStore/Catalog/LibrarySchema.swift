@@ -302,6 +302,32 @@ enum LibrarySchema {
                     END;
                     """)
         }
+        // The print queue (issue 28): one row per print request, written in the transaction
+        // of its reason (the photo's save when every picture is printed, the request itself
+        // otherwise), and followed to its end through CUPS. `uuid` is also the CUPS job's
+        // `job-uuid`: a booth that stopped between sending a job and recording its number finds
+        // the job by it, rather than printing it twice. Its rows are not what guests see: no
+        // trigger counts them.
+        migrator.registerMigration("v13: print queue") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE print_job (
+                        number INTEGER PRIMARY KEY AUTOINCREMENT,
+                        uuid TEXT NOT NULL UNIQUE,
+                        photo_id TEXT NOT NULL,
+                        copies INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        requested_at TEXT NOT NULL,
+                        state TEXT NOT NULL,
+                        cups_job INTEGER,
+                        detail TEXT,
+                        pages INTEGER NOT NULL DEFAULT 0,
+                        finished_at TEXT,
+                        cancel_asked INTEGER NOT NULL DEFAULT 0);
+                    CREATE INDEX print_job_open ON print_job(state, number) WHERE state IN ('pending', 'sending', 'printing');
+                    CREATE INDEX print_job_photo ON print_job(photo_id);
+                    """)
+        }
         return migrator
     }
 

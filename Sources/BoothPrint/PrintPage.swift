@@ -1,0 +1,85 @@
+import BoothCore
+import BoothImaging
+import BoothPictures
+import BoothScreen
+import Foundation
+
+extension PrintMedia {
+    /// The sheet's sides in pixels at `dpi`.
+    package func pixels(dpi: Int) -> (short: Int, long: Int) {
+        (Self.pixels(shortSide, dpi: dpi), Self.pixels(longSide, dpi: dpi))
+    }
+
+    static func pixels(_ hundredthsOfMillimetre: Int, dpi: Int) -> Int {
+        Int((Double(hundredthsOfMillimetre) / 2540 * Double(dpi)).rounded())
+    }
+}
+
+/// Makes the page of a print: the picture on a sheet of the media, at the printer's resolution,
+/// as a JPEG. The picture fills the sheet within the margin, turned with the sheet (a landscape
+/// picture on a landscape page), never cropped; pictures that share a sheet (strips) stand side
+/// by side. Used by the print thread alone (composers are not thread-safe).
+final class PageMaker {
+    let media: PrintMedia
+    /// The margin around the picture, in hundredths of a millimetre; 0 for borderless.
+    let margin: Int
+    private var composers: [String: PictureComposer] = [:]
+
+    init(media: PrintMedia, margin: Int) {
+        self.media = media
+        self.margin = margin
+    }
+
+    /// The page of `picture` (a JPEG) of `width` by `height` pixels at `dpi`.
+    func page(of picture: Data, width: Int, height: Int, dpi: Int) throws(PrintError) -> Data {
+        let layout = layout(pictureWidth: width, pictureHeight: height, dpi: dpi)
+        let composer: PictureComposer
+        if let made = composers[layout.name] {
+            composer = made
+        } else {
+            do {
+                composer = try PictureComposer(try LoadedLayout(layout), defaultFont: "")
+            } catch {
+                throw .document("The page cannot be laid out: \(error)")
+            }
+            composers = [layout.name: composer]
+        }
+        do {
+            return Self.stamped(try composer.jpeg(shots: Array(repeating: picture, count: layout.slots.count), blanks: [:]), dpi: dpi)
+        } catch {
+            throw .document("The picture cannot be read to print it: \(error)")
+        }
+    }
+
+    /// `jpeg` with its resolution in its JFIF header (TurboJPEG writes an aspect ratio only), so
+    /// that a printer that reads it knows the page's size.
+    static func stamped(_ jpeg: Data, dpi: Int) -> Data {
+        var bytes = [UInt8](jpeg)
+        // SOI, then APP0 "JFIF\0" version, units (1: dots per inch), X and Y density.
+        guard bytes.count > 18, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF, bytes[3] == 0xE0,
+            Array(bytes[6..<11]) == Array("JFIF\0".utf8)
+        else { return jpeg }
+        bytes[13] = 1
+        bytes[14] = UInt8(dpi >> 8)
+        bytes[15] = UInt8(dpi & 0xFF)
+        bytes[16] = UInt8(dpi >> 8)
+        bytes[17] = UInt8(dpi & 0xFF)
+        return Data(bytes)
+    }
+
+    /// The sheet at `dpi`, turned as the picture is, with one slot per picture on it.
+    func layout(pictureWidth: Int, pictureHeight: Int, dpi: Int) -> Layout {
+        let (short, long) = media.pixels(dpi: dpi)
+        let border = PrintMedia.pixels(margin, dpi: dpi)
+        let count = media.picturesPerSheet
+        // Strips stand along the sheet's long side; a single picture turns the sheet with it.
+        let landscape = count == 1 && pictureWidth > pictureHeight
+        let (width, height) = landscape ? (long, short) : (short, long)
+        let slotWidth = max(1, (width - border * (count + 1)) / count)
+        let slotHeight = max(1, height - 2 * border)
+        let slots = (0..<count).map { index in
+            PhotoSlot(x: border + index * (slotWidth + border), y: border, width: slotWidth, height: slotHeight, fit: .contain)
+        }
+        return Layout(name: "page \(media.pwgName) \(width)x\(height) \(count)", width: width, height: height, slots: slots)
+    }
+}

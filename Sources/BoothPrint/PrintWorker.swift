@@ -1,0 +1,346 @@
+import BoothCore
+import BoothStore
+import BoothSystem
+import Foundation
+import Logging
+import Synchronization
+
+/// How the booth prints (`print:` in photobooth.yaml).
+package struct PrintSettings: Sendable, Hashable {
+    /// The CUPS server.
+    package var server: IPPServer
+    /// The CUPS queue's name.
+    package var queue: String
+    package var media: PrintMedia
+    /// Copies of each picture.
+    package var copies: Int
+    /// Whether every picture is printed when saved.
+    package var auto: Bool
+    /// The margin around the picture, in hundredths of a millimetre.
+    package var margin: Int
+    /// Whether the booth starts a queue that CUPS stopped (after a printer's failure) again.
+    package var resumeQueue: Bool
+    /// The user the booth's jobs belong to in CUPS.
+    package var user: String
+
+    package init(
+        server: IPPServer = .cupsDefault, queue: String, media: PrintMedia, copies: Int = 1, auto: Bool = false, margin: Int = 300,
+        resumeQueue: Bool = false, user: String = "photobooth"
+    ) {
+        self.server = server
+        self.queue = queue
+        self.media = media
+        self.copies = copies
+        self.auto = auto
+        self.margin = margin
+        self.resumeQueue = resumeQueue
+        self.user = user
+    }
+}
+
+/// The print thread: it sends the catalog's print queue to CUPS, one request after another in
+/// the order they were made, follows each job to its end through CUPS's job state, and watches
+/// the printer.
+///
+/// Each request is sent at most once whatever stops the booth: the thread records that it is
+/// sending a request before it sends it, and CUPS's job carries the request's identity
+/// (`job-uuid`). A request found being sent (the booth stopped meanwhile) is looked for in
+/// CUPS's jobs before anything else: a job CUPS has is followed, and a request CUPS never got
+/// is sent again. CUPS takes a job's document whole or not at all (IPP Print-Job), so there is
+/// no half-sent job.
+///
+/// The printer's state is read every second from the queue and, for a network printer, from
+/// the printer itself: CUPS relays a printer's reasons only while it prints, and a guest should
+/// learn that the paper ran out before pressing, not after. Every change is reported.
+///
+/// Everything here blocks (IPP over HTTP, reading and laying out pictures): it runs on a thread
+/// of its own at background priority, never on Swift's cooperative pool nor ahead of the
+/// capture path.
+package final class PrintWorker: Sendable {
+    /// How often the printer and the jobs are asked.
+    package static let interval = Duration.seconds(1)
+
+    private let settings: PrintSettings
+    private let library: PhotoLibrary
+    private let logger: Logger
+    private let reported: @Sendable (PrinterStatus) -> Void
+    private let current = Mutex(PrinterStatus(state: .idle))
+    /// Whether a guest is still naming a picture: its prints wait for the name, which the
+    /// picture may print (`{caption}`).
+    private let isBeingNamed: @Sendable (UUID) -> Bool
+    private let thread = Mutex<DedicatedThread?>(nil)
+
+    /// A print thread for `settings` over `library`'s print queue; `reported` hears every change
+    /// of the printer's state, on the print thread. Idle until ``start()``.
+    package init(
+        settings: PrintSettings, library: PhotoLibrary, logger: Logger, isBeingNamed: @escaping @Sendable (UUID) -> Bool = { _ in false },
+        reporting reported: @escaping @Sendable (PrinterStatus) -> Void = { _ in }
+    ) {
+        self.isBeingNamed = isBeingNamed
+        self.settings = settings
+        self.library = library
+        self.logger = logger
+        self.reported = reported
+    }
+
+    /// The printer's state at the last look.
+    package var status: PrinterStatus { current.withLock { $0 } }
+
+    /// Looks at the queue now: a picture was named, or a request made in another process.
+    package func wake() {
+        thread.withLock { $0 }?.wake()
+    }
+
+    package func start() {
+        let started = DedicatedThread(name: "print", priority: .background) { [self] wakeup in
+            run(wakeup)
+        }
+        thread.withLock { $0 = started }
+        library.prints.whenQueued { [weak started] in started?.wake() }
+    }
+
+    package func stop() async {
+        await thread.withLock { $0 }?.stop()
+    }
+
+    private func run(_ wakeup: Wakeup) {
+        let clock = MonotonicClock()
+        let connection = CUPSConnection(server: settings.server)
+        let queue = CUPSQueue(name: settings.queue, connection: connection, user: settings.user)
+        var device: (connection: CUPSConnection, uri: String, resource: String)?
+        let pages = PageMaker(media: settings.media, margin: settings.margin)
+        while !wakeup.isStopping {
+            let next = clock.now + Self.interval
+            let attributes = watch(queue, device: &device)
+            if let attributes {
+                do throws(LibraryError) {
+                    try settle(queue)
+                    if attributes.acceptingJobs { try send(queue, attributes: attributes, pages: pages, wakeup: wakeup) }
+                } catch {
+                    logger.error("The print queue could not be read or updated: \(error)")
+                }
+            }
+            wakeup.wait(until: next)
+        }
+    }
+
+    // MARK: The printer
+
+    /// Reads the queue's and the printer's state and reports a change; `nil` when CUPS cannot
+    /// be reached.
+    private func watch(_ queue: CUPSQueue, device: inout (connection: CUPSConnection, uri: String, resource: String)?) -> PrinterAttributes? {
+        let attributes: PrinterAttributes
+        do {
+            attributes = try queue.attributes()
+        } catch {
+            let fault: PrinterFault = error.isNotFound ? .stopped : .serverUnreachable
+            let message =
+                error.isNotFound
+                ? "CUPS has no queue named \(settings.queue) (print.printer); lpstat -p lists the queues."
+                : "\(error)"
+            publish(PrinterStatus(state: error.isNotFound ? .stopped : .unreachable, faults: [fault], message: message))
+            return nil
+        }
+        var reasons = attributes.reasons
+        var message = attributes.message
+        if !attributes.acceptingJobs { reasons.append("not-accepting-jobs") }
+        if let uri = attributes.deviceURI, let (server, resource) = Self.directlyAskable(uri) {
+            if device?.uri != uri { device = (CUPSConnection(server: server), uri, resource) }
+            if let device {
+                do {
+                    let printer = try CUPSQueue.attributes(of: uri, resource: resource, over: device.connection, user: settings.user)
+                    reasons += printer.reasons
+                    if message.isEmpty { message = printer.message }
+                } catch {
+                    reasons.append("offline")
+                    if message.isEmpty { message = "The printer does not answer at \(uri): \(error)" }
+                }
+            }
+        } else {
+            device = nil
+        }
+        var status = PrinterStatus(ippState: attributes.state, reasons: reasons, message: message)
+        if !attributes.acceptingJobs, !status.faults.contains(.notAccepting) {
+            status.faults.insert(.notAccepting, at: 0)
+        }
+        publish(status)
+        if status.faults.contains(.paused) || status.faults == [.stopped], settings.resumeQueue {
+            do {
+                try queue.resume()
+                logger.notice("The print queue \(settings.queue) was stopped; it is started again (print.resume_queue).")
+            } catch {
+                logger.warning("The print queue \(settings.queue) is stopped and could not be started again: \(error)")
+            }
+        }
+        return attributes
+    }
+
+    /// A network printer's address to ask for its state: an `ipp://` device; `nil` for any other
+    /// (a USB printer's state comes through CUPS's backend).
+    static func directlyAskable(_ uri: String) -> (IPPServer, String)? {
+        guard let url = URL(string: uri), url.scheme == "ipp", let host = url.host, !host.isEmpty else { return nil }
+        return (IPPServer(host: host, port: url.port ?? 631), url.path.isEmpty ? "/" : url.path)
+    }
+
+    private func publish(_ status: PrinterStatus) {
+        let changed = current.withLock { current in
+            defer { current = status }
+            return current != status
+        }
+        guard changed else { return }
+        if status.fault != nil {
+            logger.warning(
+                "The printer: \(status.faults.map(\.rawValue).joined(separator: ", "))\(status.message.isEmpty ? "" : " (\(status.message))").")
+        } else {
+            logger.notice("The printer is \(status.state.rawValue)\(status.message.isEmpty ? "" : " (\(status.message))").")
+        }
+        reported(status)
+    }
+
+    // MARK: The jobs
+
+    /// Finds out what became of the requests CUPS has or may have: a request being sent when
+    /// the booth stopped, a job printing, a job the operator canceled.
+    private func settle(_ queue: CUPSQueue) throws(LibraryError) {
+        for request in try library.prints.requests(in: [.sending, .printing]) {
+            do {
+                try settle(request, queue)
+            } catch {
+                // CUPS stopped answering: the next look goes on.
+                logger.debug("Print \(request.number) could not be followed: \(error)")
+                return
+            }
+        }
+    }
+
+    private func settle(_ request: PrintRequest, _ queue: CUPSQueue) throws {
+        var job: CUPSJob?
+        if let id = request.cupsJob {
+            if request.cancelAsked { try queue.cancel(id) }
+            job = try queue.job(id)
+        }
+        if job == nil {
+            job = try queue.job(marked: request.id)
+        }
+        guard let job else {
+            if request.cancelAsked {
+                try library.prints.finished(request, as: .canceled, pages: 0, detail: "Canceled by the operator before CUPS had it.")
+            } else {
+                let why = request.state == .sending ? "CUPS never got it" : "CUPS lost it"
+                logger.warning("Print \(request.number) (photo \(request.photo.lowercased)) is sent again: \(why).")
+                try library.prints.sendAgain(request, detail: "\(why); sent again")
+            }
+            return
+        }
+        if request.state == .sending || request.cupsJob != job.id {
+            try library.prints.printing(request, job: job.id, detail: detail(of: job))
+        }
+        if request.cancelAsked, request.cupsJob == nil, !job.state.isFinal {
+            try queue.cancel(job.id)
+            return
+        }
+        switch job.state {
+        case .completed:
+            try library.prints.finished(request, as: .done, pages: job.pages, detail: nil)
+            logger.notice("Print \(request.number) (photo \(request.photo.lowercased)) printed: CUPS job \(job.id).")
+        case .canceled:
+            let detail = request.cancelAsked ? "Canceled by the operator." : "Canceled at the printer or in CUPS."
+            try library.prints.finished(request, as: .canceled, pages: job.pages, detail: detail)
+            logger.notice("Print \(request.number) (photo \(request.photo.lowercased)): \(detail)")
+        case .aborted:
+            let detail = "CUPS gave up on it: \(self.detail(of: job))"
+            try library.prints.finished(request, as: .failed, pages: job.pages, detail: detail)
+            logger.error("Print \(request.number) (photo \(request.photo.lowercased)) failed. \(detail)")
+        default:
+            let detail = detail(of: job)
+            if detail != request.detail { try library.prints.note(request, detail: detail) }
+        }
+    }
+
+    private func detail(of job: CUPSJob) -> String {
+        job.message.isEmpty ? "CUPS job \(job.id), \(job.state.word)" : "CUPS job \(job.id), \(job.state.word): \(job.message)"
+    }
+
+    /// Sends the pending requests, in order, but those of a picture still being named.
+    private func send(_ queue: CUPSQueue, attributes: PrinterAttributes, pages: PageMaker, wakeup: Wakeup) throws(LibraryError) {
+        let dpi = min(600, max(150, attributes.resolution ?? 300))
+        let format = "image/jpeg"
+        for request in try library.prints.requests(in: [.pending]) where !wakeup.isStopping {
+            guard !isBeingNamed(request.photo) else { continue }
+            let document: Data
+            let started = ContinuousClock.now
+            do throws(PrintError) {
+                document = try page(of: request, pages: pages, dpi: dpi)
+            } catch {
+                try library.prints.finished(request, as: .failed, pages: 0, detail: "\(error)")
+                logger.error("Print \(request.number) (photo \(request.photo.lowercased)) cannot be made: \(error)")
+                continue
+            }
+            try library.prints.sending(request)
+            let job: Int
+            do throws(PrintError) {
+                let title = "Photobooth \(request.photo.lowercased.prefix(8)) #\(request.number)"
+                job = try queue.print(
+                    document, format: format, uuid: request.id, title: title, copies: request.copies, media: settings.media.pwgName)
+            } catch {
+                switch error {
+                case .refused(let status, _) where !Self.isTemporary(status):
+                    try library.prints.finished(request, as: .failed, pages: 0, detail: "CUPS refused it: \(error)")
+                    logger.error("Print \(request.number) (photo \(request.photo.lowercased)): CUPS refused it: \(error)")
+                default:
+                    // Whether CUPS took it is unknown until it is asked: the next look settles it.
+                    logger.warning("Print \(request.number) could not be sent, and is looked for at the next try: \(error)")
+                    return
+                }
+                continue
+            }
+            try library.prints.printing(request, job: job, detail: "CUPS job \(job), pending")
+            let elapsed = (ContinuousClock.now - started).components
+            let milliseconds = elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000
+            logger.notice(
+                """
+                Print \(request.number) (photo \(request.photo.lowercased), \(request.copies) cop\(request.copies == 1 ? "y" : "ies")) \
+                sent as CUPS job \(job): page made and accepted in \(milliseconds) ms.
+                """)
+        }
+    }
+
+    /// IPP statuses that say "not now" rather than "never": a queue not accepting jobs, a busy
+    /// or unavailable server.
+    static func isTemporary(_ status: Int) -> Bool {
+        [0x0404, 0x0506, 0x0502, 0x0507, 0x0508].contains(status)
+    }
+
+    /// The page of `request`: its picture (an animation's first shot) laid out on the media.
+    private func page(of request: PrintRequest, pages: PageMaker, dpi: Int) throws(PrintError) -> Data {
+        let photo: Photo?
+        do {
+            photo = try library.gallery.photo(id: request.photo, includingHidden: true)
+        } catch {
+            throw .document("The photo \(request.photo.lowercased) cannot be read from the catalog: \(error)")
+        }
+        guard let photo else { throw .document("The photo \(request.photo.lowercased) was deleted.") }
+        var file = library.url(of: photo)
+        var (width, height) = (photo.width, photo.height)
+        if photo.kind.isAnimated {
+            let parts: [PhotoPart]
+            do {
+                parts = try library.parts(of: photo.id)
+            } catch {
+                throw .document("The shots of animation \(photo.id.lowercased) cannot be read from the catalog: \(error)")
+            }
+            guard let first = parts.first else {
+                throw .document("The animation \(photo.id.lowercased) has no shot to print.")
+            }
+            file = library.directory.appendingPathComponent(first.file)
+            (width, height) = (first.width, first.height)
+        }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: file)
+        } catch {
+            throw .document("The picture \(file.path) cannot be read: \(error.localizedDescription)")
+        }
+        return try pages.page(of: bytes, width: width, height: height, dpi: dpi)
+    }
+}

@@ -1,0 +1,28 @@
+import BoothCore
+import Foundation
+
+/// `print:` in photobooth.yaml: whether and how the booth prints.
+package struct PrintConfiguration: Sendable, Hashable {
+    /// The CUPS queue; `nil`: the booth does not print.
+    package var printer: String?
+    /// The CUPS server; `nil`: libcups's own (`CUPS_SERVER`, `client.conf`, the local one).
+    package var server: IPPServer?
+    package var media = PrintMedia(named: "4x6")!
+    package var copies = 1
+    package var auto = false
+    /// The margin around the picture, in millimetres; 0 for borderless.
+    package var marginMillimetres = 3
+    package var resumeQueue = false
+
+    package init() {}
+}
+
+extension PrintMedia: SettingValue {
+    package init?(settingText text: String) { self.init(named: text) }
+    package var settingText: String { name }
+}
+
+extension IPPServer: SettingValue {
+    package init?(settingText text: String) { self.init(parsing: text) }
+    package var settingText: String { description }
+}
