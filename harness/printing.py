@@ -1,0 +1,205 @@
+"""A real CUPS for the printing tests: a private cupsd on loopback with one IPP Everywhere queue
+on ippeveprinter, CUPS's own IPP Everywhere printer simulator, which keeps every document it
+receives (`-k`). Nothing of the system's CUPS is touched: every file is under one folder.
+
+    with PrintLab(folder) as lab:
+        lab.server        # "127.0.0.1:PORT", for print.server
+        lab.documents()   # what the printer received, oldest first
+        lab.media_empty() / lab.media_loaded()   # the printer says it is out of paper, or not
+        lab.stop_queue() / lab.start_queue()     # the queue stopped as CUPS stops it (paused)
+
+ippeveprinter needs a D-Bus system bus even with DNS-SD off (Debian builds it with Avahi): it gets
+a private dbus-daemon. cupsd refuses to run as root without its sandbox: as root it runs as
+`nobody`, which then owns the folder.
+"""
+import os
+import shutil
+import signal
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+from harness.booth import free_port
+
+QUEUE = "Booth"
+
+CUPSD_CONF = """LogLevel info
+Listen 127.0.0.1:{port}
+Browsing Off
+WebInterface No
+DirtyCleanInterval 0
+JobRetryInterval 5
+<Policy default>
+<Limit All>
+Order Allow,Deny
+</Limit>
+</Policy>
+"""
+
+CUPS_FILES_CONF = """ServerRoot {d}
+StateDir {d}/state
+CacheDir {d}/cache
+RequestRoot {d}/spool
+TempDir {d}/spool/temp
+AccessLog {d}/log/access_log
+ErrorLog {d}/log/error_log
+PageLog {d}/log/page_log
+Printcap
+FileDevice Yes
+Sandboxing Off
+"""
+
+
+class PrintLabError(Exception):
+    pass
+
+
+def missing_tools() -> list[str]:
+    return [tool for tool in ("cupsd", "ippeveprinter", "lpadmin", "cupsdisable", "dbus-daemon") if not shutil.which(tool)
+            and not Path(f"/usr/sbin/{tool}").exists()]
+
+
+class PrintLab:
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.port = free_port()
+        self.printer_port = free_port()
+        self.server = f"127.0.0.1:{self.port}"
+        self.spool = folder / "printer"
+        self.processes: list[subprocess.Popen] = []
+        self.cupsd_pid: int | None = None
+
+    # ---------------------------------------------------------------------------------------------
+
+    def __enter__(self) -> "PrintLab":
+        try:
+            self.start()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def as_cups_user(self) -> list[str]:
+        return ["runuser", "-u", "nobody", "--"] if os.geteuid() == 0 else []
+
+    def env(self) -> dict[str, str]:
+        return dict(os.environ, CUPS_SERVER=self.server)
+
+    def start(self) -> None:
+        d = self.folder
+        shutil.rmtree(d, ignore_errors=True)
+        for sub in ["state", "cache", "spool/temp", "log", "ppd", "printer"]:
+            (d / sub).mkdir(parents=True, exist_ok=True)
+        (d / "cupsd.conf").write_text(CUPSD_CONF.format(port=self.port))
+        (d / "cups-files.conf").write_text(CUPS_FILES_CONF.format(d=d))
+        if os.geteuid() == 0:
+            subprocess.run(["chown", "-R", "nobody:nogroup", str(d)], check=True)
+            os.chmod(d, 0o755)
+        bus = d / "dbus.sock"
+        dbus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", f"--address=unix:path={bus}"],
+                                stdout=subprocess.DEVNULL, stderr=open(d / "dbus.log", "w"))
+        self.processes.append(dbus)
+        self.wait(lambda: bus.exists(), "the private D-Bus")
+        # The printer: a colour IPP Everywhere printer that takes JPEG and PWG raster and keeps
+        # what it prints; its web forms (no -A) set its paper and supplies.
+        printer = subprocess.Popen(
+            ["ippeveprinter", "-n", "localhost", "-p", str(self.printer_port), "-k", "-d", str(self.spool),
+             "-f", "image/jpeg,image/pwg-raster", "-s", "10,10", "-r", "off", "-M", "Photobooth", "-m", "Test Printer", QUEUE],
+            stdout=subprocess.DEVNULL, stderr=open(d / "ippeveprinter.log", "w"),
+            env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={bus}"))
+        self.processes.append(printer)
+        self.wait(lambda: self.printer_answers(), "ippeveprinter")
+        subprocess.run(self.as_cups_user() + ["/usr/sbin/cupsd", "-c", str(d / "cupsd.conf"), "-s", str(d / "cups-files.conf")],
+                       check=True)
+        self.wait(lambda: (d / "cupsd.pid").exists() or self.cups_answers(), "cupsd")
+        self.run(["lpadmin", "-p", QUEUE, "-E", "-v", self.device_uri, "-m", "everywhere"])
+        # cupsd makes the IPP Everywhere PPD after lpadmin returns; until then the queue is raw.
+        self.wait(lambda: (d / "ppd" / f"{QUEUE}.ppd").exists(), "the queue's PPD")
+        self.run(["lpadmin", "-p", QUEUE, "-o", "printer-error-policy=retry-job"])
+
+    @property
+    def device_uri(self) -> str:
+        return f"ipp://localhost:{self.printer_port}/ipp/print"
+
+    def printer_answers(self) -> bool:
+        try:
+            urllib.request.urlopen(f"http://localhost:{self.printer_port}/", timeout=1).read()
+            return True
+        except Exception:
+            return False
+
+    def cups_answers(self) -> bool:
+        return subprocess.run(["lpstat", "-h", self.server, "-r"], capture_output=True).returncode == 0
+
+    def run(self, command: list[str]) -> str:
+        result = subprocess.run(self.as_cups_user() + ["env", f"CUPS_SERVER={self.server}"] + command,
+                                capture_output=True, text=True, timeout=30)
+        if result.returncode != 0:
+            raise PrintLabError(f"{' '.join(command)} exited with {result.returncode}: {result.stderr.strip()}")
+        return result.stdout
+
+    @staticmethod
+    def wait(condition, what: str, seconds: float = 20) -> None:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if condition():
+                return
+            time.sleep(0.05)
+        raise PrintLabError(f"{what} did not start within {seconds} s")
+
+    def close(self) -> None:
+        pid_file = self.folder / "cupsd.pid"
+        pid = None
+        for candidate in [pid_file, self.folder / "state" / "cupsd.pid"]:
+            if candidate.exists():
+                pid = int(candidate.read_text().strip() or 0)
+        if pid is None:
+            found = subprocess.run(["pgrep", "-f", f"cupsd -c {self.folder}/cupsd.conf"], capture_output=True, text=True)
+            pid = int(found.stdout.split()[0]) if found.stdout.split() else None
+        if pid:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+    # ---------------------------------------------------------------------------------------------
+
+    def documents(self) -> list[Path]:
+        """What the printer received, by its job number (ippeveprinter names each file
+        `<job>-<job name>.<ext>`)."""
+        files = [f for f in self.spool.iterdir() if f.suffix in (".jpg", ".pwg", ".png", ".pdf") and f.name[0].isdigit()]
+        return sorted(files, key=lambda f: int(f.name.split("-", 1)[0]))
+
+    def media_empty(self) -> None:
+        """The printer's trays say empty (its web form, as a printer's sensor would)."""
+        self.set_media(0)
+
+    def media_loaded(self) -> None:
+        self.set_media(100)
+
+    def set_media(self, level: int) -> None:
+        # The colour printer's sources after auto and manual: 1 main (letter), 2 photo (4x6).
+        query = (f"size1=na_letter_8.5x11in&type1=stationery&level1={level}"
+                 f"&size2=na_index-4x6_4x6in&type2=photographic-glossy&level2={level}")
+        urllib.request.urlopen(f"http://localhost:{self.printer_port}/media?{query}", timeout=5).read()
+
+    def stop_queue(self) -> None:
+        self.run(["cupsdisable", "-r", "stopped by the test", QUEUE])
+
+    def start_queue(self) -> None:
+        self.run(["cupsenable", QUEUE])
+
+    def log(self) -> str:
+        path = self.folder / "log" / "error_log"
+        return path.read_text(errors="replace") if path.exists() else ""

@@ -1,0 +1,205 @@
+"""Printing through a real CUPS: the simulated booth prints on a private cupsd whose queue sends to
+ippeveprinter, CUPS's IPP Everywhere printer simulator, which keeps every document it receives
+(harness/printing.py).
+
+    harness/run --binary .build/release/photobooth -k printing
+
+- every picture printed once with print.auto, each page the picture on a 4x6 sheet at the
+  printer's resolution (read back from what the printer received: size, resolution, margin,
+  the picture's pixels in place);
+- a printer out of paper and a queue stopped in CUPS are in the booth's log within 5 s while
+  photos are still taken, and the held prints come out once each when the fault clears;
+- SIGKILL at random instants while pictures are saved and printed never loses or doubles a print.
+"""
+import json
+import random
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageStat
+
+from harness.printing import PrintLab, missing_tools
+
+CONFIG = """print:
+  printer: Booth
+  server: {server}
+  media: 4x6
+  auto: true
+"""
+
+
+@pytest.fixture(scope="module")
+def printing_out(artifacts) -> Path:
+    path = artifacts / "printing"
+    shutil.rmtree(path, ignore_errors=True)
+    path.mkdir(parents=True)
+    return path
+
+
+@pytest.fixture
+def lab(printing_out, request):
+    missing = missing_tools()
+    if missing:
+        pytest.fail(f"the printing tests need {', '.join(missing)}: sudo apt-get install -y cups cups-ipp-utils dbus-daemon",
+                    pytrace=False)
+    folder = Path(tempfile.mkdtemp(prefix="photobooth-cups-"))
+    with PrintLab(folder) as lab:
+        yield lab
+        (printing_out / f"{request.node.name}-cups.log").write_text(lab.log())
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+class Booth:
+    """The simulated booth with a pipe for its keys: a line is a press, then a name."""
+
+    def __init__(self, binary: Path, data: Path, config: Path, log: Path):
+        self.binary, self.data, self.log = binary, data, log
+        self.process = subprocess.Popen(
+            [str(binary), "run", "--simulate", "--no-http", "--data-dir", str(data), "--config", str(config), "--countdown", "0",
+             "--camera-size", "1280x720"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
+
+    def take(self, name: str) -> None:
+        self.process.stdin.write(f"\n{name}\n".encode())
+        self.process.stdin.flush()
+
+    def finish(self, timeout: float = 60) -> None:
+        self.process.stdin.close()
+        assert self.process.wait(timeout=timeout) == 0, self.log.read_text(errors="replace")[-3000:]
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def logged(self) -> str:
+        return self.log.read_text(errors="replace")
+
+
+def status(binary: Path, data: Path) -> dict:
+    """`photobooth print status --json`; no counts before the booth has made its library."""
+    result = subprocess.run([str(binary), "print", "status", "--json", "--data-dir", str(data)], capture_output=True, text=True,
+                            timeout=30)
+    if not result.stdout.strip():
+        return {"counts": {state: 0 for state in ["pending", "sending", "printing", "done", "failed", "canceled"]}}
+    return json.loads(result.stdout)
+
+
+def photos(binary: Path, data: Path) -> list[dict]:
+    result = subprocess.run([str(binary), "list", "--json", "--data-dir", str(data)], capture_output=True, text=True, timeout=30)
+    return json.loads(result.stdout) if result.stdout.strip() else []
+
+
+def wait_for(condition, what: str, seconds: float) -> float:
+    """Waits for `condition`, and returns how long it took."""
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if condition():
+            return time.monotonic() - start
+        time.sleep(0.1)
+    pytest.fail(f"{what}: not within {seconds} s", pytrace=False)
+
+
+def printed_per_photo(lab: PrintLab) -> dict[str, int]:
+    """How many documents the printer received for each photo, by the id prefix in the job name."""
+    counts: dict[str, int] = {}
+    for document in lab.documents():
+        match = re.match(r"\d+-photobooth_([0-9a-f]{8})_", document.name)
+        assert match, f"a document the booth did not send: {document.name}"
+        counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+    return counts
+
+
+def setup(lab: PrintLab, printing_out: Path, name: str) -> tuple[Path, Path, Path]:
+    data = Path(tempfile.mkdtemp(prefix="photobooth-printing-"))
+    config = printing_out / f"{name}.yaml"
+    config.write_text(CONFIG.format(server=lab.server))
+    log = printing_out / f"{name}.log"
+    log.unlink(missing_ok=True)
+    return data, config, log
+
+
+def test_printing_every_picture_once_on_the_right_page(binary, lab, printing_out):
+    data, config, log = setup(lab, printing_out, "auto")
+    booth = Booth(binary, data, config, log)
+    for name in ["Ada", "Ben", "Cleo"]:
+        booth.take(name)
+    took = wait_for(lambda: status(binary, data)["counts"]["done"] == 3, "three prints done", 90)
+    booth.finish()
+    print(f"three pictures taken and printed in {took:.1f} s")
+    saved = photos(binary, data)
+    assert len(saved) == 3
+    assert printed_per_photo(lab) == {photo["id"][:8]: 1 for photo in saved}
+    accepted = [float(m) for m in re.findall(r"page made and accepted in (\d+) ms", booth.logged())]
+    print("page made and accepted by CUPS (ms): " + ", ".join(f"{m:.0f}" for m in accepted))
+    for document, photo in zip(lab.documents(), sorted(saved, key=lambda p: p["created_at"])):
+        page = Image.open(document)
+        dpi = page.info.get("dpi", (0, 0))[0]
+        # A 4x6 in sheet at the printer's resolution, turned as the 16:9 picture is.
+        assert dpi in (300, 600), f"{document.name}: {page.info}"
+        assert page.size == (6 * dpi, 4 * dpi), f"{document.name}: {page.size} at {dpi} dpi"
+        original = Image.open(photo["file"]).convert("RGB")
+        # The picture fills the sheet's width within 3 mm margins; above and below it, white.
+        margin = round(3 / 25.4 * dpi)
+        width = page.size[0] - 2 * margin
+        height = round(width * original.size[1] / original.size[0])
+        top = (page.size[1] - height) // 2
+        inside = page.convert("RGB").crop((margin, top, margin + width, top + height)).resize(original.size)
+        assert ImageStat.Stat(page.convert("L").crop((0, 0, page.size[0], max(1, top - 4)))).mean[0] > 250, "the margin is white"
+        errors = [abs(a - b) for a, b in zip(ImageStat.Stat(inside).mean, ImageStat.Stat(original).mean)]
+        assert max(errors) < 4, f"{document.name}: the picture in place differs from the original by {errors}"
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def test_printing_faults_are_told_and_held_prints_come_out_once(binary, lab, printing_out):
+    data, config, log = setup(lab, printing_out, "faults")
+    booth = Booth(binary, data, config, log)
+    wait_for(lambda: "The printer is idle" in booth.logged(), "the booth watching the printer", 30)
+
+    lab.media_empty()
+    told = wait_for(lambda: "media-empty" in booth.logged(), "the booth telling the printer is out of paper", 5)
+    print(f"out of paper told in {told:.1f} s")
+    booth.take("Held")
+    wait_for(lambda: len(photos(binary, data)) == 1, "a photo taken while the printer is out of paper", 30)
+    wait_for(lambda: status(binary, data)["counts"]["printing"] == 1, "the held print sent to CUPS", 30)
+    assert status(binary, data)["counts"]["done"] == 0, "printed while the printer said it had no paper"
+    lab.media_loaded()
+    wait_for(lambda: status(binary, data)["counts"]["done"] == 1, "the held print done once the paper is back", 60)
+
+    lab.stop_queue()
+    told = wait_for(lambda: "paused" in booth.logged(), "the booth telling the queue stopped", 5)
+    print(f"stopped queue told in {told:.1f} s")
+    booth.take("Paused")
+    wait_for(lambda: len(photos(binary, data)) == 2, "a photo taken while the queue is stopped", 30)
+    lab.start_queue()
+    wait_for(lambda: status(binary, data)["counts"]["done"] == 2, "the held print done once the queue runs", 60)
+    booth.finish()
+    saved = photos(binary, data)
+    assert printed_per_photo(lab) == {photo["id"][:8]: 1 for photo in saved}
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def test_printing_sigkill_never_loses_or_doubles_a_print(binary, lab, printing_out):
+    data, config, log = setup(lab, printing_out, "kills")
+    rng = random.Random(28)
+    kills = 8
+    for round in range(kills):
+        booth = Booth(binary, data, config, log)
+        booth.take(f"Kill {round}")
+        time.sleep(rng.uniform(0.5, 4.0))
+        booth.kill()
+    booth = Booth(binary, data, config, log)
+    saved = photos(binary, data)
+    wait_for(lambda: status(binary, data)["counts"]["done"] == len(saved), "every saved picture printed", 120)
+    booth.finish()
+    counts = printed_per_photo(lab)
+    print(f"{kills} kills; {len(saved)} pictures saved; documents per picture: {sorted(counts.values())}")
+    assert counts == {photo["id"][:8]: 1 for photo in saved}
+    resent = booth.logged().count("is sent again")
+    print(f"requests found half-sent after a kill and sent again: {resent}")
+    shutil.rmtree(data, ignore_errors=True)
