@@ -36,6 +36,9 @@ public enum BoothEvent: Sendable, Hashable {
     case nameFound(prefix: String, at: Int?)
     /// The booth is asked to stop; the machine says when (``BoothEffect/stop(restarting:)``).
     case stopRequested(StopRequest)
+    /// The printer holds prints for this fault (out of paper, jammed, a stopped queue), or
+    /// prints again (`nil`). Photos are still taken: the screens say it beside what they show.
+    case printerChanged(PrinterFault?)
 }
 
 /// Why the booth is asked to stop, strongest first.
@@ -105,6 +108,9 @@ public enum BoothEffect: Sendable, Hashable {
     /// Stop the booth now: no photo is in flight (or a shutdown does not wait). `restarting`
     /// when it stops to start again.
     case stop(restarting: Bool)
+    /// Tell guests, beside whatever the screens show, that the printer holds prints for this
+    /// fault and what becomes of theirs; `nil` ends it.
+    case showPrinterNotice(PrinterFault?)
     /// The event had no effect in the current state (a press during the countdown, say); worth
     /// a log line.
     case ignored(BoothEvent)

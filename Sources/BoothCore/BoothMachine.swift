@@ -15,6 +15,9 @@ public struct BoothMachine: Sendable {
     /// `nil` when it can. A press then shows the fault at once instead of a countdown: no guest
     /// poses for a photo that cannot be saved.
     package private(set) var storageFault: BoothFault?
+    /// Why the printer holds prints, told beside every screen; `nil` when it prints (or the
+    /// booth has no printer). It never stops a photo: the picture waits in the print queue.
+    package private(set) var printerFault: PrinterFault?
     /// The phone key being tapped while a name is typed; `nil` when the next tap types a new
     /// letter. It ends at its own deadline, or with any other key.
     package private(set) var tap: MultiTap?
@@ -180,6 +183,11 @@ public struct BoothMachine: Sendable {
             case .starting, .fault(.cameraMissing, _): return backToMainScreen(now: now)
             default: return []
             }
+
+        case .printerChanged(let fault):
+            guard fault != printerFault else { return [] }
+            printerFault = fault
+            return [.showPrinterNotice(fault)]
 
         case .storageChecked(let fault):
             storageFault = fault

@@ -54,6 +54,19 @@ public enum BoothText: String, CaseIterable, Sendable {
     case storageFullMessage
     case storageFailingHeadline
     case storageFailingMessage
+    /// The printer holds prints: what is wrong, in one sentence each, then
+    /// ``printerNoticeSentence`` joins it with what becomes of the guest's print.
+    case printerOutOfPaper
+    case printerJammed
+    case printerOutOfInk
+    case printerDoorOpen
+    case printerOffline
+    case printerStopped
+    case printerWillPrintLater
+    /// The printer prints again, after a fault.
+    case printerPrintsAgain
+    /// `{fault}` then `{later}`.
+    case printerNoticeSentence
     case galleryTitle
     /// The gallery's title with where the selection is: `{index}` of `{count}`.
     case galleryHeading
@@ -395,5 +408,24 @@ extension BoothFault {
     /// `texts`' language.
     package func sentence(in texts: BoothTexts = .english) -> String {
         texts(.faultSentence, ["headline": texts(headline), "message": texts(message)])
+    }
+}
+
+extension PrinterFault {
+    /// What a guest is told of the fault.
+    package var guestText: BoothText {
+        switch self {
+        case .mediaEmpty, .mediaLow: .printerOutOfPaper
+        case .mediaJam: .printerJammed
+        case .markerEmpty, .markerLow: .printerOutOfInk
+        case .doorOpen: .printerDoorOpen
+        case .offline, .connecting, .serverUnreachable: .printerOffline
+        case .paused, .stopped, .notAccepting: .printerStopped
+        }
+    }
+
+    /// The fault and what becomes of the guest's print, in `texts`' language.
+    package func notice(in texts: BoothTexts = .english) -> String {
+        texts(.printerNoticeSentence, ["fault": texts(guestText), "later": texts(.printerWillPrintLater)])
     }
 }

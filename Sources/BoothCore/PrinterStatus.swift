@@ -44,7 +44,7 @@ package struct PrinterStatus: Sendable, Hashable, Codable {
 }
 
 /// What can be wrong with a printer, in the order the booth tells them (the most serious first).
-package enum PrinterFault: String, Sendable, Hashable, Codable, CaseIterable {
+public enum PrinterFault: String, Sendable, Hashable, Codable, CaseIterable {
     /// The print server (CUPS) cannot be reached.
     case serverUnreachable = "server-unreachable"
     /// The printer cannot be reached, or is switched off.
@@ -69,6 +69,22 @@ package enum PrinterFault: String, Sendable, Hashable, Codable, CaseIterable {
 
     /// Whether prints go on despite it.
     package var isWarning: Bool { self == .mediaLow || self == .markerLow }
+
+    /// What the operator does about it, for the log, `/healthz`, `/api/status` and `doctor`.
+    package var fix: String {
+        switch self {
+        case .serverUnreachable: "Start CUPS (systemctl start cups), or correct print.server."
+        case .offline, .connecting: "Switch the printer on, and check its USB cable or its network."
+        case .doorOpen: "Close the printer's door or cover."
+        case .mediaJam: "Open the printer, take the stuck paper out, and close it."
+        case .mediaEmpty: "Load paper (a dye-sublimation printer: paper and ribbon together)."
+        case .markerEmpty: "Replace the ink, toner or ribbon."
+        case .paused, .stopped: "Start the queue again (cupsenable QUEUE), or set print.resume_queue: true."
+        case .notAccepting: "Let the queue take jobs again (cupsaccept QUEUE)."
+        case .mediaLow: "Have paper ready: it is running low."
+        case .markerLow: "Have ink or a ribbon ready: it is running low."
+        }
+    }
 
     /// The fault one of IPP's `printer-state-reasons` names, whatever its suffix (`-report`,
     /// `-warning`, `-error`); `nil` for a reason that is no fault the booth tells (`none`,

@@ -55,9 +55,15 @@ package protocol Screen: Sendable {
 
     /// Shows `content`. Returns at once; drawing happens on the screen's own thread.
     func show(_ content: ScreenContent)
+
+    /// Tells guests, beside whatever the screen shows, that the printer holds prints for
+    /// `fault` and what becomes of theirs; `nil` ends it. A screen that cannot say it ignores it.
+    func showPrinterNotice(_ fault: PrinterFault?)
 }
 
 extension Screen {
+    package func showPrinterNotice(_ fault: PrinterFault?) {}
+
     /// A screen that does not say who sees it shows nothing that is the guest's alone.
     package var audience: ScreenAudience { .anyone }
 }

@@ -38,6 +38,15 @@ package struct PrintSettings: Sendable, Hashable {
     }
 }
 
+/// What the print thread last knew, for the operator's status and metrics.
+package struct PrintFigures: Sendable, Hashable {
+    package var printer: PrinterStatus
+    /// Requests in each state.
+    package var requests: [PrintRequest.State: Int]
+    /// Pages printed in all.
+    package var pages: Int
+}
+
 /// The print thread: it sends the catalog's print queue to CUPS, one request after another in
 /// the order they were made, follows each job to its end through CUPS's job state, and watches
 /// the printer.
@@ -65,6 +74,7 @@ package final class PrintWorker: Sendable {
     private let logger: Logger
     private let reported: @Sendable (PrinterStatus) -> Void
     private let current = Mutex(PrinterStatus(state: .idle))
+    private let counted = Mutex<(requests: [PrintRequest.State: Int], pages: Int)>(([:], 0))
     /// Whether a guest is still naming a picture: its prints wait for the name, which the
     /// picture may print (`{caption}`).
     private let isBeingNamed: @Sendable (UUID) -> Bool
@@ -85,6 +95,12 @@ package final class PrintWorker: Sendable {
 
     /// The printer's state at the last look.
     package var status: PrinterStatus { current.withLock { $0 } }
+
+    /// The printer and the queue at the last look.
+    package var figures: PrintFigures {
+        let (requests, pages) = counted.withLock { $0 }
+        return PrintFigures(printer: status, requests: requests, pages: pages)
+    }
 
     /// Looks at the queue now: a picture was named, or a request made in another process.
     package func wake() {
@@ -119,6 +135,9 @@ package final class PrintWorker: Sendable {
                 } catch {
                     logger.error("The print queue could not be read or updated: \(error)")
                 }
+            }
+            if let requests = try? library.prints.counts(), let pages = try? library.prints.pagesPrinted() {
+                counted.withLock { $0 = (requests, pages) }
             }
             wakeup.wait(until: next)
         }

@@ -21,6 +21,16 @@ package final class RenderRequests: Sendable {
         if schedule.withLock({ $0.show(content) }) { wakeup.signal() }
     }
 
+    /// Takes `notice` as the printer's fault the screen tells; wakes the thread when it changed.
+    package func show(notice: PrinterFault?) {
+        if schedule.withLock({ $0.show(notice: notice) }) { wakeup.signal() }
+    }
+
+    /// The printer's fault the screen tells beside its content, for the render thread.
+    package var notice: PrinterFault? {
+        schedule.withLock { $0.notice }
+    }
+
     /// Takes `frame` as the next preview, replacing one not drawn yet.
     package func receive(_ frame: CameraFrame) {
         if schedule.withLock({ $0.receive(frame) }) { wakeup.signal() }

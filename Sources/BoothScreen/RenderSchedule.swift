@@ -30,6 +30,8 @@ package struct RenderSchedule {
     private var lastPreview: MonotonicInstant?
     /// When the content's drawing changes by itself (an animation's next frame).
     private var pictureChange: MonotonicInstant?
+    /// What the printer's fault tells guests beside the content; `nil`: nothing.
+    package private(set) var notice: PrinterFault?
 
     package init(previewInterval: Duration) {
         self.previewInterval = previewInterval
@@ -41,6 +43,17 @@ package struct RenderSchedule {
     package mutating func show(_ content: ScreenContent) -> Bool {
         guard content != self.content else { return false }
         self.content = content
+        contentChanged = true
+        pictureChange = nil
+        return true
+    }
+
+    /// Takes `notice` as the printer's fault the screen tells beside its content; returns
+    /// whether the render thread must be woken for it (it changed).
+    @discardableResult
+    package mutating func show(notice: PrinterFault?) -> Bool {
+        guard notice != self.notice else { return false }
+        self.notice = notice
         contentChanged = true
         pictureChange = nil
         return true

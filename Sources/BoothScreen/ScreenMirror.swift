@@ -78,6 +78,10 @@ package final class ScreenMirror: Screen {
         requests.show(content)
     }
 
+    package func showPrinterNotice(_ fault: PrinterFault?) {
+        requests.show(notice: fault)
+    }
+
     /// Takes `frame` as the live preview, replacing one not drawn yet.
     package func showPreview(_ frame: CameraFrame) {
         requests.receive(frame)
@@ -122,7 +126,7 @@ package final class ScreenMirror: Screen {
             // gets the screen drawn for them.
             switch requests.next(at: clock.now, redraw: pictures.latest == nil) {
             case .render(let content, let frame):
-                requests.drawn(changingAt: renderer.render(content, newFrame: frame, at: clock.now))
+                requests.drawn(changingAt: renderer.render(content, newFrame: frame, notice: requests.notice, at: clock.now))
                 do {
                     let picture = try encoder.encode(renderer.canvas.bitmap, quality: 80)
                     pictures.publish(picture)

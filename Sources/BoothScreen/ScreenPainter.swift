@@ -58,11 +58,36 @@ package struct ScreenPainter {
     /// painted changes next (an animation's next frame); `nil` when it stays as it is.
     @discardableResult
     package func paint(
-        _ content: ScreenContent, preview: Bitmap?, at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0), into canvas: inout Canvas
+        _ content: ScreenContent, preview: Bitmap?, notice: PrinterFault? = nil, at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0),
+        into canvas: inout Canvas
     ) throws(ScreenError) -> MonotonicInstant? {
         pictures.beginPaint(at: now)
         try paintContent(content, preview: preview, into: &canvas)
+        // A fault of the booth's own says more than the printer's; the countdown and the
+        // instant of the shot keep the whole screen for the guest's pose.
+        switch content {
+        case .fault, .countdown, .smile: break
+        default: if let notice { try paintNotice(notice, &canvas) }
+        }
         return pictures.nextChange
+    }
+
+    /// The printer's fault across the bottom of the screen, on a dark band: what is wrong, and
+    /// what becomes of the guest's print.
+    private func paintNotice(_ fault: PrinterFault, _ canvas: inout Canvas) throws(ScreenError) {
+        let layout = Layout(canvas: canvas)
+        let size = max(layout.minimum, layout.hint)
+        let first = try bold.line(texts(fault.guestText), size: size, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        let second = try regular.line(
+            texts(.printerWillPrintLater), size: size * 4 / 5, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        // Two lines of text, each line's height its size and a half.
+        let firstHeight = first.size * 3 / 2
+        let secondHeight = second.size * 3 / 2
+        let height = firstHeight + secondHeight + size
+        let top = canvas.height - height
+        canvas.fill(PixelRect(x: 0, y: top, width: canvas.width, height: height), with: .black, opacity: 200)
+        canvas.draw(first, centredAt: layout.midX, baseline: top + size / 2 + firstHeight * 3 / 4, color: Palette.accent)
+        canvas.draw(second, centredAt: layout.midX, baseline: top + size / 2 + firstHeight + secondHeight * 3 / 4, color: .white)
     }
 
     private func paintContent(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {

@@ -52,7 +52,8 @@ package struct ScreenRenderer: ~Copyable {
     /// changes by itself (an animation's next frame): draw it again then. `nil`: it stays.
     @discardableResult
     package mutating func render(
-        _ content: ScreenContent, newFrame: CameraFrame? = nil, at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0)
+        _ content: ScreenContent, newFrame: CameraFrame? = nil, notice: PrinterFault? = nil,
+        at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0)
     ) -> MonotonicInstant? {
         if let newFrame {
             do {
@@ -68,7 +69,7 @@ package struct ScreenRenderer: ~Copyable {
             }
         }
         do {
-            return try painter.paint(content, preview: preview, at: now, into: &canvas)
+            return try painter.paint(content, preview: preview, notice: notice, at: now, into: &canvas)
         } catch {
             failedPaints += 1
             if failedPaints % 100 == 1 {

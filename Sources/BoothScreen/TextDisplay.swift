@@ -21,4 +21,11 @@ package final class TextDisplay: Screen {
             if !text.isEmpty { output.write(Array(text.utf8)) }
         }
     }
+
+    package func showPrinterNotice(_ fault: PrinterFault?) {
+        screen.withLock { screen in
+            let text = screen.text(forNotice: fault)
+            if !text.isEmpty { output.write(Array(text.utf8)) }
+        }
+    }
 }

@@ -73,6 +73,17 @@ public struct TextScreen: Sendable {
         }
     }
 
+    /// The text to send when the printer starts or stops holding prints (`fault`, or `nil`):
+    /// the notice on a line of its own; the next screen is then sent whole again.
+    package mutating func text(forNotice fault: PrinterFault?) -> String {
+        let line = fault.map { $0.notice(in: texts) } ?? texts(.printerPrintsAgain)
+        sent = Sent()
+        switch form {
+        case .lines: return line + "\n"
+        case .display: return "\r\n" + line + "\r\n"
+        }
+    }
+
     /// What the terminal of a simulated booth says first to the person at it: how to use it as
     /// the shutter button (`shoots`), the keypad (`types`) or both; `nil` when it is neither.
     package static func terminalHelp(shoots: Bool, types: Bool, in texts: BoothTexts = .english) -> String? {

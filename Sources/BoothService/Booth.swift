@@ -235,12 +235,17 @@ package enum Booth {
             logger.info("The event sync is off (no sync.endpoint, sync.bucket and sync.event).")
         }
         if let settings = PrintSettings(configuration.printing) {
-            let printing = PrintWorker(settings: settings, library: library, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) })
+            let printing = PrintWorker(settings: settings, library: library, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) }) {
+                status in
+                // Guests hear of what holds their prints; a warning (paper running low) is the operator's.
+                runtime.post(.printerChanged(status.isHoldingPrints ? status.fault : nil))
+            }
             logger.info(
                 """
                 Printing on the CUPS queue \(settings.queue) at \(settings.server), on \(settings.media)\
                 \(settings.auto ? ", every picture as it is saved (\(settings.copies) cop\(settings.copies == 1 ? "y" : "ies"))" : ", on request").
                 """)
+            monitor.attach { printing.figures }
             services.append(.init(service: PrintService(worker: printing), serviceName: "print"))
         } else {
             logger.info("Printing is off (no print.printer).")
@@ -590,6 +595,10 @@ struct ScreenGroup: Screen {
 
     func show(_ content: ScreenContent) {
         for screen in screens { screen.show(content) }
+    }
+
+    func showPrinterNotice(_ fault: PrinterFault?) {
+        for screen in screens { screen.showPrinterNotice(fault) }
     }
 }
 

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothPrint
 import BoothStore
 import BoothSync
 import BoothWeb
@@ -32,6 +33,8 @@ final class BoothMonitor: Sendable {
     private let dataDirectory: URL
     /// The event sync's figures, when the booth syncs.
     private let sync = Mutex<SyncMetrics?>(nil)
+    /// The print thread's figures, when the booth prints.
+    private let printing = Mutex<(@Sendable () -> PrintFigures)?>(nil)
 
     /// A monitor for a booth whose library is in `dataDirectory` (for the free space).
     init(dataDirectory: URL) {
@@ -41,6 +44,11 @@ final class BoothMonitor: Sendable {
     /// Reports the event sync's figures from now on.
     func attach(_ metrics: SyncMetrics) {
         sync.withLock { $0 = metrics }
+    }
+
+    /// Reports the printer and the print queue from now on.
+    func attach(printing figures: @escaping @Sendable () -> PrintFigures) {
+        printing.withLock { $0 = figures }
     }
 
     func photoStored(after duration: Duration) {
@@ -95,6 +103,12 @@ final class BoothMonitor: Sendable {
         if let figures = sync.withLock({ $0 })?.snapshot {
             status.sync = SyncReport(figures)
         }
+        if let figures = printing.withLock({ $0 })?() {
+            let printer = figures.printer
+            status.printer = PrinterReport(
+                state: printer.state.rawValue, faults: printer.faults.map(\.rawValue), message: printer.message, fix: printer.fault?.fix,
+                jobs: Dictionary(uniqueKeysWithValues: figures.requests.map { ($0.key.rawValue, $0.value) }), pagesPrinted: figures.pages)
+        }
         return status
     }
 
@@ -127,6 +141,19 @@ final class BoothMonitor: Sendable {
                 "photobooth_storage_ok", .gauge,
                 help: "1 when photos can be saved, 0 when the disk is below the reserve or cannot be written.",
                 value: storage.problem == nil ? 1 : 0)
+        }
+        if let figures = printing.withLock({ $0 })?() {
+            let states: [PrinterStatus.State] = [.idle, .printing, .stopped, .unreachable]
+            text.add(
+                "photobooth_printer_state", .gauge, help: "The printer's state (1 for the state it is in).",
+                samples: states.map { .init(labels: ["state": $0.rawValue], value: figures.printer.state == $0 ? 1 : 0) })
+            text.add(
+                "photobooth_printer_fault", .gauge, help: "What is wrong with the printer (1 for each fault it has now).",
+                samples: PrinterFault.allCases.map { .init(labels: ["fault": $0.rawValue], value: figures.printer.faults.contains($0) ? 1 : 0) })
+            text.add(
+                "photobooth_print_jobs", .gauge, help: "Print requests in each state.",
+                samples: PrintRequest.State.allCases.map { .init(labels: ["state": $0.rawValue], value: figures.requests[$0] ?? 0) })
+            text.add("photobooth_printed_pages_total", .counter, help: "Pages printed, as CUPS counts them.", value: figures.pages)
         }
         if let figures = sync.withLock({ $0 })?.snapshot {
             text.add("photobooth_sync_outbox_photos", .gauge, help: "Photos waiting to be uploaded to the event's bucket.", value: figures.pending)

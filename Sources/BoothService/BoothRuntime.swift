@@ -240,6 +240,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         switch effect {
         case .show(let content):
             screen.show(content)
+        case .showPrinterNotice(let fault):
+            screen.showPrinterNotice(fault)
         case .takeShot(let request):
             group.addTask { await self.takeShot(request) }
         case .finishPhoto(let photo, let caption):

@@ -62,6 +62,10 @@ final class FramebufferScreen: Screen {
         requests.show(content)
     }
 
+    func showPrinterNotice(_ fault: PrinterFault?) {
+        requests.show(notice: fault)
+    }
+
     /// Shows `frame` as the live preview on the screens that have one. Returns at once; a frame
     /// that arrives before the previous one was drawn replaces it.
     func showPreview(_ frame: CameraFrame) {
@@ -149,7 +153,7 @@ private struct FramebufferRenderLoop: Sendable {
         while !wakeup.isStopping {
             switch requests.next(at: clock.now) {
             case .render(let content, let frame):
-                requests.drawn(changingAt: renderer.render(content, newFrame: frame, at: clock.now))
+                requests.drawn(changingAt: renderer.render(content, newFrame: frame, notice: requests.notice, at: clock.now))
                 let canvas = renderer.canvas
                 framebuffer.present(xrgb: canvas.pixels, width: canvas.width, height: canvas.height)
             case .wait(let deadline):

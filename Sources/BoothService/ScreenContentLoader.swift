@@ -73,6 +73,11 @@ final class ScreenContentLoader: Screen {
         worker.submit { [self] in screen.show(filled(content)) }
     }
 
+    /// Passes the printer's notice on, in its turn among the screens.
+    func showPrinterNotice(_ fault: PrinterFault?) {
+        worker.submit { [self] in screen.showPrinterNotice(fault) }
+    }
+
     /// Counts the library's photos on the worker and hands the count to `report` (`nil` when the
     /// catalog cannot be read).
     func countPhotos(then report: @escaping @Sendable (Int?) -> Void) {

@@ -45,6 +45,8 @@ package struct BoothStatus: Sendable, Hashable, Codable {
     package var storageProblem: String?
     /// The event sync, when the booth syncs.
     package var sync: SyncReport?
+    /// The printer, when the booth prints.
+    package var printer: PrinterReport?
 
     /// A status with the given values.
     package init(state: String, cameraConnected: Bool, since: Date, storageProblem: String? = nil) {
@@ -53,6 +55,33 @@ package struct BoothStatus: Sendable, Hashable, Codable {
         self.since = since
         self.storageProblem = storageProblem
     }
+}
+
+/// The printer and the print queue, as `/api/status` reports them.
+package struct PrinterReport: Sendable, Hashable, Codable {
+    /// idle, printing, stopped or unreachable.
+    package var state: String
+    /// What is wrong (`media-empty`, `paused`), the most serious first.
+    package var faults: [String]
+    /// What the printer or CUPS says.
+    package var message: String
+    /// What the operator does about the most serious fault.
+    package var fix: String?
+    /// Print requests in each state (pending, sending, printing, done, failed, canceled).
+    package var jobs: [String: Int]
+    package var pagesPrinted: Int
+
+    package init(state: String, faults: [String], message: String, fix: String?, jobs: [String: Int], pagesPrinted: Int) {
+        self.state = state
+        self.faults = faults
+        self.message = message
+        self.fix = fix
+        self.jobs = jobs
+        self.pagesPrinted = pagesPrinted
+    }
+
+    /// Whether the printer holds prints: a fault that is not a warning.
+    package var isHoldingPrints: Bool { state == "stopped" || state == "unreachable" }
 }
 
 /// How far the event sync is, as `/api/status` reports it.

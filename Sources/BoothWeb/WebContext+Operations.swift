@@ -28,6 +28,10 @@ extension WebContext {
         if let problem = status.storageProblem {
             failures.append("storage: \(problem)")
         }
+        if let printer = status.printer, printer.isHoldingPrints {
+            let said = printer.message.isEmpty ? "" : " (\(printer.message))"
+            failures.append("printer: \(printer.faults.joined(separator: ", "))\(said); prints wait. \(printer.fix ?? "")")
+        }
         guard failures.isEmpty else {
             return .text(failures.joined(separator: "\n") + "\n", status: .serviceUnavailable)
         }
