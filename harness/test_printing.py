@@ -24,6 +24,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageStat
 
+import webcheck as web
+from harness.booth import free_port
 from harness.printing import PrintLab, missing_tools
 
 CONFIG = """print:
@@ -58,10 +60,12 @@ def lab(printing_out, request):
 class Booth:
     """The simulated booth with a pipe for its keys: a line is a press, then a name."""
 
-    def __init__(self, binary: Path, data: Path, config: Path, log: Path):
+    def __init__(self, binary: Path, data: Path, config: Path, log: Path, port: int | None = None):
         self.binary, self.data, self.log = binary, data, log
+        self.base = f"http://127.0.0.1:{port}" if port else None
+        web_options = ["--http-address", "127.0.0.1", "--http-port", str(port)] if port else ["--no-http"]
         self.process = subprocess.Popen(
-            [str(binary), "run", "--simulate", "--no-http", "--data-dir", str(data), "--config", str(config), "--countdown", "0",
+            [str(binary), "run", "--simulate", *web_options, "--data-dir", str(data), "--config", str(config), "--countdown", "0",
              "--camera-size", "1280x720"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
 
@@ -156,27 +160,83 @@ def test_printing_every_picture_once_on_the_right_page(binary, lab, printing_out
     shutil.rmtree(data, ignore_errors=True)
 
 
+def dark_top(picture: bytes) -> float:
+    """The share of nearly black pixels in the top 4% of a screen's picture: the printer's
+    notice is a dark band across the top of the screen, the live preview is not."""
+    import io
+    image = Image.open(io.BytesIO(picture)).convert("RGB")
+    band = image.crop((0, 0, image.size[0], max(1, image.size[1] * 4 // 100)))
+    pixels = list(band.get_flattened_data()) if hasattr(band, "get_flattened_data") else list(band.getdata())
+    return sum(1 for p in pixels if max(p) <= 70) / len(pixels)
+
+
+def told_everywhere(booth: Booth, fault: str, out: Path, name: str) -> float:
+    """Waits until the booth's screen, /healthz and /metrics say `fault`; returns how long the
+    screen took, and keeps its picture."""
+    seen = {}
+
+    def screen_says() -> bool:
+        picture = web.screen_frame(booth.base)
+        if picture and dark_top(picture) > 0.8:
+            (out / f"{name}-screen.jpg").write_bytes(picture)
+            return True
+        return False
+
+    took = wait_for(screen_says, f"the booth's screen telling {fault}", 5)
+    health = web.curl(booth.base + "/healthz")
+    assert health.status == 503 and f"printer: {fault}" in health.body.decode(), health.body.decode()
+    seen["healthz"] = health.body.decode().strip()
+    metrics = web.curl(booth.base + "/metrics").body.decode()
+    assert f'photobooth_printer_fault{{fault="{fault}"}} 1' in metrics, [line for line in metrics.splitlines() if "printer" in line]
+    assert 'photobooth_printer_state{state="stopped"} 1' in metrics
+    status = json.loads(web.curl(booth.base + "/api/status").body)
+    assert fault in status["printer"]["faults"] and status["printer"]["fix"], status
+    print(f"{fault}: on the screen in {took:.1f} s; /healthz: {seen['healthz']}")
+    return took
+
+
+def cleared_everywhere(booth: Booth, out: Path, name: str) -> None:
+    def screen_clear() -> bool:
+        picture = web.screen_frame(booth.base)
+        if picture and dark_top(picture) < 0.5:
+            (out / f"{name}-screen.jpg").write_bytes(picture)
+            return True
+        return False
+
+    wait_for(screen_clear, "the booth's screen without the notice", 10)
+    wait_for(lambda: web.curl(booth.base + "/healthz").status == 200, "/healthz ok again", 10)
+
+
 def test_printing_faults_are_told_and_held_prints_come_out_once(binary, lab, printing_out):
     data, config, log = setup(lab, printing_out, "faults")
-    booth = Booth(binary, data, config, log)
+    booth = Booth(binary, data, config, log, port=free_port())
     wait_for(lambda: "The printer is idle" in booth.logged(), "the booth watching the printer", 30)
+    wait_for(lambda: web.curl(booth.base + "/healthz").status == 200, "/healthz ok", 30)
+    before = web.screen_frame(booth.base)
+    (printing_out / "before-screen.jpg").write_bytes(before)
+    assert dark_top(before) < 0.5, "the main screen has no dark band before a fault"
 
     lab.media_empty()
-    told = wait_for(lambda: "media-empty" in booth.logged(), "the booth telling the printer is out of paper", 5)
-    print(f"out of paper told in {told:.1f} s")
+    told_everywhere(booth, "media-empty", printing_out, "media-empty")
+    doctor = subprocess.run([str(binary), "doctor", "--config", str(config), "--data-dir", str(data)], capture_output=True, text=True,
+                            timeout=120)
+    line = next((line for line in doctor.stdout.splitlines() if line.startswith(("PASS printer", "FAIL printer"))), "")
+    print(f"doctor: {line}")
+    assert line.startswith("FAIL printer") and "media-empty" in line and "Fix: Load paper" in line, doctor.stdout
     booth.take("Held")
     wait_for(lambda: len(photos(binary, data)) == 1, "a photo taken while the printer is out of paper", 30)
     wait_for(lambda: status(binary, data)["counts"]["printing"] == 1, "the held print sent to CUPS", 30)
     assert status(binary, data)["counts"]["done"] == 0, "printed while the printer said it had no paper"
     lab.media_loaded()
+    cleared_everywhere(booth, printing_out, "media-loaded")
     wait_for(lambda: status(binary, data)["counts"]["done"] == 1, "the held print done once the paper is back", 60)
 
     lab.stop_queue()
-    told = wait_for(lambda: "paused" in booth.logged(), "the booth telling the queue stopped", 5)
-    print(f"stopped queue told in {told:.1f} s")
+    told_everywhere(booth, "paused", printing_out, "paused")
     booth.take("Paused")
     wait_for(lambda: len(photos(binary, data)) == 2, "a photo taken while the queue is stopped", 30)
     lab.start_queue()
+    cleared_everywhere(booth, printing_out, "resumed")
     wait_for(lambda: status(binary, data)["counts"]["done"] == 2, "the held print done once the queue runs", 60)
     booth.finish()
     saved = photos(binary, data)

@@ -18,12 +18,15 @@ package enum PrintError: Error, Sendable, Hashable, CustomStringConvertible {
     case refused(status: Int, message: String)
     /// The document to print could not be made.
     case document(String)
+    /// The printer or its queue has a fault that holds prints: what it says, and the fix.
+    case fault(String, fix: String)
 
     package var description: String {
         switch self {
         case .unreachable(let message): message
         case .refused(let status, let message): "\(message) (IPP status 0x\(String(status, radix: 16, uppercase: false)))"
         case .document(let message): message
+        case .fault(let message, _): message
         }
     }
 

@@ -72,22 +72,27 @@ package struct ScreenPainter {
         return pictures.nextChange
     }
 
-    /// The printer's fault across the bottom of the screen, on a dark band: what is wrong, and
-    /// what becomes of the guest's print.
+    /// The printer's fault across the top of the screen, on a dark band, where it hides
+    /// neither the main screen's options nor the name being typed: what is wrong, and what
+    /// becomes of the guest's print.
     private func paintNotice(_ fault: PrinterFault, _ canvas: inout Canvas) throws(ScreenError) {
         let layout = Layout(canvas: canvas)
         let size = max(layout.minimum, layout.hint)
         let first = try bold.line(texts(fault.guestText), size: size, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        let second = try regular.line(
-            texts(.printerWillPrintLater), size: size * 4 / 5, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        // Two lines of text, each line's height its size and a half.
+        // What becomes of the print, broken over two lines where one is too narrow.
+        let later = try regular.lines(
+            wrapping: texts(.printerWillPrintLater), size: max(layout.minimum, size * 4 / 5), maxWidth: layout.textWidth, maxLines: 2)
+        // Each line's height its size and a half.
         let firstHeight = first.size * 3 / 2
-        let secondHeight = second.size * 3 / 2
-        let height = firstHeight + secondHeight + size
-        let top = canvas.height - height
-        canvas.fill(PixelRect(x: 0, y: top, width: canvas.width, height: height), with: .black, opacity: 200)
-        canvas.draw(first, centredAt: layout.midX, baseline: top + size / 2 + firstHeight * 3 / 4, color: Palette.accent)
-        canvas.draw(second, centredAt: layout.midX, baseline: top + size / 2 + firstHeight + secondHeight * 3 / 4, color: .white)
+        let laterHeight = later.reduce(0) { $0 + $1.size * 3 / 2 }
+        let height = firstHeight + laterHeight + size
+        canvas.fill(PixelRect(x: 0, y: 0, width: canvas.width, height: height), with: .black, opacity: 220)
+        canvas.draw(first, centredAt: layout.midX, baseline: size / 2 + firstHeight * 3 / 4, color: Palette.accent)
+        var top = size / 2 + firstHeight
+        for line in later {
+            canvas.draw(line, centredAt: layout.midX, baseline: top + line.size * 9 / 8, color: .white)
+            top += line.size * 3 / 2
+        }
     }
 
     private func paintContent(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothDevices
+import BoothPrint
 import BoothStore
 import BoothSync
 import Foundation
@@ -117,6 +118,19 @@ package enum Doctor {
         ) {
             try checkDataDirectory(configuration.dataDirectory, reserveBytes: configuration.storageReserveBytes)
         }
+        if let settings = PrintSettings(configuration.printing) {
+            do {
+                checks.append(Check(part: "printer", passed: true, detail: try PrinterCheck.check(settings), fix: nil))
+            } catch {
+                let fix: String
+                if case .fault(_, let faultFix) = error {
+                    fix = faultFix
+                } else {
+                    fix = "set up the queue in CUPS (README.md, Printing) and name it in print.printer; print.server if CUPS is elsewhere."
+                }
+                checks.append(Check(part: "printer", passed: false, detail: error.description, fix: fix))
+            }
+        }
         let exposed = SecretFiles.exposures(of: configuration)
         checks.append(
             Check(
@@ -126,6 +140,18 @@ package enum Doctor {
                     : exposed.map(\.description).joined(separator: "; ") + ".",
                 fix: exposed.isEmpty ? nil : exposed.map(\.fix).joined(separator: "; ") + "."))
         return checks
+    }
+
+    /// A test page on the configured printer, printed to its end.
+    package static func printTestPage(_ configuration: BoothConfiguration) -> Check {
+        guard let settings = PrintSettings(configuration.printing) else {
+            return Check(part: "test page", passed: false, detail: "no printer is configured.", fix: "set print.printer.")
+        }
+        do {
+            return Check(part: "test page", passed: true, detail: try PrinterCheck.printTestPage(settings), fix: nil)
+        } catch {
+            return Check(part: "test page", passed: false, detail: "\(error)", fix: "see the printer's check above, and `lpstat -l -p`.")
+        }
     }
 
     /// The event's bucket, with a real request under the booth's own folder: a put, a list and

@@ -38,6 +38,9 @@ struct DoctorCommand: AsyncParsableCommand {
     @OptionGroup var library: LibraryOptions
     @OptionGroup var hardware: HardwareOptions
 
+    @Flag(help: "Also print a test page on the configured printer (print.printer) and wait for it.")
+    var printTestPage = false
+
     func run() async throws {
         startLogging(at: .warning)
         let configuration = try hardware.configuration(
@@ -47,6 +50,9 @@ struct DoctorCommand: AsyncParsableCommand {
         var checks = await DedicatedThread.run(name: "doctor") { Doctor.checks(configuration, logger: logger) }
         if configuration.sync.isEnabled {
             checks.append(await Doctor.checkEventBucket(configuration))
+        }
+        if printTestPage {
+            checks.append(await DedicatedThread.run(name: "test page") { Doctor.printTestPage(configuration) })
         }
         for check in checks { print(check.line) }
         let failed = checks.filter { !$0.passed }.count

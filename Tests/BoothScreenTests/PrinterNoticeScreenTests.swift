@@ -11,7 +11,7 @@ struct PrinterNoticeScreenTests {
         (0..<canvas.height).filter { y in (0..<canvas.width).contains { x in canvas[x, y] != other[x, y] } }
     }
 
-    @Test("The main and saved screens say it on a band at the bottom; the countdown and a fault of the booth keep the screen")
+    @Test("The main and saved screens say it on a band at the top; the countdown and a fault of the booth keep the screen")
     func band() throws {
         let painter = try ScreenPainter()
         for content in [ScreenContent.ready, .saving] {
@@ -21,7 +21,7 @@ struct PrinterNoticeScreenTests {
             try painter.paint(content, preview: nil, notice: .mediaEmpty, into: &told)
             let rows = Self.changedRows(told, plain)
             #expect(!rows.isEmpty, "\(content)")
-            #expect(rows.allSatisfy { $0 >= 480 * 3 / 4 }, "\(content): the notice keeps to the bottom quarter, rows \(rows.first ?? 0)...")
+            #expect(rows.allSatisfy { $0 < 480 / 4 }, "\(content): the notice keeps to the top quarter, rows ...\(rows.last ?? 0)")
         }
         for content in [ScreenContent.countdown(secondsLeft: 3), .fault(.storageFull)] {
             var plain = Canvas(width: 800, height: 480)
