@@ -125,19 +125,31 @@ package final class PrintWorker: Sendable {
         let queue = CUPSQueue(name: settings.queue, connection: connection, user: settings.user)
         var device: (connection: CUPSConnection, uri: String, resource: String)?
         let pages = PageMaker(media: settings.media, margin: settings.margin)
+        // The open requests at the last look: the counts are read again when they change (and
+        // every tenth look, for what another process finished), not every second.
+        var lastOpen: [PrintRequest]?
+        var looks = 0
         while !wakeup.isStopping {
             let next = clock.now + Self.interval
             let attributes = watch(queue, device: &device)
-            if let attributes {
-                do throws(LibraryError) {
-                    try settle(queue)
-                    if attributes.acceptingJobs { try send(queue, attributes: attributes, pages: pages, wakeup: wakeup) }
-                } catch {
-                    logger.error("The print queue could not be read or updated: \(error)")
+            do throws(LibraryError) {
+                // One read of the catalog a look while nothing prints.
+                let open = try library.prints.requests(in: [.pending, .sending, .printing])
+                if let attributes {
+                    let sentBack = try settle(open.filter { $0.state != .pending }, queue)
+                    let pending = sentBack ? try library.prints.requests(in: [.pending]) : open.filter { $0.state == .pending }
+                    if attributes.acceptingJobs, !pending.isEmpty {
+                        try send(pending, queue, attributes: attributes, pages: pages, wakeup: wakeup)
+                    }
                 }
-            }
-            if let requests = try? library.prints.counts(), let pages = try? library.prints.pagesPrinted() {
-                counted.withLock { $0 = (requests, pages) }
+                looks += 1
+                if open != lastOpen || looks % 10 == 0 {
+                    let (requests, printed) = (try library.prints.counts(), try library.prints.pagesPrinted())
+                    counted.withLock { $0 = (requests, printed) }
+                    lastOpen = open
+                }
+            } catch {
+                logger.error("The print queue could not be read or updated: \(error)")
             }
             wakeup.wait(until: next)
         }
@@ -220,19 +232,25 @@ package final class PrintWorker: Sendable {
 
     /// Finds out what became of the requests CUPS has or may have: a request being sent when
     /// the booth stopped, a job printing, a job the operator canceled.
-    private func settle(_ queue: CUPSQueue) throws(LibraryError) {
-        for request in try library.prints.requests(in: [.sending, .printing]) {
+    /// Returns whether a request went back to the queue, to be sent again.
+    private func settle(_ requests: [PrintRequest], _ queue: CUPSQueue) throws(LibraryError) -> Bool {
+        var sentBack = false
+        for request in requests {
             do {
-                try settle(request, queue)
+                sentBack = try settle(request, queue) || sentBack
+            } catch let error as LibraryError {
+                throw error
             } catch {
                 // CUPS stopped answering: the next look goes on.
                 logger.debug("Print \(request.number) could not be followed: \(error)")
-                return
+                break
             }
         }
+        return sentBack
     }
 
-    private func settle(_ request: PrintRequest, _ queue: CUPSQueue) throws {
+    /// Returns whether the request went back to the queue.
+    private func settle(_ request: PrintRequest, _ queue: CUPSQueue) throws -> Bool {
         var job: CUPSJob?
         if let id = request.cupsJob {
             if request.cancelAsked { try queue.cancel(id) }
@@ -248,15 +266,16 @@ package final class PrintWorker: Sendable {
                 let why = request.state == .sending ? "CUPS never got it" : "CUPS lost it"
                 logger.warning("Print \(request.number) (photo \(request.photo.lowercased)) is sent again: \(why).")
                 try library.prints.sendAgain(request, detail: "\(why); sent again")
+                return true
             }
-            return
+            return false
         }
         if request.state == .sending || request.cupsJob != job.id {
             try library.prints.printing(request, job: job.id, detail: detail(of: job))
         }
         if request.cancelAsked, request.cupsJob == nil, !job.state.isFinal {
             try queue.cancel(job.id)
-            return
+            return false
         }
         switch job.state {
         case .completed:
@@ -274,6 +293,7 @@ package final class PrintWorker: Sendable {
             let detail = detail(of: job)
             if detail != request.detail { try library.prints.note(request, detail: detail) }
         }
+        return false
     }
 
     private func detail(of job: CUPSJob) -> String {
@@ -281,10 +301,12 @@ package final class PrintWorker: Sendable {
     }
 
     /// Sends the pending requests, in order, but those of a picture still being named.
-    private func send(_ queue: CUPSQueue, attributes: PrinterAttributes, pages: PageMaker, wakeup: Wakeup) throws(LibraryError) {
+    private func send(
+        _ pending: [PrintRequest], _ queue: CUPSQueue, attributes: PrinterAttributes, pages: PageMaker, wakeup: Wakeup
+    ) throws(LibraryError) {
         let dpi = min(600, max(150, attributes.resolution ?? 300))
         let format = "image/jpeg"
-        for request in try library.prints.requests(in: [.pending]) where !wakeup.isStopping {
+        for request in pending where !wakeup.isStopping {
             guard !isBeingNamed(request.photo) else { continue }
             let document: Data
             let started = ContinuousClock.now
