@@ -219,7 +219,7 @@ let package = Package(
         .executableTarget(
             name: "photobooth-bench",
             dependencies: [
-                "BoothCore", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothPictures",
+                "BoothCore", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothPictures", "BoothPrint",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -12,6 +12,7 @@ ippeveprinter, CUPS's IPP Everywhere printer simulator, which keeps every docume
 - SIGKILL at random instants while pictures are saved and printed never loses or doubles a print.
 """
 import json
+import os
 import random
 import re
 import shutil
@@ -170,6 +171,15 @@ def dark_top(picture: bytes) -> float:
     return sum(1 for p in pixels if max(p) <= 70) / len(pixels)
 
 
+def print_thread_ticks(booth: Booth) -> int:
+    """The processor time of the booth's print thread so far, in clock ticks (utime + stime)."""
+    for task in Path(f"/proc/{booth.process.pid}/task").iterdir():
+        if (task / "comm").read_text().strip() == "print":
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            return int(fields[11]) + int(fields[12])
+    pytest.fail("the booth has no print thread", pytrace=False)
+
+
 def told_everywhere(booth: Booth, fault: str, out: Path, name: str) -> float:
     """Waits until the booth's screen, /healthz and /metrics say `fault`; returns how long the
     screen took, and keeps its picture."""
@@ -212,6 +222,13 @@ def test_printing_faults_are_told_and_held_prints_come_out_once(binary, lab, pri
     booth = Booth(binary, data, config, log, port=free_port())
     wait_for(lambda: "The printer is idle" in booth.logged(), "the booth watching the printer", 30)
     wait_for(lambda: web.curl(booth.base + "/healthz").status == 200, "/healthz ok", 30)
+    # What watching the printer costs while nothing prints: the print thread's processor time
+    # over 20 s of asking the queue and the printer every second.
+    idle_seconds = 20
+    start_ticks = print_thread_ticks(booth)
+    time.sleep(idle_seconds)
+    used = (print_thread_ticks(booth) - start_ticks) / os.sysconf("SC_CLK_TCK")
+    print(f"watching an idle printer: {used * 1000:.0f} ms of processor in {idle_seconds} s = {used / idle_seconds * 100:.2f}% of a core")
     before = web.screen_frame(booth.base)
     (printing_out / "before-screen.jpg").write_bytes(before)
     assert dark_top(before) < 0.5, "the main screen has no dark band before a fault"

@@ -19,19 +19,19 @@ extension PrintMedia {
 /// as a JPEG. The picture fills the sheet within the margin, turned with the sheet (a landscape
 /// picture on a landscape page), never cropped; pictures that share a sheet (strips) stand side
 /// by side. Used by the print thread alone (composers are not thread-safe).
-final class PageMaker {
+package final class PageMaker {
     let media: PrintMedia
     /// The margin around the picture, in hundredths of a millimetre; 0 for borderless.
     let margin: Int
     private var composers: [String: PictureComposer] = [:]
 
-    init(media: PrintMedia, margin: Int) {
+    package init(media: PrintMedia, margin: Int) {
         self.media = media
         self.margin = margin
     }
 
     /// The page of `picture` (a JPEG) of `width` by `height` pixels at `dpi`.
-    func page(of picture: Data, width: Int, height: Int, dpi: Int) throws(PrintError) -> Data {
+    package func page(of picture: Data, width: Int, height: Int, dpi: Int) throws(PrintError) -> Data {
         let layout = layout(pictureWidth: width, pictureHeight: height, dpi: dpi)
         let composer: PictureComposer
         if let made = composers[layout.name] {

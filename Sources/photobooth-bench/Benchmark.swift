@@ -18,7 +18,7 @@ import Logging
 /// idle; with `--pictures`, composing a strip and encoding a
 /// GIF against Pillow (``PicturesBenchmark``).
 ///
-///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running | --collages | --pictures] [--photos N]
+///     swift run -c release photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running | --collages | --pictures | --printing] [--photos N]
 @main
 enum Benchmark {
     /// Runs the benchmark the arguments ask for; a bad argument prints the usage (exit 2), a
@@ -53,6 +53,11 @@ enum Benchmark {
             let folder = options.directory.appendingPathComponent("photobooth-pictures-\(UUID().lowercased)")
             print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
             try PicturesBenchmark(folder: folder, runs: options.runs).run()
+            return
+        }
+        if options.printing {
+            print("photobooth-bench: \(options.runs) runs each, medians; \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+            try PrintingBenchmark(runs: options.runs).run()
             return
         }
         if options.preview {
@@ -217,6 +222,8 @@ enum Benchmark {
         var preview = false
         /// Measure composing a strip and encoding a GIF against Pillow instead.
         var pictures = false
+        /// Measure making a print's page instead.
+        var printing = false
         /// With `--running`: each press makes a strip of four.
         var collages = false
         /// Measure the running simulated booth instead, with a burst of this many photos.
@@ -245,6 +252,8 @@ enum Benchmark {
                     preview = true
                 case "--pictures":
                     pictures = true
+                case "--printing":
+                    printing = true
                 case "--collages":
                     collages = true
                     burstPhotos = burstPhotos ?? 50
@@ -271,7 +280,7 @@ enum Benchmark {
 
 struct UsageError: Error, CustomStringConvertible {
     let description =
-        "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running | --collages | --pictures] [--photos N]"
+        "usage: photobooth-bench [--runs N] [--dir FOLDER] [--gallery | --search | --startup | --preview | --running | --collages | --pictures | --printing] [--photos N]"
 }
 
 /// A measurement that could not be made as intended.

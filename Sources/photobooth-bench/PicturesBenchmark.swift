@@ -39,11 +39,11 @@ struct PicturesBenchmark {
         let composer = try PictureComposer(LoadedLayout(LayoutFile.read(layoutFile.path)), defaultFont: ScreenFonts.dejaVu.bold)
         let blanks: [TextBlank: String] = [.event: "Anna & Ben", .date: "28 November 2026"]
         var collage = Data()
-        let collageTime = try median(runs) { collage = try composer.jpeg(shots: shots, blanks: blanks) }
+        let collageTime = try Self.median(runs) { collage = try composer.jpeg(shots: shots, blanks: blanks) }
         try collage.write(to: folder.appendingPathComponent("booth-strip.jpg"))
         // And its GIF: from the frames' pixels to the file.
         var gif = Data()
-        let gifTime = median(runs) { gif = AnimatedGIF.encode(frames, delay: 10) }
+        let gifTime = Self.median(runs) { gif = AnimatedGIF.encode(frames, delay: 10) }
         try gif.write(to: folder.appendingPathComponent("booth.gif"))
 
         let pillow = try Pillow.run(folder: folder, runs: runs)
@@ -124,7 +124,7 @@ struct PicturesBenchmark {
 
     /// The medians of `runs` timings of `body`: the time it takes, and the processor time the
     /// whole process spends on it (all threads), both in seconds.
-    private func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Timing {
+    static func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Timing {
         func processorTime() -> Double {
             var time = timespec()
             clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
