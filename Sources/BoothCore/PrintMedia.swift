@@ -1,17 +1,17 @@
 /// Where IPP requests go: a CUPS server (or, for the printer's own state, the printer itself).
-package struct IPPServer: Sendable, Hashable, CustomStringConvertible {
+public struct IPPServer: Sendable, Hashable, CustomStringConvertible {
     /// A host name, an address, or the path of a local socket (`/run/cups/cups.sock`).
-    package var host: String
-    package var port: Int
+    public var host: String
+    public var port: Int
 
-    package init(host: String, port: Int) {
+    public init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// `HOST:PORT`, `HOST` (port 631), `[IPv6]:PORT`, or a local socket's path; `nil` for
     /// anything else.
-    package init?(parsing text: String) {
+    public init?(parsing text: String) {
         if text.hasPrefix("/") {
             guard !text.contains(where: \.isWhitespace) else { return nil }
             self.init(host: text, port: 631)
@@ -29,23 +29,23 @@ package struct IPPServer: Sendable, Hashable, CustomStringConvertible {
         self.init(host: String(host), port: port)
     }
 
-    package var description: String {
+    public var description: String {
         host.hasPrefix("/") ? host : host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
 
 /// The paper a print goes on: its PWG name (what IPP's `media` says) and its size, and how many
 /// copies of the picture share one sheet (two 2x6 strips on a 4x6 sheet, cut after printing).
-package struct PrintMedia: Sendable, Hashable, CustomStringConvertible {
+public struct PrintMedia: Sendable, Hashable, CustomStringConvertible {
     /// As the operator wrote it (`4x6`, `a6`, `na_index-4x6_4x6in`).
-    package let name: String
+    public let name: String
     /// PWG's self-describing name of the sheet (PWG 5101.1: `na_index-4x6_4x6in`).
-    package let pwgName: String
+    public let pwgName: String
     /// The sheet's short and long sides, in hundredths of a millimetre.
-    package let shortSide: Int
-    package let longSide: Int
+    public let shortSide: Int
+    public let longSide: Int
     /// How many pictures share a sheet, side by side along its short side.
-    package let picturesPerSheet: Int
+    public let picturesPerSheet: Int
 
     /// The sizes photo booths print on, by the names operators use.
     static let common: [String: String] = [
@@ -57,7 +57,7 @@ package struct PrintMedia: Sendable, Hashable, CustomStringConvertible {
     /// The media `name` names: one of ``common`` (`4x6`, `5x7`, `a6`, `letter`; `2x6` is two
     /// strips on a 4x6 sheet) or a PWG self-describing name (`iso_a6_105x148mm`); `nil` for
     /// anything else.
-    package init?(named name: String) {
+    public init?(named name: String) {
         let text = name.trimmingCharacters(in: .whitespaces)
         let pwg = Self.common[text.lowercased()] ?? text
         // PWG 5101.1: class_name_WIDTHxHEIGHTunit, the unit `in` or `mm`.
@@ -89,5 +89,5 @@ package struct PrintMedia: Sendable, Hashable, CustomStringConvertible {
         self.picturesPerSheet = text.lowercased() == "2x6" ? 2 : 1
     }
 
-    package var description: String { name == pwgName ? name : "\(name) (\(pwgName))" }
+    public var description: String { name == pwgName ? name : "\(name) (\(pwgName))" }
 }

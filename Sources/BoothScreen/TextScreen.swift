@@ -75,7 +75,7 @@ public struct TextScreen: Sendable {
 
     /// The text to send when the printer starts or stops holding prints (`fault`, or `nil`):
     /// the notice on a line of its own; the next screen is then sent whole again.
-    package mutating func text(forNotice fault: PrinterFault?) -> String {
+    public mutating func text(forNotice fault: PrinterFault?) -> String {
         let line = fault.map { $0.notice(in: texts) } ?? texts(.printerPrintsAgain)
         sent = Sent()
         switch form {

@@ -81,6 +81,9 @@ private struct Booth {
         case .findName(let prefix):
             let key = NameKey.fold(prefix)
             return [.nameFound(prefix: prefix, at: key.isEmpty || photos == 0 ? nil : key.unicodeScalars.count % photos)]
+        case .showPrinterNotice(let fault):
+            _ = display.text(forNotice: fault)
+            return []
         case .composePicture, .abandonPicture:
             // The writer composes (or lets go of) the picture on its own; nothing comes back.
             return []
