@@ -70,6 +70,10 @@ class Booth:
              "--camera-size", "1280x720"],
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=open(log, "ab"))
 
+    def send(self, text: str) -> None:
+        self.process.stdin.write(text.encode())
+        self.process.stdin.flush()
+
     def take(self, name: str) -> None:
         self.process.stdin.write(f"\n{name}\n".encode())
         self.process.stdin.flush()
@@ -279,4 +283,46 @@ def test_printing_sigkill_never_loses_or_doubles_a_print(binary, lab, printing_o
     assert counts == {photo["id"][:8]: 1 for photo in saved}
     resent = booth.logged().count("is sent again")
     print(f"requests found half-sent after a kill and sent again: {resent}")
+    shutil.rmtree(data, ignore_errors=True)
+
+
+ON_REQUEST = """print:
+  printer: Booth
+  server: {server}
+  media: 2x6
+keypad:
+  print_key: p
+"""
+
+
+def test_printing_on_request_from_the_saved_screen_and_the_command_line(binary, lab, printing_out):
+    data, config, log = setup(lab, printing_out, "on-request")
+    config.write_text(ON_REQUEST.format(server=lab.server))
+    booth = Booth(binary, data, config, log)
+    wait_for(lambda: "The printer is idle" in booth.logged(), "the booth watching the printer", 30)
+    booth.send("\n")
+    wait_for(lambda: "-> naming" in booth.logged(), "the naming screen", 30)
+    booth.send("Ada\n")
+    wait_for(lambda: "-> saved" in booth.logged(), "the saved screen", 30)
+    # The print key, on the saved screen.
+    booth.send("p\n")
+    wait_for(lambda: status(binary, data)["counts"]["done"] == 1, "the print asked for with the print key", 60)
+    saved = photos(binary, data)
+    assert len(saved) == 1
+    requests = status(binary, data)["requests"]
+    assert [(r["reason"], r["copies"]) for r in requests] == [("booth", 1)], requests
+    # And from the command line, while the booth runs.
+    queued = subprocess.run([str(binary), "print", saved[0]["id"][:8], "--copies", "2", "--data-dir", str(data)], capture_output=True,
+                            text=True, timeout=30)
+    assert queued.returncode == 0 and "queued as print 2 (2 copies)" in queued.stdout, queued.stdout + queued.stderr
+    wait_for(lambda: status(binary, data)["counts"]["done"] == 2, "the print asked for with photobooth print", 60)
+    booth.finish()
+    assert printed_per_photo(lab) == {saved[0]["id"][:8]: 2}
+    # 2x6: the strip twice, side by side, on a 4x6 sheet (portrait).
+    page = Image.open(lab.documents()[0])
+    dpi = page.info["dpi"][0]
+    assert page.size == (4 * dpi, 6 * dpi), page.size
+    text = subprocess.run([str(binary), "print", "status", "--data-dir", str(data)], capture_output=True, text=True).stdout
+    print(text)
+    assert text.startswith("2 done.")
     shutil.rmtree(data, ignore_errors=True)

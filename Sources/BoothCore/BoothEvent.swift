@@ -108,6 +108,8 @@ public enum BoothEffect: Sendable, Hashable {
     /// Stop the booth now: no photo is in flight (or a shutdown does not wait). `restarting`
     /// when it stops to start again.
     case stop(restarting: Bool)
+    /// Queue a print of the picture just saved, which its guest asked for (the print key).
+    case printPicture(UUID)
     /// Tell guests, beside whatever the screens show, that the printer holds prints for this
     /// fault and what becomes of theirs; `nil` ends it.
     case showPrinterNotice(PrinterFault?)

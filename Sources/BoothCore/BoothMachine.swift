@@ -15,6 +15,8 @@ public struct BoothMachine: Sendable {
     /// `nil` when it can. A press then shows the fault at once instead of a countdown: no guest
     /// poses for a photo that cannot be saved.
     package private(set) var storageFault: BoothFault?
+    /// The pictures whose print the guest asked for on their saved screen: once each.
+    private var printAsked: Set<UUID> = []
     /// Why the printer holds prints, told beside every screen; `nil` when it prints (or the
     /// booth has no printer). It never stops a photo: the picture waits in the print queue.
     package private(set) var printerFault: PrinterFault?
@@ -381,6 +383,11 @@ public struct BoothMachine: Sendable {
         if case .shutter(let mode) = action { return apply(.shutterPressed(at: now, mode: mode), at: now) }
         switch state {
         case .browsing, .viewing: return browse(action, now: now)
+        // The print key prints the picture on the saved screen, once: the screen says so.
+        case .saved(let photo, let caption, let pendingName, _) where action == .print:
+            guard !printAsked.contains(photo.id) else { return [] }
+            printAsked.insert(photo.id)
+            return [.printPicture(photo.id), .show(.saved(caption, photo: photo.id, pendingName: pendingName, printing: true))]
         case .idle, .saved, .fault: return action == .openGallery ? [.countPhotos] : nil
         case .attract: return backToMainScreen(now: now)
         case .naming: return type(action, now: now)
@@ -485,7 +492,7 @@ public struct BoothMachine: Sendable {
             return finish(photo, caption: draft.caption ?? photo.placeholder, now: now)
         case .back:
             return finish(photo, caption: photo.placeholder, now: now)
-        case .up, .down, .openGallery, .find, .shutter:
+        case .up, .down, .openGallery, .find, .shutter, .print:
             return nil
         }
         // Every key restarts the timeout: a slow typist is still typing.
@@ -593,7 +600,8 @@ public struct BoothMachine: Sendable {
         case .reviewing(let shot, _): .review(shot: shot, number: sequence?.taken.count ?? 1, of: sequence?.count ?? 1)
         case .naming(let photo, let draft, _): .naming(typed: draft.text, placeholder: photo.placeholder, photo: photo.id)
         case .saving: .saving
-        case .saved(let photo, let caption, let pendingName, _): .saved(caption, photo: photo.id, pendingName: pendingName)
+        case .saved(let photo, let caption, let pendingName, _):
+            .saved(caption, photo: photo.id, pendingName: pendingName, printing: printAsked.contains(photo.id))
         case .fault(let fault, _): .fault(fault)
         case .browsing(let position, _):
             .gallery(GalleryList(position: position, search: search.map { NameSearch(prefix: $0.prefix, matches: $0.matches) }))

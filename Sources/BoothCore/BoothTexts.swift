@@ -65,6 +65,10 @@ public enum BoothText: String, CaseIterable, Sendable {
     case printerWillPrintLater
     /// The printer prints again, after a fault.
     case printerPrintsAgain
+    /// The saved screen: `{key}` prints the picture.
+    case printInvitation
+    /// The saved screen, once the print key was pressed.
+    case printQueued
     /// `{fault}` then `{later}`.
     case printerNoticeSentence
     case galleryTitle

@@ -58,6 +58,9 @@ public struct KeyBindings: Sendable, Hashable {
     /// The keys that make a picture of a mode on the main screen (`c` a collage, say), beside
     /// the button's standard mode.
     public var modeKeys: [Character: PictureMode] = [:]
+    /// The key that prints the picture just saved, on its saved screen; `nil` when the booth
+    /// does not print on request (``keypad.print_key``).
+    public var printKey: Character?
 
     /// The key that opens the gallery from the main screen: the chosen one, else v (0 on a
     /// phone keypad). While a name is typed it types itself; in the gallery of a phone keypad
@@ -146,6 +149,8 @@ public struct LineKeys: Sendable, Hashable {
             if line.count == 1, let mode = bindings.modeKeys.first(where: { Self.same(line[0], .character($0.key)) })?.value {
                 return [.shutter(mode)]
             }
+            // The print key alone on its line prints the picture on its saved screen.
+            if line.count == 1, let printKey = bindings.printKey, Self.same(line[0], .character(printKey)) { return [.print] }
             let viewKey = KeypadKey.character(bindings.viewKey)
             let key = line.count == 1 && Self.same(line[0], viewKey) ? viewKey : .enter
             return KeyAction.atRest(key, bindings: bindings).map { [$0] } ?? []
@@ -207,6 +212,8 @@ enum KeyAction: Hashable {
     /// Press the shutter (a keyboard that is also the button, see ``ShutterKeys``), or make a
     /// picture of a mode that has a key of its own (``KeyBindings/modeKeys``).
     case shutter(PictureMode?)
+    /// Print the picture just saved (``KeyBindings/printKey``).
+    case print
 
     /// What `key` does while a name is typed.
     static func naming(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
@@ -239,6 +246,7 @@ enum KeyAction: Hashable {
     /// What `key` does on the main screen (or what stands for it: the saved screen, a fault).
     static func atRest(_ key: KeypadKey, bindings: KeyBindings) -> KeyAction? {
         if key == .character(bindings.viewKey) { return .openGallery }
+        if let printKey = bindings.printKey, key == .character(printKey) { return .print }
         if case .character(let character) = key, let mode = bindings.modeKeys[character] { return .shutter(mode) }
         return key == bindings.shutter?.atRest ? .shutter(nil) : nil
     }

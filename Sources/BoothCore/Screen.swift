@@ -24,7 +24,8 @@ public enum ScreenContent: Sendable, Hashable {
     /// screen shows what its ``Screen/audience`` may see); `nil` when the booth has no address
     /// to give (the state machine leaves it to the booth to fill in). `pendingName` is the name
     /// the guest typed when it could not be written yet: the screen says it will follow.
-    case saved(Caption, photo: UUID, link: PhotoLink? = nil, pendingName: Caption? = nil)
+    /// `printing`: the guest asked for a print of it (the print key), which the screen confirms.
+    case saved(Caption, photo: UUID, link: PhotoLink? = nil, pendingName: Caption? = nil, printing: Bool = false)
     /// The gallery's list of photos, newest first.
     case gallery(GalleryList)
     /// One photo of the gallery on the whole screen.

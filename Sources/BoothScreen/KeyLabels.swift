@@ -4,6 +4,8 @@ import BoothCore
 public struct KeyLabels: Sendable, Hashable {
     /// The key that opens the gallery from the main screen.
     package var view: String
+    /// The key that prints the picture on its saved screen; `nil` when none does.
+    package var print: String?
     package var up: String
     package var down: String
     package var open: String
@@ -95,6 +97,7 @@ public struct KeyLabels: Sendable, Hashable {
                 find: String(bindings.viewKey), endFind: "#")
         }
         shutter = bindings.shutter.map { Self.name(of: $0.atRest, in: texts) }
+        print = bindings.printKey.map { String($0) }
         galleryShutter = bindings.shutter.map { Self.name(of: $0.inGallery, in: texts) }
         modeKeys = bindings.modeKeys.sorted { ($0.value.sortOrder, $0.key) < ($1.value.sortOrder, $1.key) }.map {
             ModeKey(label: String($0.key), mode: $0.value)

@@ -129,8 +129,9 @@ package struct ScreenPainter {
             try paintNaming(typed: typed, placeholder: placeholder.text, photo: photo, layout, &canvas)
         case .saving:
             try paintMessage(texts(.saving), layout, &canvas)
-        case .saved(let caption, let photo, let link, let pendingName):
+        case .saved(let caption, let photo, let link, let pendingName, let printing):
             try paintSaved(caption, photo: photo, link: link, pendingName: pendingName, layout, &canvas)
+            try paintPrintLine(printing: printing, layout, &canvas)
         case .fault(let fault):
             try paintFault(fault, layout, &canvas)
         case .gallery(let list):
@@ -333,6 +334,21 @@ package struct ScreenPainter {
         }
     }
 
+    /// The saved screen's last line: the print key's invitation, or, once pressed, that the
+    /// print is on its way.
+    private func paintPrintLine(printing: Bool, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+        let text: String
+        if printing {
+            text = texts(.printQueued)
+        } else if let key = keys.print {
+            text = texts(.printInvitation, ["key": key])
+        } else {
+            return
+        }
+        let line = try bold.line(text, size: layout.hint, minimumSize: layout.minimum, maxWidth: layout.textWidth)
+        canvas.draw(line, centredAt: layout.midX, baseline: layout.height * 96 / 100, color: printing ? Palette.accent : Palette.secondary)
+    }
+
     /// Where the saved screen shows the photo: the top half of the text's column.
     static func savedPhotoBox(column: PixelRect, _ layout: Layout) -> PixelRect {
         PixelRect(x: column.x, y: layout.height * 4 / 100, width: column.width, height: layout.height * 48 / 100)
@@ -402,7 +418,7 @@ extension ScreenContent {
     /// may arrive after the screen was first drawn.
     var reviewedPhoto: UUID? {
         switch self {
-        case .naming(_, _, let photo), .saved(_, let photo, _, _), .review(let photo, _, _): photo
+        case .naming(_, _, let photo), .saved(_, let photo, _, _, _), .review(let photo, _, _): photo
         case .starting, .ready, .countdown, .smile, .saving, .fault, .gallery, .photo, .attract: nil
         }
     }

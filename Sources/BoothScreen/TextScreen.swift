@@ -106,8 +106,9 @@ public struct TextScreen: Sendable {
         case .smile: [texts(.smile)]
         case .review(_, let number, let count): [texts(.shotOfCount, ["number": "\(number)", "count": "\(count)"])]
         case .saving: [texts(.saving)]
-        case .saved(let caption, _, _, let pendingName):
+        case .saved(let caption, _, _, let pendingName, let printing):
             [texts(.savedAs, ["name": caption.text])] + (pendingName.map { [texts(.savedPendingName, ["name": $0.text])] } ?? [])
+                + (printing ? [texts(.printQueued)] : keys.print.map { [texts(.printInvitation, ["key": $0])] } ?? [])
         case .fault(let fault): [fault.sentence(in: texts)]
         case .naming, .gallery, .photo, .attract: nil
         }
@@ -131,7 +132,7 @@ public struct TextScreen: Sendable {
 
     private func lines(for content: ScreenContent, drawsQRCodes: Bool) -> [String] {
         switch content {
-        case .saved(_, _, let link, _):
+        case .saved(_, _, let link, _, _):
             var lines = commonLines(for: content) ?? []
             if let link = link?.address(for: audience) {
                 lines.append(texts(.scanLink, ["link": link]))

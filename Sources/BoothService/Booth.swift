@@ -48,7 +48,7 @@ package enum Booth {
             let devices: DeviceSet
             do {
                 devices = try DeviceSet.open(
-                    configuration.hardware, keys: configuration.settings.keys, standardMode: configuration.settings.modes.standard,
+                    configuration.hardware, keys: configuration.keyBindings, standardMode: configuration.settings.modes.standard,
                     language: configuration.language, real: real, reviews: reviews, guides: guides, mirrored: configuration.web.enabled,
                     logger: logger)
             } catch let error where !real.isEmpty {
@@ -149,6 +149,7 @@ package enum Booth {
         var settings = configuration.settings
         settings.keys = devices.bindings
         settings.keys.modeKeys = configuration.settings.keys.modeKeys
+        settings.keys.printKey = configuration.keyBindings.printKey
         settings.modes = configuration.modes(with: layout)
         // Photos are dated by the store's time once the sync has heard it (a Pi has no clock of
         // its own until NTP syncs).
@@ -161,6 +162,7 @@ package enum Booth {
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
             composer: composer, memory: decodeMemory, blanks: configuration.layoutBlanks,
             autoPrintCopies: configuration.printing.printer != nil && configuration.printing.auto ? configuration.printing.copies : 0,
+            printCopies: configuration.printing.copies,
             logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
         let cameraService = CameraService(
@@ -491,6 +493,7 @@ struct DeviceSet: Sendable {
         var bindings = keypad == nil ? KeyBindings.terminal(pressesShutter: button == nil) : keys
         // The modes' own keys, on whichever keyboard the guests have; the screens say what each makes.
         bindings.modeKeys = keys.modeKeys
+        bindings.printKey = keys.printKey
         var labels = KeyLabels(for: bindings, in: texts)
         labels.standardMode = standardMode
         // The modes' own buttons come before their keys: a guest at the booth sees the buttons.

@@ -73,6 +73,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///   - blanks: what the layout's texts say (the event, the booth).
     ///   - autoPrintCopies: the copies of every picture printed when saved (`print.auto`); 0
     ///     for none.
+    ///   - printCopies: the copies a guest's print key asks for (`print.copies`).
     init(
         settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton,
         modeButtons: [PictureMode: any ShutterButton] = [:], keypad: any Keypad, screen: any Screen,
@@ -81,7 +82,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
         deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), composer: sending PictureComposer? = nil,
-        memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:], autoPrintCopies: Int = 0, logger: Logger
+        memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:], autoPrintCopies: Int = 0, printCopies: Int = 1,
+        logger: Logger
     ) {
         self.settings = settings
         self.clock = clock
@@ -100,7 +102,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.sink = sink
         writer = PhotoWriter(
             library: library, reviews: reviews, decodeShot: decodeShot, clock: wallClock, observer: observer, logger: logger,
-            composer: composer, memory: memory, blanks: blanks, dateFormat: dateFormat, autoPrintCopies: autoPrintCopies
+            composer: composer, memory: memory, blanks: blanks, dateFormat: dateFormat, autoPrintCopies: autoPrintCopies,
+            printCopies: printCopies
         ) { event in
             sink.yield(.event(event))
         }
@@ -242,6 +245,8 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
             screen.show(content)
         case .showPrinterNotice(let fault):
             screen.showPrinterNotice(fault)
+        case .printPicture(let id):
+            writer.queuePrint(of: id)
         case .takeShot(let request):
             group.addTask { await self.takeShot(request) }
         case .finishPhoto(let photo, let caption):

@@ -78,6 +78,8 @@ final class PhotoWriter: Sendable {
     private let awaitingName = Mutex<[UUID: (shots: [Data], blanks: [TextBlank: String])]>([:])
     /// The copies of every picture queued for printing as it is saved (`print.auto`); 0 for none.
     private let autoPrintCopies: Int
+    /// The copies a guest's print key queues.
+    private let printCopies: Int
     /// Where an animation's frames are decoded: the composer's, so that one mapping serves both.
     private let memory: DecodeMemory
 
@@ -85,10 +87,11 @@ final class PhotoWriter: Sendable {
         library: PhotoLibrary, reviews: ReviewPictures, decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) },
         clock: CorrectedClock = CorrectedClock(), observer: BoothObserver = BoothObserver(), logger: Logger,
         composer: sending PictureComposer? = nil, memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:],
-        dateFormat: PhotoDateFormat = BoothLanguage.english.dateFormat, autoPrintCopies: Int = 0,
+        dateFormat: PhotoDateFormat = BoothLanguage.english.dateFormat, autoPrintCopies: Int = 0, printCopies: Int = 1,
         report: @escaping @Sendable (BoothEvent) -> Void
     ) {
         self.autoPrintCopies = autoPrintCopies
+        self.printCopies = printCopies
         self.composer = Mutex(composer)
         self.memory = memory
         self.blanks = blanks
@@ -201,6 +204,20 @@ final class PhotoWriter: Sendable {
     }
 
     /// Returns when every queued job has run, after a last try at the names still waiting.
+    /// Queues a print of picture `id`, which its guest asked for on the saved screen, after
+    /// every save asked for before it (the catalog's write, off Swift's cooperative pool).
+    func queuePrint(of id: UUID) {
+        worker.submit { [self] in
+            do {
+                let request = try library.prints.request(id, copies: printCopies, reason: .booth)
+                logger.info(
+                    "print \(request.number) of \(id.lowercased) asked for at the booth (\(printCopies) cop\(printCopies == 1 ? "y" : "ies"))")
+            } catch {
+                logger.error("The print of \(id.lowercased) asked for at the booth could not be queued: \(error)")
+            }
+        }
+    }
+
     func drain() async {
         worker.submit { [self] in writePending(finally: true) }
         await worker.drain()

@@ -147,11 +147,11 @@ final class ScreenContentLoader: Screen {
             // have come since.
             page.withLock { $0 = nil }
             slideshow.withLock { $0 = nil }
-            guard case .saved(let caption, let id, _, let pendingName) = content else { return content }
+            guard case .saved(let caption, let id, _, let pendingName, let printing) = content else { return content }
             let link = photoLink(id).map { PhotoLink(page: $0, deletionKey: deletionKey(id)) }
             // The page alone: a log line is no place for the guest's key.
             logger.debug("Saved screen of \(id.lowercased): photo page \(link?.page ?? "none")")
-            return .saved(caption, photo: id, link: link, pendingName: pendingName)
+            return .saved(caption, photo: id, link: link, pendingName: pendingName, printing: printing)
         }
     }
 

@@ -657,3 +657,47 @@ struct BoothMachineTests {
         #expect(machine.handle(.storageChecked(nil), at: start) == [.show(.fault(.cameraMissing))])
     }
 }
+
+@Suite("The print key on the saved screen")
+struct PrintKeyTests {
+    @Test("The print key prints the picture just saved once, and the saved screen says so; elsewhere it does nothing")
+    func printKey() {
+        var settings = BoothSettings(countdown: .seconds(3), nameTimeout: .seconds(30))
+        settings.keys.printKey = "p"
+        let session = Session(settings)
+        #expect(session.send(.key(.character("p")), at: 0.5) == [.ignored(.key(.character("p")))], "nothing to print on the main screen")
+        session.reachNaming(photo, at: 1)
+        _ = session.send(.key(.character("p")), at: 5)
+        _ = session.send(.key(.enter), at: 5.5)
+        #expect(session.send(.photoSaved(id: photo.id, caption: alice), at: 5.6) == [.show(.saved(alice, photo: photo.id))])
+        let printed = session.send(.key(.character("p")), at: 6)
+        #expect(printed == [.printPicture(photo.id), .show(.saved(alice, photo: photo.id, printing: true))])
+        #expect(session.send(.key(.character("p")), at: 6.5) == [], "a second press prints nothing more")
+        #expect(session.machine.screen(now: session.instant(7)) == .saved(alice, photo: photo.id, printing: true))
+    }
+
+    @Test("Without a print key, the saved screen's keys are as before")
+    func noPrintKey() {
+        let session = Session()
+        session.reachNaming(photo, at: 1)
+        _ = session.send(.key(.enter), at: 5)
+        _ = session.send(.photoSaved(id: photo.id, caption: photo.placeholder), at: 5.1)
+        #expect(session.send(.key(.character("p")), at: 6) == [.ignored(.key(.character("p")))])
+    }
+}
+
+@Suite("The print key on a keyboard that sends lines")
+struct PrintKeyLineTests {
+    @Test("p alone on its line prints the saved picture; on the main screen a line still presses the shutter")
+    func printLine() {
+        var settings = BoothSettings(countdown: .seconds(3), nameTimeout: .seconds(30))
+        settings.keys = .terminal(pressesShutter: true)
+        settings.keys.printKey = "p"
+        let session = Session(settings)
+        session.reachNaming(photo, at: 1)
+        _ = session.send(.key(.enter), at: 5)
+        _ = session.send(.photoSaved(id: photo.id, caption: photo.placeholder), at: 5.1)
+        _ = session.send(.key(.character("p")), at: 6)
+        #expect(session.send(.key(.enter), at: 6.1) == [.printPicture(photo.id), .show(.saved(photo.placeholder, photo: photo.id, printing: true))])
+    }
+}

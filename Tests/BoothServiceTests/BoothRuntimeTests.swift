@@ -401,7 +401,7 @@ struct BoothRuntimeTests {
             rig.controls.press(at: now)
             await rig.screen.next { if case .naming = $0 { true } else { false } }
             rig.controls.type("")
-            await rig.screen.next { if case .saved(_, _, nil, _) = $0 { true } else { false } }
+            await rig.screen.next { if case .saved(_, _, nil, _, _) = $0 { true } else { false } }
         }
     }
 }

@@ -51,7 +51,7 @@ struct PictureRuntimeTests {
                 return
             }
             rig.controls.type("Ann")
-            await rig.screen.next { if case .saved(_, picture, _, _) = $0 { true } else { false } }
+            await rig.screen.next { if case .saved(_, picture, _, _, _) = $0 { true } else { false } }
         }
         let pictures = try rig.library.gallery.photos()
         let picture = try #require(pictures.first)
@@ -86,7 +86,7 @@ struct PictureRuntimeTests {
                 return
             }
             rig.controls.type("Bo")
-            await rig.screen.next { if case .saved(_, picture, _, _) = $0 { true } else { false } }
+            await rig.screen.next { if case .saved(_, picture, _, _, _) = $0 { true } else { false } }
         }
         let picture = try #require(try rig.library.gallery.photos().first)
         #expect(picture.kind == .boomerang && picture.caption.text == "Bo" && picture.file.hasSuffix(".gif"))

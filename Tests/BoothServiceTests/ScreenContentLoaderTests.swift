@@ -59,7 +59,7 @@ struct ScreenFillerTests {
         #expect(!logged.contains { $0.contains(FillerRig.key(for: id)) || $0.contains("key=") }, "\(logged)")
         // The screen got the key: it is the screens' to show or not.
         #expect(
-            rig.screen.contents.contains { if case .saved(_, _, let link?, _) = $0 { link.deletionKey == FillerRig.key(for: id) } else { false } })
+            rig.screen.contents.contains { if case .saved(_, _, let link?, _, _) = $0 { link.deletionKey == FillerRig.key(for: id) } else { false } })
     }
 
     @Test("Screens after a gallery screen wait for its read, so they are shown in the order they were asked for")

@@ -45,6 +45,8 @@ extension BoothLanguage {
                 .printerWillPrintLater: "Your photo will print as soon as the staff fix it; it is already in the gallery.",
                 .printerNoticeSentence: "{fault} {later}",
                 .printerPrintsAgain: "The printer prints again.",
+                .printInvitation: "Press {key} to print it",
+                .printQueued: "Your print is on its way",
                 .galleryTitle: "Photos",
                 .galleryHeading: "Photos, {index} of {count}",
                 .galleryRow: "{number}. {name} \u{00B7} {time}",

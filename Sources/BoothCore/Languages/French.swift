@@ -48,6 +48,8 @@ extension BoothLanguage {
             .printerWillPrintLater: "Votre photo sera imprimée dès que l’équipe aura réglé cela\u{00A0}; elle est déjà dans la galerie.",
             .printerNoticeSentence: "{fault} {later}",
             .printerPrintsAgain: "L’imprimante imprime de nouveau.",
+            .printInvitation: "Appuyez sur {key} pour l’imprimer",
+            .printQueued: "Votre tirage est en route",
             .galleryTitle: "Photos",
             .galleryHeading: "Photos, {index} sur {count}",
             .galleryRow: "{number}. {name} · {time}",

@@ -45,6 +45,8 @@ extension BoothLanguage {
             .printerWillPrintLater: "Ihr Foto wird gedruckt, sobald das Team das behoben hat; es ist schon in der Galerie.",
             .printerNoticeSentence: "{fault} {later}",
             .printerPrintsAgain: "Der Drucker druckt wieder.",
+            .printInvitation: "{key} drücken, um es zu drucken",
+            .printQueued: "Ihr Ausdruck ist unterwegs",
             .galleryTitle: "Fotos",
             .galleryHeading: "Fotos, {index} von {count}",
             .galleryRow: "{number}. {name} · {time}",

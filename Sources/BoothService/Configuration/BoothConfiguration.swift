@@ -48,6 +48,13 @@ package struct BoothConfiguration: Sendable {
     /// configuration file); `nil` for none.
     package var pictureLayout: String?
 
+    /// The keys as the booth binds them: the print key only when the booth prints.
+    package var keyBindings: KeyBindings {
+        var keys = settings.keys
+        keys.printKey = printing.printer == nil ? nil : printing.key
+        return keys
+    }
+
     /// Where the configuration file is when `--config` does not say.
     package static let defaultFile = "/etc/photobooth/photobooth.yaml"
 

@@ -20,7 +20,7 @@ extension ConfigurationKey {
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
         Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key, Setting.attractAfter.key,
         Setting.pictureMode.key, Setting.pictureLayout.key, Setting.nextCountdown.key, Setting.animationFrames.key,
-        Setting.collageKey.key, Setting.animationKey.key, Setting.boomerangKey.key,
+        Setting.collageKey.key, Setting.animationKey.key, Setting.boomerangKey.key, Setting.printKey.key,
         Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.boothWelcome.key, Setting.language.key,
         Setting.galleryDateFormat.key, Setting.galleryTimeout.key,
         Setting.storageReserve.key,
@@ -235,6 +235,15 @@ extension Setting<String> {
     package static var animationKey: Self { modeKey(.animation, example: "a") }
     /// `keypad.boomerang_key`: the key that makes a boomerang; none by default.
     package static var boomerangKey: Self { modeKey(.boomerang, example: "b") }
+
+    /// `keypad.print_key`: the key that prints the picture on its saved screen, when the booth
+    /// prints (`print.printer`); none by default.
+    package static var printKey: Self {
+        Setting(
+            "keypad.print_key", allowed: "one printable character, such as p",
+            where: { $0.count == 1 && !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+        ) { $0.printing.key = $1.first }
+    }
 
     /// `keypad.<mode>_key`: the key that makes a picture of `mode` from the main screen.
     private static func modeKey(_ mode: PictureMode, example: String) -> Self {

@@ -13,6 +13,8 @@ package struct PrintConfiguration: Sendable, Hashable {
     /// The margin around the picture, in millimetres; 0 for borderless.
     package var marginMillimetres = 3
     package var resumeQueue = false
+    /// The keypad's key that prints the picture on its saved screen (`keypad.print_key`).
+    package var key: Character?
 
     package init() {}
 }
