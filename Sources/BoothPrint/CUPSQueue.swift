@@ -1,3 +1,4 @@
+import BoothCore
 import CCUPS
 import Foundation
 
@@ -81,7 +82,7 @@ final class CUPSQueue {
     /// makes the job, so the job exists whole or not at all. `uuid` marks the job as the booth's
     /// request, so that a booth that stopped before it heard the job's number finds it again.
     func print(
-        _ document: Data, format: String, uuid: UUID, title: String, copies: Int, media: String?
+        _ document: Data, format: String, uuid: UUID, title: String, copies: Int, media: PrintMedia?, borderless: Bool = false
     ) throws(PrintError) -> Int {
         let request = IPPMessage(IPP_OP_PRINT_JOB, user: user)
         request.add(.operation, .uri, "printer-uri", uri)
@@ -89,7 +90,14 @@ final class CUPSQueue {
         request.add(.operation, .mimeType, "document-format", format)
         request.add(.job, .uri, "job-uuid", "urn:uuid:\(uuid.uuidString.lowercased())")
         if copies > 1 { request.add(.job, integer: "copies", copies) }
-        if let media { request.add(.job, .keyword, "media", media) }
+        if let media {
+            // Borderless is a media-col with no margins; otherwise the paper's name is enough.
+            if borderless {
+                request.addBorderlessMedia(width: media.shortSide, length: media.longSide)
+            } else {
+                request.add(.job, .keyword, "media", media.pwgName)
+            }
+        }
         let answer = try connection.perform(request, resource: resource, document: document)
         guard let id = answer.integer("job-id") else {
             throw .refused(status: Int(answer.status.rawValue), message: "CUPS took the job but gave no job number")

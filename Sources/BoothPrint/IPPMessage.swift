@@ -78,6 +78,24 @@ final class IPPMessage {
         ippAddInteger(pointer, group.tag, IPP_TAG_INTEGER, name, Int32(clamping: value))
     }
 
+    /// IPP's `media-col` for a sheet of `width` by `length` hundredths of a millimetre with no
+    /// margins: the borderless print of that size, where the printer has one.
+    func addBorderlessMedia(width: Int, length: Int) {
+        guard let size = ippNew(), let collection = ippNew() else { return }
+        defer {
+            ippDelete(size)
+            ippDelete(collection)
+        }
+        ippAddInteger(size, IPP_TAG_ZERO, IPP_TAG_INTEGER, "x-dimension", Int32(width))
+        ippAddInteger(size, IPP_TAG_ZERO, IPP_TAG_INTEGER, "y-dimension", Int32(length))
+        ippAddCollection(collection, IPP_TAG_ZERO, "media-size", size)
+        for margin in ["media-bottom-margin", "media-left-margin", "media-right-margin", "media-top-margin"] {
+            ippAddInteger(collection, IPP_TAG_ZERO, IPP_TAG_INTEGER, margin, 0)
+        }
+        // The message holds a reference of its own to the collection (its use count).
+        ippAddCollection(pointer, IPP_TAG_JOB, "media-col", collection)
+    }
+
     func add(_ group: Group, boolean name: String, _ value: Bool) {
         ippAddBoolean(pointer, group.tag, name, value ? 1 : 0)
     }

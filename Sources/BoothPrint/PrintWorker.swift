@@ -322,7 +322,8 @@ package final class PrintWorker: Sendable {
             do throws(PrintError) {
                 let title = "Photobooth \(request.photo.lowercased.prefix(8)) #\(request.number)"
                 job = try queue.print(
-                    document, format: format, uuid: request.id, title: title, copies: request.copies, media: settings.media.pwgName)
+                    document, format: format, uuid: request.id, title: title, copies: request.copies, media: settings.media,
+                    borderless: settings.margin == 0)
             } catch {
                 switch error {
                 case .refused(let status, _) where !Self.isTemporary(status):
