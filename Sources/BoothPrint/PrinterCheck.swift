@@ -56,7 +56,9 @@ package enum PrinterCheck {
         let page = try PageMaker(media: settings.media, margin: settings.margin).page(of: picture, width: 1800, height: 1200, dpi: dpi)
         let clock = ContinuousClock()
         let start = clock.now
-        let job = try queue.print(page, format: "image/jpeg", uuid: UUID(), title: "Photobooth test page", copies: 1, media: settings.media, borderless: settings.margin == 0)
+        let job = try queue.print(
+            page, format: "image/jpeg", uuid: UUID(), title: "Photobooth test page", copies: 1, media: settings.media,
+            borderless: settings.margin == 0)
         while clock.now - start < timeout {
             guard let state = try queue.job(job) else { throw .refused(status: 0, message: "CUPS lost the test page (job \(job))") }
             switch state.state {
