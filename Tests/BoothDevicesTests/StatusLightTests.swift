@@ -19,4 +19,12 @@ struct StatusLightTests {
             #expect(StatusLight.Pattern(for: content) == .off, "\(content)")
         }
     }
+
+    @Test("While the printer holds prints the light still says a press takes a photo, with a wink")
+    func printerFault() {
+        #expect(StatusLight.Pattern(for: .ready, printerFault: .mediaEmpty) == .winking)
+        #expect(StatusLight.Pattern(for: .countdown(secondsLeft: 1), printerFault: .mediaEmpty) == .blinking)
+        #expect(StatusLight.Pattern(for: .saving, printerFault: .mediaEmpty) == .off)
+        #expect(StatusLight.Pattern(for: .ready, printerFault: nil) == .on)
+    }
 }

@@ -7,7 +7,9 @@ import Synchronization
 /// A light on a GPIO line (the shutter button's own LED, usually) that tells guests what the
 /// booth expects: on when a press takes a photo (the main screen, and the gallery, where the
 /// button starts the countdown too), blinking during the countdown, off otherwise, and off in a
-/// fault. It follows the screen, so it is a ``Screen`` of its own.
+/// fault. While the printer holds prints it is still on where a press takes a photo, but goes
+/// dark for a moment every two seconds: the operator sees it from across the room. It follows
+/// the screen, so it is a ``Screen`` of its own.
 public final class StatusLight: Screen {
     /// Where the light is wired.
     public struct Settings: Sendable, Hashable {
@@ -28,15 +30,21 @@ public final class StatusLight: Screen {
         case off
         case on
         case blinking
+        /// On, but dark for ``winkDark`` every ``winkPeriod``: photos are taken, the printer
+        /// holds prints.
+        case winking
 
-        init(for content: ScreenContent) {
+        init(for content: ScreenContent, printerFault: PrinterFault? = nil) {
             switch content {
-            case .ready, .gallery, .photo, .attract: self = .on
+            case .ready, .gallery, .photo, .attract: self = printerFault == nil ? .on : .winking
             case .countdown: self = .blinking
             default: self = .off
             }
         }
     }
+
+    static let winkPeriod = Duration.seconds(2)
+    static let winkDark = Duration.milliseconds(200)
 
     /// Half a blink: 4 changes a second are seen at once and do not look like a fault.
     static let blinkPhase = Duration.milliseconds(250)
@@ -44,6 +52,8 @@ public final class StatusLight: Screen {
     /// What the light shows now, which its thread follows.
     private final class Shown: Sendable {
         let pattern = Mutex(Pattern.off)
+        /// What the screen shows and the printer's fault, which make the pattern.
+        let inputs = Mutex<(content: ScreenContent, fault: PrinterFault?)>((.starting, nil))
     }
 
     private let shown: Shown
@@ -63,7 +73,22 @@ public final class StatusLight: Screen {
     }
 
     package func show(_ content: ScreenContent) {
-        let new = Pattern(for: content)
+        let inputs = shown.inputs.withLock { inputs in
+            inputs.content = content
+            return inputs
+        }
+        follow(Pattern(for: inputs.content, printerFault: inputs.fault))
+    }
+
+    package func showPrinterNotice(_ fault: PrinterFault?) {
+        let inputs = shown.inputs.withLock { inputs in
+            inputs.fault = fault
+            return inputs
+        }
+        follow(Pattern(for: inputs.content, printerFault: inputs.fault))
+    }
+
+    private func follow(_ new: Pattern) {
         let changed = shown.pattern.withLock { pattern in
             defer { pattern = new }
             return new != pattern
@@ -97,11 +122,13 @@ public final class StatusLight: Screen {
             let pattern = shown.pattern.withLock { $0 }
             let toggle = nextToggle.map { now >= $0 } ?? true
             if pattern == .blinking, toggle { nextToggle = now + blinkPhase }
+            // Winking: lit for the period less the dark moment, then dark for the moment.
+            if pattern == .winking, toggle { nextToggle = now + (lit ? winkDark : winkPeriod - winkDark) }
             let wanted =
                 switch pattern {
                 case .off: false
                 case .on: true
-                case .blinking: toggle ? !lit : lit
+                case .blinking, .winking: toggle ? !lit : lit
                 }
             if wanted != lit {
                 do {
@@ -113,7 +140,7 @@ public final class StatusLight: Screen {
                     failing = true
                 }
             }
-            wakeup.wait(until: pattern == .blinking ? nextToggle : nil)
+            wakeup.wait(until: pattern == .blinking || pattern == .winking ? nextToggle : nil)
         }
         try? line.set(false)
     }
