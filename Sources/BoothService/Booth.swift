@@ -214,6 +214,7 @@ package enum Booth {
                 welcome: configuration.web.welcome, deletionKeys: deletionKeys)
             settings.language = configuration.language
             settings.connectionLimits = connectionLimits
+            settings.printCopies = configuration.printing.printer == nil ? nil : configuration.printing.copies
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
             services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
         } else {

@@ -29,6 +29,7 @@ extension WebContext {
             Route(.post, "/api/photos/{id}/unhide") { request, context in
                 try await administer(request, context, "unhide") { library, id throws(LibraryError) in try library.setHidden(false, of: id) }
             },
+            Route(.post, "/api/photos/{id}/print") { request, context in try await print(request, context) },
             Route(.delete, "/api/photos/{id}") { request, context in
                 try await administer(request, context, "delete") { library, id throws(LibraryError) in try library.recycle(id) }
             },
@@ -44,6 +45,27 @@ extension WebContext {
         let groups = try await library.offloaded { library throws(LibraryError) in try library.gallery.duplicateGroups(maxDistance: distance) }
         let origin = origin(of: request)
         return .json(groups.map { group in group.map { resource(for: $0, origin: origin) } })
+    }
+
+    /// `/api/photos/{id}/print`: queues a print of the photo for the booth's printer (`print.copies`
+    /// copies): 202 with the request's number and state, which `photobooth print status` and
+    /// `/api/status` follow; 409 when the booth does not print.
+    func print(_ request: Request, _ context: GalleryRequestContext) async throws -> Response {
+        try authorize(request, context)
+        let id = try photoID(from: context)
+        guard let copies = settings.printCopies else {
+            throw WebError(status: .conflict, message: "This booth does not print: no printer is configured (print.printer).")
+        }
+        let queued: PrintRequest
+        do {
+            queued = try await library.offloaded { library throws(LibraryError) in
+                try library.prints.request(id, copies: copies, reason: .admin)
+            }
+        } catch let error as LibraryError where error.code == .unknownPhoto {
+            throw WebError.notFound("There is no photo \(id.lowercased) in the library.")
+        }
+        logger.notice("Web admin: print \(queued.number) of photo \(id.lowercased) (\(copies) cop\(copies == 1 ? "y" : "ies"))")
+        return .json(PrintQueued(number: queued.number, state: queued.state.rawValue, copies: copies), status: .accepted)
     }
 
     /// Checks the token, then the id, then runs `action` on the library: 204 when done, 404 for
@@ -139,4 +161,11 @@ extension WebContext {
         }
         return difference == 0
     }
+}
+
+/// A print request just queued (schema `PrintQueued` of `docs/openapi.yaml`).
+struct PrintQueued: Encodable, Sendable {
+    var number: Int
+    var state: String
+    var copies: Int
 }

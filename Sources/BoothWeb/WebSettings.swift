@@ -46,6 +46,9 @@ package struct WebSettings: Sendable {
     /// How many of the 64 bits of their perceptual hashes two photos may differ by and still
     /// be shown to the operator as near-duplicates.
     package var duplicateDistance = 10
+    /// The copies an operator's print asks for (`print.copies`); `nil` when the booth does not
+    /// print, and `/api/photos/{id}/print` says so.
+    package var printCopies: Int?
 
     /// Settings with the given values; the defaults serve every interface on port 8080, with
     /// admin actions off.

@@ -198,3 +198,32 @@ struct AdminTests {
         #expect(!WebContext.sameToken("s", "ss"))
     }
 }
+
+@Suite("Printing from the admin API")
+struct AdminPrintTests {
+    @Test("An operator's print is queued for the printer: 202 with its number; 404 for no photo; 409 on a booth without a printer")
+    func print() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        var settings = WebSettings(adminToken: "secret")
+        settings.printCopies = 2
+        try await fixture.server(settings).test { client in
+            let uri = "/api/photos/\(photo.id.lowercased)/print"
+            let missing = try await client.execute(uri: uri, method: .post)
+            #expect(missing.status == .unauthorized)
+            let queued = try await client.execute(uri: uri, method: .post, headers: AdminTests.admin)
+            #expect(queued.status == .accepted)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: queued.body)) as? [String: Any]
+            #expect(body?["number"] as? Int == 1 && body?["state"] as? String == "pending" && body?["copies"] as? Int == 2)
+            let unknown = try await client.execute(uri: "/api/photos/\(UUID().lowercased)/print", method: .post, headers: AdminTests.admin)
+            #expect(unknown.status == .notFound)
+        }
+        let requests = try fixture.library.prints.requests(in: [.pending])
+        #expect(requests.map(\.photo) == [photo.id] && requests.first?.reason == .admin && requests.first?.copies == 2)
+        try await fixture.server(WebSettings(adminToken: "secret")).test { client in
+            let off = try await client.execute(uri: "/api/photos/\(photo.id.lowercased)/print", method: .post, headers: AdminTests.admin)
+            #expect(off.status == .conflict)
+            #expect(try APITests.error(off).contains("does not print"))
+        }
+    }
+}
