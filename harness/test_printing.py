@@ -326,3 +326,43 @@ def test_printing_on_request_from_the_saved_screen_and_the_command_line(binary, 
     print(text)
     assert text.startswith("2 done.")
     shutil.rmtree(data, ignore_errors=True)
+
+
+def test_printing_a_request_cut_off_while_sending_is_printed_once(binary, lab, printing_out):
+    """The two halves of a crash between 'sending' and CUPS's answer, made on purpose: one
+    request whose job CUPS has (the booth stopped after CUPS took it), one whose job it never got.
+    The next start follows the first and sends the second: one document each."""
+    import sqlite3
+    data, config, log = setup(lab, printing_out, "cut-off")
+    config.write_text(CONFIG.format(server=lab.server).replace("auto: true", "auto: false"))
+    booth = Booth(binary, data, config, log)
+    booth.take("One")
+    booth.take("Two")
+    booth.finish()
+    saved = sorted(photos(binary, data), key=lambda p: p["created_at"])
+    assert len(saved) == 2
+    for photo in saved:
+        queued = subprocess.run([str(binary), "print", photo["id"], "--data-dir", str(data)], capture_output=True, text=True)
+        assert queued.returncode == 0, queued.stderr
+    catalog = sqlite3.connect(data / "photobooth.sqlite")
+    rows = catalog.execute("SELECT number, uuid, photo_id FROM print_job ORDER BY number").fetchall()
+    with catalog:
+        catalog.execute("UPDATE print_job SET state = 'sending'")
+    catalog.close()
+    # The first one's job reached CUPS before the booth stopped: as the booth sends it, with its
+    # request's UUID, as the booth's user.
+    first = rows[0]
+    document = lab.folder / "taken-before-the-stop.jpg"
+    shutil.copyfile(saved[0]["file"], document)
+    document.chmod(0o644)
+    lab.run(["lp", "-U", "photobooth", "-d", "Booth", "-t", f"Photobooth {first[2][:8]} #{first[0]}",
+             "-o", f"job-uuid=urn:uuid:{first[1]}", str(document)])
+    wait_for(lambda: len(lab.documents()) == 1, "the job CUPS took before the stop printed", 60)
+    booth = Booth(binary, data, config, log)
+    wait_for(lambda: status(binary, data)["counts"]["done"] == 2, "both requests done", 90)
+    booth.finish()
+    assert printed_per_photo(lab) == {saved[0]["id"][:8]: 1, saved[1]["id"][:8]: 1}
+    logged = booth.logged()
+    resent = [line for line in logged.splitlines() if "is sent again" in line]
+    assert len(resent) == 1 and "Print 2 (photo" in resent[0] and "CUPS never got it" in resent[0], resent
+    shutil.rmtree(data, ignore_errors=True)
