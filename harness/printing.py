@@ -55,9 +55,14 @@ class PrintLabError(Exception):
     pass
 
 
+def tool(name: str) -> str:
+    """A CUPS program's path: on the PATH, or in /usr/sbin, where Debian puts the admin's."""
+    return shutil.which(name) or f"/usr/sbin/{name}"
+
+
 def missing_tools() -> list[str]:
-    return [tool for tool in ("cupsd", "ippeveprinter", "lpadmin", "cupsdisable", "dbus-daemon") if not shutil.which(tool)
-            and not Path(f"/usr/sbin/{tool}").exists()]
+    return [name for name in ("cupsd", "ippeveprinter", "lpadmin", "cupsenable", "cupsdisable", "lp", "dbus-daemon")
+            if not Path(tool(name)).exists()]
 
 
 class PrintLab:
@@ -113,7 +118,7 @@ class PrintLab:
             env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={bus}"))
         self.processes.append(printer)
         self.wait(lambda: self.printer_answers(), "ippeveprinter")
-        subprocess.run(self.as_cups_user() + ["/usr/sbin/cupsd", "-c", str(d / "cupsd.conf"), "-s", str(d / "cups-files.conf")],
+        subprocess.run(self.as_cups_user() + [tool("cupsd"), "-c", str(d / "cupsd.conf"), "-s", str(d / "cups-files.conf")],
                        check=True)
         self.wait(lambda: (d / "cupsd.pid").exists() or self.cups_answers(), "cupsd")
         self.run(["lpadmin", "-p", QUEUE, "-E", "-v", self.device_uri, "-m", "everywhere"])
@@ -133,9 +138,11 @@ class PrintLab:
             return False
 
     def cups_answers(self) -> bool:
-        return subprocess.run(["lpstat", "-h", self.server, "-r"], capture_output=True).returncode == 0
+        return subprocess.run([tool("lpstat"), "-h", self.server, "-r"], capture_output=True).returncode == 0
 
     def run(self, command: list[str]) -> str:
+        # lpadmin, cupsenable and cupsdisable live in /usr/sbin, which a user's PATH may lack.
+        command = [tool(command[0])] + command[1:]
         result = subprocess.run(self.as_cups_user() + ["env", f"CUPS_SERVER={self.server}"] + command,
                                 capture_output=True, text=True, timeout=30)
         if result.returncode != 0:
