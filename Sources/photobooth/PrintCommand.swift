@@ -93,14 +93,34 @@ struct PrintStatusCommand: ParsableCommand {
         let requests = try library.prints.recent(limit: max(1, limit))
         let counts = try library.prints.counts()
         if json {
+            struct Request: Encodable {
+                let number: Int
+                let id: String
+                let photo: String
+                let copies: Int
+                let reason: String
+                let state: String
+                let requestedAt: String
+                let cupsJob: Int?
+                let detail: String?
+                let pages: Int
+                let finishedAt: String?
+            }
             struct Status: Encodable {
                 let counts: [String: Int]
                 let pagesPrinted: Int
-                let requests: [PrintRequest]
+                let requests: [Request]
             }
+            // Ids in lower case and times in ISO 8601 UTC, as every other JSON of the booth.
             let status = Status(
                 counts: Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }),
-                pagesPrinted: try library.prints.pagesPrinted(), requests: requests)
+                pagesPrinted: try library.prints.pagesPrinted(),
+                requests: requests.map { request in
+                    Request(
+                        number: request.number, id: request.id.lowercased, photo: request.photo.lowercased, copies: request.copies,
+                        reason: request.reason.rawValue, state: request.state.rawValue, requestedAt: request.requestedAt.utcTimestamp,
+                        cupsJob: request.cupsJob, detail: request.detail, pages: request.pages, finishedAt: request.finishedAt?.utcTimestamp)
+                })
             let encoder = JSONEncoder.booth(forPeople: true)
             print(String(decoding: try encoder.encode(status), as: UTF8.self))
         } else {
