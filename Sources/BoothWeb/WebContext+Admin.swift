@@ -30,6 +30,8 @@ extension WebContext {
                 try await administer(request, context, "unhide") { library, id throws(LibraryError) in try library.setHidden(false, of: id) }
             },
             Route(.post, "/api/photos/{id}/print") { request, context in try await print(request, context) },
+            Route(.post, "/api/prints/{number}/cancel") { request, context in try await changePrint(request, context, retry: false) },
+            Route(.post, "/api/prints/{number}/retry") { request, context in try await changePrint(request, context, retry: true) },
             Route(.delete, "/api/photos/{id}") { request, context in
                 try await administer(request, context, "delete") { library, id throws(LibraryError) in try library.recycle(id) }
             },
@@ -66,6 +68,32 @@ extension WebContext {
         }
         logger.notice("Web admin: print \(queued.number) of photo \(id.lowercased) (\(copies) cop\(copies == 1 ? "y" : "ies"))")
         return .json(PrintQueued(number: queued.number, state: queued.state.rawValue, copies: copies), status: .accepted)
+    }
+
+    /// `/api/prints/{number}/cancel` and `/retry`: the operator cancels a print request (one
+    /// CUPS has is canceled there by the print thread) or asks for a failed or canceled one
+    /// again, as a new request; 404 for no such request, 409 for a retry of one that neither
+    /// failed nor was canceled.
+    func changePrint(_ request: Request, _ context: GalleryRequestContext, retry: Bool) async throws -> Response {
+        try authorize(request, context)
+        let raw = context.parameters.get("number") ?? ""
+        guard let number = ByteRange.number(Substring(raw)) else {
+            throw WebError.badRequest("\"\(raw.prefix(40))\" is not a print's number: photobooth print status lists them (1, 2, ...).")
+        }
+        guard settings.printCopies != nil else {
+            throw WebError(status: .conflict, message: "This booth does not print: no printer is configured (print.printer).")
+        }
+        let (before, after) = try await library.offloaded { library throws(LibraryError) in
+            let before = try library.prints.request(number: number)
+            guard before != nil else { return (before, PrintRequest?.none) }
+            return (before, retry ? try library.prints.retry(number) : try library.prints.cancel(number))
+        }
+        guard let before else { throw WebError.notFound("There is no print \(number).") }
+        guard let after else {
+            throw WebError(status: .conflict, message: "Print \(number) is \(before.state.rawValue): only a failed or canceled print is tried again.")
+        }
+        logger.notice("Web admin: \(retry ? "retry" : "cancel") print \(number)\(retry ? " as print \(after.number)" : "")")
+        return .json(PrintQueued(number: after.number, state: after.state.rawValue, copies: after.copies), status: retry ? .accepted : .ok)
     }
 
     /// Checks the token, then the id, then runs `action` on the library: 204 when done, 404 for

@@ -201,7 +201,7 @@ struct AdminTests {
 
 @Suite("Printing from the admin API")
 struct AdminPrintTests {
-    @Test("An operator's print is queued for the printer: 202 with its number; 404 for no photo; 409 on a booth without a printer")
+    @Test("An operator's print is queued (202 with its number), canceled and tried again; 404 for none, 409 on a booth without a printer")
     func print() async throws {
         let fixture = try WebFixture()
         let photo = try fixture.add()
@@ -220,6 +220,22 @@ struct AdminPrintTests {
         }
         let requests = try fixture.library.prints.requests(in: [.pending])
         #expect(requests.map(\.photo) == [photo.id] && requests.first?.reason == .admin && requests.first?.copies == 2)
+        try await fixture.server(settings).test { client in
+            func post(_ uri: String) async throws -> (HTTPResponse.Status, [String: Any]?) {
+                let response = try await client.execute(uri: uri, method: .post, headers: AdminTests.admin)
+                return (response.status, try? JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            }
+            let (retriedTooSoon, _) = try await post("/api/prints/1/retry")
+            #expect(retriedTooSoon == .conflict, "a pending print is not tried again")
+            let (canceled, cancel) = try await post("/api/prints/1/cancel")
+            #expect(canceled == .ok && cancel?["state"] as? String == "canceled")
+            let (retried, retry) = try await post("/api/prints/1/retry")
+            #expect(retried == .accepted && retry?["number"] as? Int == 2 && retry?["state"] as? String == "pending")
+            #expect(try await post("/api/prints/99/cancel").0 == .notFound)
+            #expect(try await post("/api/prints/99999999999999999999999/retry").0 == .notFound)
+            #expect(try await post("/api/prints/one/cancel").0 == .badRequest)
+        }
+        #expect(try fixture.library.prints.requests(in: [.pending]).map(\.number) == [2])
         try await fixture.server(WebSettings(adminToken: "secret")).test { client in
             let off = try await client.execute(uri: "/api/photos/\(photo.id.lowercased)/print", method: .post, headers: AdminTests.admin)
             #expect(off.status == .conflict)
