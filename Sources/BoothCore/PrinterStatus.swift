@@ -104,6 +104,8 @@ public enum PrinterFault: String, Sendable, Hashable, Codable, CaseIterable {
         case "offline", "shutdown", "timed-out": self = .offline
         case "connecting-to-device": self = .connecting
         case "paused", "moving-to-paused": self = .paused
+        // Not IPP's: what the booth says of a queue whose printer-is-accepting-jobs is false.
+        case "not-accepting-jobs": self = .notAccepting
         default: return nil
         }
     }

@@ -197,3 +197,53 @@ final class CUPSQueue {
         _ = try connection.perform(request, resource: "/admin/")
     }
 }
+
+/// The queue's state and, for a network printer, the printer's own, read together: CUPS relays
+/// a printer's reasons only while it prints, so the printer is asked directly too.
+struct PrinterLook {
+    /// A connection to the queue's `ipp://` printer, kept from one look to the next.
+    struct Device {
+        let uri: String
+        let resource: String
+        let connection: CUPSConnection
+    }
+
+    let attributes: PrinterAttributes
+    let status: PrinterStatus
+
+    /// Reads `queue`, then its printer through `device` (made, or made again when the queue's
+    /// printer changed); a printer that does not answer is offline.
+    init(_ queue: CUPSQueue, device: inout Device?) throws(PrintError) {
+        attributes = try queue.attributes()
+        var reasons = attributes.reasons
+        var message = attributes.message
+        if !attributes.acceptingJobs { reasons.append("not-accepting-jobs") }
+        if let uri = attributes.deviceURI, let (server, resource) = Self.directlyAskable(uri) {
+            if device?.uri != uri { device = Device(uri: uri, resource: resource, connection: CUPSConnection(server: server)) }
+            do {
+                let printer = try CUPSQueue.attributes(of: uri, resource: resource, over: device!.connection, user: queue.user)
+                reasons += printer.reasons
+                if message.isEmpty { message = printer.message }
+            } catch {
+                reasons.append("offline")
+                if message.isEmpty { message = "The printer does not answer at \(uri): \(error)" }
+            }
+        } else {
+            device = nil
+        }
+        status = PrinterStatus(ippState: attributes.state, reasons: reasons, message: message)
+    }
+
+    /// A network printer's address to ask for its state: an `ipp://` device; `nil` for any other
+    /// (a USB printer's state comes through CUPS's backend).
+    static func directlyAskable(_ uri: String) -> (IPPServer, String)? {
+        guard let url = URL(string: uri), url.scheme == "ipp", let host = url.host, !host.isEmpty else { return nil }
+        return (IPPServer(host: host, port: url.port ?? 631), url.path.isEmpty ? "/" : url.path)
+    }
+}
+
+extension PrinterAttributes {
+    /// The resolution pages are made at: the printer's, within 150 to 600 dpi (300 when it
+    /// says none).
+    var pageResolution: Int { min(600, max(150, resolution ?? 300)) }
+}

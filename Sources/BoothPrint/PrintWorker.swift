@@ -123,7 +123,7 @@ package final class PrintWorker: Sendable {
         let clock = MonotonicClock()
         let connection = CUPSConnection(server: settings.server)
         let queue = CUPSQueue(name: settings.queue, connection: connection, user: settings.user)
-        var device: (connection: CUPSConnection, uri: String, resource: String)?
+        var device: PrinterLook.Device?
         let pages = PageMaker(media: settings.media, margin: settings.margin)
         // The open requests at the last look: the counts are read again when they change (and
         // every tenth look, for what another process finished), not every second.
@@ -159,10 +159,10 @@ package final class PrintWorker: Sendable {
 
     /// Reads the queue's and the printer's state and reports a change; `nil` when CUPS cannot
     /// be reached.
-    private func watch(_ queue: CUPSQueue, device: inout (connection: CUPSConnection, uri: String, resource: String)?) -> PrinterAttributes? {
-        let attributes: PrinterAttributes
+    private func watch(_ queue: CUPSQueue, device: inout PrinterLook.Device?) -> PrinterAttributes? {
+        let look: PrinterLook
         do {
-            attributes = try queue.attributes()
+            look = try PrinterLook(queue, device: &device)
         } catch {
             let fault: PrinterFault = error.isNotFound ? .stopped : .serverUnreachable
             let message =
@@ -172,28 +172,7 @@ package final class PrintWorker: Sendable {
             publish(PrinterStatus(state: error.isNotFound ? .stopped : .unreachable, faults: [fault], message: message))
             return nil
         }
-        var reasons = attributes.reasons
-        var message = attributes.message
-        if !attributes.acceptingJobs { reasons.append("not-accepting-jobs") }
-        if let uri = attributes.deviceURI, let (server, resource) = Self.directlyAskable(uri) {
-            if device?.uri != uri { device = (CUPSConnection(server: server), uri, resource) }
-            if let device {
-                do {
-                    let printer = try CUPSQueue.attributes(of: uri, resource: resource, over: device.connection, user: settings.user)
-                    reasons += printer.reasons
-                    if message.isEmpty { message = printer.message }
-                } catch {
-                    reasons.append("offline")
-                    if message.isEmpty { message = "The printer does not answer at \(uri): \(error)" }
-                }
-            }
-        } else {
-            device = nil
-        }
-        var status = PrinterStatus(ippState: attributes.state, reasons: reasons, message: message)
-        if !attributes.acceptingJobs, !status.faults.contains(.notAccepting) {
-            status.faults.insert(.notAccepting, at: 0)
-        }
+        let status = look.status
         publish(status)
         if status.faults.contains(.paused) || status.faults == [.stopped], settings.resumeQueue {
             do {
@@ -203,14 +182,7 @@ package final class PrintWorker: Sendable {
                 logger.warning("The print queue \(settings.queue) is stopped and could not be started again: \(error)")
             }
         }
-        return attributes
-    }
-
-    /// A network printer's address to ask for its state: an `ipp://` device; `nil` for any other
-    /// (a USB printer's state comes through CUPS's backend).
-    static func directlyAskable(_ uri: String) -> (IPPServer, String)? {
-        guard let url = URL(string: uri), url.scheme == "ipp", let host = url.host, !host.isEmpty else { return nil }
-        return (IPPServer(host: host, port: url.port ?? 631), url.path.isEmpty ? "/" : url.path)
+        return look.attributes
     }
 
     private func publish(_ status: PrinterStatus) {
@@ -304,7 +276,7 @@ package final class PrintWorker: Sendable {
     private func send(
         _ pending: [PrintRequest], _ queue: CUPSQueue, attributes: PrinterAttributes, pages: PageMaker, wakeup: Wakeup
     ) throws(LibraryError) {
-        let dpi = min(600, max(150, attributes.resolution ?? 300))
+        let dpi = attributes.pageResolution
         let format = "image/jpeg"
         for request in pending where !wakeup.isStopping {
             guard !isBeingNamed(request.photo) else { continue }

@@ -9,26 +9,14 @@ package enum PrinterCheck {
     package static func check(_ settings: PrintSettings) throws(PrintError) -> String {
         let connection = CUPSConnection(server: settings.server)
         let queue = CUPSQueue(name: settings.queue, connection: connection, user: settings.user)
-        let attributes: PrinterAttributes
+        let look: PrinterLook
+        var device: PrinterLook.Device?
         do {
-            attributes = try queue.attributes()
+            look = try PrinterLook(queue, device: &device)
         } catch  where error.isNotFound {
             throw .refused(status: 0x0406, message: "CUPS at \(settings.server) has no queue \(settings.queue) (`lpstat -p` lists them)")
         }
-        var reasons = attributes.reasons
-        var message = attributes.message
-        if let uri = attributes.deviceURI, let (server, resource) = PrintWorker.directlyAskable(uri) {
-            do {
-                let printer = try CUPSQueue.attributes(of: uri, resource: resource, over: CUPSConnection(server: server), user: settings.user)
-                reasons += printer.reasons
-                if message.isEmpty { message = printer.message }
-            } catch {
-                reasons.append("offline")
-                message = "the printer does not answer at \(uri): \(error)"
-            }
-        }
-        if !attributes.acceptingJobs { reasons.append("not-accepting-jobs") }
-        let status = PrinterStatus(ippState: attributes.state, reasons: reasons, message: message)
+        let (attributes, status, message) = (look.attributes, look.status, look.status.message)
         let takes = attributes.formats.contains("image/jpeg") ? "takes JPEG" : "takes no JPEG (CUPS converts it)"
         let dpi = attributes.resolution.map { " at \($0) dpi" } ?? ""
         let said = message.isEmpty ? "" : " (\(message))"
@@ -46,7 +34,7 @@ package enum PrinterCheck {
         let connection = CUPSConnection(server: settings.server)
         let queue = CUPSQueue(name: settings.queue, connection: connection, user: settings.user)
         let attributes = try queue.attributes()
-        let dpi = min(600, max(150, attributes.resolution ?? 300))
+        let dpi = attributes.pageResolution
         let picture: Data
         do {
             picture = try JPEGEncoder().encode(TestPattern(width: 1800, height: 1200).render(frame: 1, at: Date()), quality: 90)

@@ -83,13 +83,18 @@ struct PhotoListing: Sendable, Hashable {
                 throw WebError.badRequest(
                     "A search is at most \(maximumSearchLength) characters; this one has \(text.count). Type part of the name.")
             }
-            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            guard !Self.holdsControlCharacters(text) else {
                 throw WebError.badRequest("A search cannot hold control characters (such as a line break or a tab). Type the name as text.")
             }
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             if !trimmed.isEmpty { return PhotoListing(source: .search(trimmed)) }
         }
         return album.map { PhotoListing(source: $0) } ?? .all
+    }
+
+    /// Whether `text` holds a control character (a line break, a tab): no name or search does.
+    static func holdsControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// An album named as the `album` parameter names it.
@@ -118,8 +123,7 @@ struct PhotoListing: Sendable, Hashable {
             return raw
         case .name:
             // A blank name is nobody's: its album is empty, as an unknown name's is.
-            guard raw.count <= maximumSearchLength, !raw.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-            else {
+            guard raw.count <= maximumSearchLength, !holdsControlCharacters(raw) else {
                 throw WebError.badRequest("A name's album is named by the name, of at most \(maximumSearchLength) characters of text.")
             }
             return NameKey.fold(raw)

@@ -18,6 +18,8 @@ struct PrintingValueTests {
         let jam = PrinterStatus(ippState: 4, reasons: ["media-jam-error", "cover-open-error", "offline-report"], message: "")
         #expect(jam.faults == [.offline, .doorOpen, .mediaJam] && jam.fault == .offline)
         #expect(PrinterStatus(ippState: 3, reasons: [], message: "").faults.isEmpty)
+        let rejecting = PrinterStatus(ippState: 3, reasons: ["not-accepting-jobs"], message: "")
+        #expect(rejecting.faults == [.notAccepting] && rejecting.isHoldingPrints, "a queue that takes no job holds prints")
     }
 
     @Test("Paper by common name or PWG name; 2x6 is two strips on a 4x6 sheet; anything else is refused")
