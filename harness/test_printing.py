@@ -366,3 +366,74 @@ def test_printing_a_request_cut_off_while_sending_is_printed_once(binary, lab, p
     resent = [line for line in logged.splitlines() if "is sent again" in line]
     assert len(resent) == 1 and "Print 2 (photo" in resent[0] and "CUPS never got it" in resent[0], resent
     shutil.rmtree(data, ignore_errors=True)
+
+
+GUESTS = """print:
+  printer: Booth
+  server: {server}
+  media: 4x6
+  guests: true
+  max_per_picture: 1
+http:
+  admin_token: {token}
+"""
+
+
+def test_printing_from_a_phone_and_the_admin_page_in_chromium(binary, lab, printing_out):
+    """A guest prints their photo from its page in a real Chromium, once: the limit of one print
+    a photo holds and the page says so; the operator prints it again from the admin page, whose
+    print queue lists both."""
+    if not shutil.which("chromium"):
+        pytest.fail("this test needs chromium", pytrace=False)
+    token = "printing-admin-token-0123456789"
+    data, config, log = setup(lab, printing_out, "guests")
+    config.write_text(GUESTS.format(server=lab.server, token=token))
+    booth = Booth(binary, data, config, log, port=free_port())
+    wait_for(lambda: "The printer is idle" in booth.logged(), "the booth watching the printer", 30)
+    booth.take("Ada")
+    wait_for(lambda: len(photos(binary, data)) == 1, "the photo saved", 30)
+    photo = photos(binary, data)[0]
+    browser = web.Browser(printing_out)
+    try:
+        browser.size(390, 844, True)
+        browser.open(f"{booth.base}/photos/{photo['id']}")
+        assert browser.evaluate("document.querySelector('a.print') !== null"), "the photo page offers printing"
+        browser.events.clear()
+        browser.evaluate("document.querySelector('a.print').click()")
+        browser.wait_event("Page.loadEventFired")
+        question = browser.evaluate("document.body.innerText")
+        assert "Prints left of this photo: 1." in question, question
+        browser.screenshot(printing_out / "guest-print-question.png")
+        browser.events.clear()
+        browser.evaluate("document.querySelector('form button.confirm').click()")
+        browser.wait_event("Page.loadEventFired")
+        answer = browser.evaluate("document.body.innerText")
+        assert "collect it at the booth" in answer, answer
+        wait_for(lambda: len(lab.documents()) == 1, "the guest's print", 60)
+        # The limit: a second print of the photo is refused, and the page says why.
+        browser.open(f"{booth.base}/photos/{photo['id']}/print")
+        refused = browser.evaluate("document.body.innerText")
+        assert "the booth allows 1 per photo" in refused, refused
+        assert web.curl(f"{booth.base}/photos/{photo['id']}/print", "-X", "POST").status == 409
+
+        # The operator is not limited: the admin page prints it, and lists both prints.
+        browser.size(1280, 900, False)
+        browser.open(f"{booth.base}/admin")
+        browser.evaluate(f"document.querySelector('#token').value = '{token}'")
+        browser.evaluate("document.querySelector('form.token button').click()")
+        wait_for(lambda: browser.evaluate("document.querySelectorAll('.photos button.print').length") == 1,
+                 "the admin page's print button", 30)
+        browser.evaluate("document.querySelector('.photos button.print').click()")
+        wait_for(lambda: len(lab.documents()) == 2, "the operator's print", 60)
+        wait_for(lambda: "is queued" in browser.evaluate("document.querySelector('main.admin .status').textContent"),
+                 "the admin page saying the print is queued", 10)
+        rows = browser.evaluate("[...document.querySelectorAll('section.prints tr')].map(r => r.cells[2].textContent)")
+        assert rows == ["admin", "guest"], rows
+        browser.screenshot(printing_out / "admin-prints.png")
+    finally:
+        browser.close()
+    booth.finish()
+    assert printed_per_photo(lab) == {photo["id"][:8]: 2}
+    requests = status(binary, data)["requests"]
+    assert sorted(r["reason"] for r in requests) == ["admin", "guest"], requests
+    shutil.rmtree(data, ignore_errors=True)

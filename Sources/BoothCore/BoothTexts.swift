@@ -170,6 +170,19 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webDeleteWrongKey
     case webDeleteGone
     case webDeleteImported
+    /// A guest's print from the photo page (`print.guests`): the page's offer, the question
+    /// (`{name}`), how many prints are left (`{count}`) or that the print comes out at the
+    /// booth, the button, the outcome, and the refusals (`{count}`: the limit of a photo).
+    case webPrintOffer
+    case webPrintQuestion
+    case webPrintLeft
+    case webPrintWhere
+    case webPrintConfirm
+    case webPrintCancel
+    case webPrinted
+    case webPrintLimitPhoto
+    case webPrintLimitEvent
+    case webPrintOff
     case webSlideshow
     case webSlideshowEmpty
     /// The button that closes the welcome text.
@@ -202,6 +215,13 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webAdminNoDuplicates
     case webAdminHideOthers
     case webAdminFailed
+    /// The admin page's printing: the button that prints a photo, the print queue's heading,
+    /// its buttons, and what the page says once a print is queued.
+    case webAdminPrint
+    case webAdminPrints
+    case webAdminCancelPrint
+    case webAdminRetryPrint
+    case webAdminPrintQueued
 }
 
 extension BoothText {

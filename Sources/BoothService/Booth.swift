@@ -215,6 +215,7 @@ package enum Booth {
             settings.language = configuration.language
             settings.connectionLimits = connectionLimits
             settings.printCopies = configuration.printing.printer == nil ? nil : configuration.printing.copies
+            settings.guestPrinting = configuration.printing.guests ? configuration.printing.limits : nil
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
             services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
         } else {

@@ -59,6 +59,42 @@ package struct PrintRequest: Sendable, Hashable, Codable {
     package var cancelAsked: Bool
 }
 
+/// The most prints guests may ask for from their phones (`print.max_per_picture`,
+/// `print.max_total`); `nil` for no limit. Every print counts towards them, whoever asked
+/// for it, except those canceled or failed.
+package struct PrintLimits: Sendable, Hashable {
+    package var perPicture: Int?
+    package var total: Int?
+
+    package init(perPicture: Int? = nil, total: Int? = nil) {
+        self.perPicture = perPicture
+        self.total = total
+    }
+}
+
+/// How many prints of one picture guests may still ask for, and which limit holds them.
+package struct PrintAllowance: Sendable, Hashable {
+    package let limits: PrintLimits
+    /// Prints of the picture so far.
+    package let ofPicture: Int
+    /// Prints of the event so far.
+    package let inAll: Int
+
+    /// Prints left; `nil` when no limit applies.
+    package var left: Int? {
+        let leftOfPicture = limits.perPicture.map { max(0, $0 - ofPicture) }
+        let leftInAll = limits.total.map { max(0, $0 - inAll) }
+        switch (leftOfPicture, leftInAll) {
+        case (let picture?, let all?): return min(picture, all)
+        case (let one?, nil), (nil, let one?): return one
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Whether the event's limit, not the picture's, is what leaves none.
+    package var eventIsSpent: Bool { limits.total.map { inAll >= $0 } ?? false }
+}
+
 /// The print side of the catalog: the print queue. Every request is a row written in the
 /// transaction of its reason; the print thread takes the pending ones in order, records that it
 /// is sending each before it does, then CUPS's job number, then the end. None of it is what
@@ -128,17 +164,39 @@ package final class PrintQueue: Sendable {
         try catalog.read("read the print queue") { db in try Int.fetchOne(db, sql: "SELECT coalesce(sum(pages), 0) FROM print_job") ?? 0 }
     }
 
+    /// What guests may still print of photo `id` under `limits`.
+    package func allowance(of id: UUID, under limits: PrintLimits) throws(LibraryError) -> PrintAllowance {
+        try catalog.read("read the print queue") { db in try Self.allowance(of: id, under: limits, in: db) }
+    }
+
+    /// Queues a guest's print of photo `id`: `copies`, or fewer when the limits leave fewer.
+    /// The limits are read and the request written in one transaction, so two guests pressing
+    /// at once cannot both have the last print. `nil` when the limits leave none; the
+    /// allowance as it was, either way.
+    package func guestRequest(_ id: UUID, copies: Int, under limits: PrintLimits, at time: Date = Date()) throws(LibraryError)
+        -> (PrintRequest?, PrintAllowance)
+    {
+        let answer = try catalog.write("queue a print") { db throws -> (PrintRequest?, PrintAllowance)? in
+            guard try PhotoRecord.all().photo(id).isEmpty(db) == false else { return nil }
+            let allowance = try Self.allowance(of: id, under: limits, in: db)
+            let granted = min(copies, allowance.left ?? copies)
+            guard granted > 0 else { return (nil, allowance) }
+            return (try PrintJobRecord.queue(id, copies: granted, reason: .guest, at: time, in: db), allowance)
+        }
+        guard let answer else { throw LibraryError.unknownPhoto(id.lowercased) }
+        if answer.0 != nil { noteQueued() }
+        return answer
+    }
+
     /// Prints asked for photo `id` and in all, canceled and failed ones left out: what the
     /// guests' limits count.
-    package func printsCounted(of id: UUID) throws(LibraryError) -> (picture: Int, total: Int) {
-        try catalog.read("read the print queue") { db in
-            let counted = "state NOT IN ('canceled', 'failed')"
-            let picture =
-                try Int.fetchOne(
-                    db, sql: "SELECT coalesce(sum(copies), 0) FROM print_job WHERE photo_id = ? AND \(counted)", arguments: [id.lowercased]) ?? 0
-            let total = try Int.fetchOne(db, sql: "SELECT coalesce(sum(copies), 0) FROM print_job WHERE \(counted)") ?? 0
-            return (picture, total)
-        }
+    private static func allowance(of id: UUID, under limits: PrintLimits, in db: Database) throws -> PrintAllowance {
+        let counted = "state NOT IN ('canceled', 'failed')"
+        let picture =
+            try Int.fetchOne(db, sql: "SELECT coalesce(sum(copies), 0) FROM print_job WHERE photo_id = ? AND \(counted)", arguments: [id.lowercased])
+            ?? 0
+        let total = try Int.fetchOne(db, sql: "SELECT coalesce(sum(copies), 0) FROM print_job WHERE \(counted)") ?? 0
+        return PrintAllowance(limits: limits, ofPicture: picture, inAll: total)
     }
 
     // MARK: The print thread's steps

@@ -16,6 +16,8 @@ enum GalleryPaths {
     /// The thumbnail JPEG.
     static func thumbnail(of id: UUID) -> String { "/thumbnails/\(id.lowercased).jpg" }
     /// The page where a guest confirms deleting their photo, with the key that allows it.
+    /// A guest's print of the photo: the question, and where its answer goes.
+    static func print(of id: UUID) -> String { "/photos/\(id.lowercased)/print" }
     static func deletion(of id: UUID, key: String) -> String { "/photos/\(id.lowercased)/delete?key=\(PhotoListing.encoded(key))" }
 }
 

@@ -113,7 +113,7 @@ package struct GalleryServer: Service {
 
     /// Every route of the gallery, in the order of `docs/openapi.yaml`.
     static func routes(_ gallery: WebContext) -> [Route] {
-        gallery.pageRoutes + gallery.guestRoutes + gallery.imageRoutes + gallery.apiRoutes + gallery.adminRoutes
+        gallery.pageRoutes + gallery.guestRoutes + gallery.guestPrintRoutes + gallery.imageRoutes + gallery.apiRoutes + gallery.adminRoutes
             + gallery.liveRoutes + gallery.operationRoutes
     }
 

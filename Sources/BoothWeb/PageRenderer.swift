@@ -17,7 +17,7 @@ struct PageRenderer: Sendable {
     static let templates: [(name: String, text: [UInt8])] = [
         ("layout", PackageResources.layout_mustache), ("gallery", PackageResources.gallery_mustache),
         ("albums", PackageResources.albums_mustache), ("photo", PackageResources.photo_mustache),
-        ("deletion", PackageResources.deletion_mustache), ("notice", PackageResources.notice_mustache),
+        ("question", PackageResources.question_mustache), ("notice", PackageResources.notice_mustache),
         ("slideshow", PackageResources.slideshow_mustache), ("admin", PackageResources.admin_mustache),
         ("error", PackageResources.error_mustache),
     ]
@@ -173,6 +173,8 @@ struct PhotoView: PageView {
     var olderPath: String?
     /// "By Anna & Ben's wedding".
     var authorText: String
+    /// The question of a guest's print, when guests print here.
+    var printPath: String?
     /// The confirmation page of a guest's deletion, when the page was opened with a valid key.
     var deletePath: String?
     /// Why the key the page was opened with cannot delete the photo.
@@ -190,13 +192,17 @@ struct ShotLink: Sendable, Encodable {
 }
 
 /// What the deletion template shows: the question, and the form that deletes.
-struct DeletionView: PageView {
+struct QuestionView: PageView {
     var frame: PageFrame
     var photo: PhotoCard
     var question: String
     var explanation: String
     var actionPath: String
-    var key: String
+    /// The guest's deletion key, sent back with the answer.
+    var key: String?
+    /// The answers' words.
+    var confirm: String
+    var cancel: String
 }
 
 /// A page that says one thing to a guest, such as the outcome of a deletion.
@@ -214,6 +220,8 @@ struct SlideshowView: PageView {
 /// The admin page, whose script does the rest with the admin token.
 struct AdminView: PageView {
     var frame: PageFrame
+    /// Whether the booth prints: the page offers printing and shows the print queue.
+    var prints = false
 }
 
 /// What the error template shows.

@@ -5,7 +5,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Admin actions: hide a photo from guests, show it again, delete it (its original moves to
-/// the library's recycle folder), mark and unmark favourites, list near-duplicates. Each needs
+/// the library's recycle folder), mark and unmark favourites, list near-duplicates, print a
+/// photo, list the print queue, cancel and retry a print. Each needs
 /// `Authorization: Bearer <token>` with the token of ``WebSettings/adminToken``; without a
 /// configured token they are off. The page `/admin` does them from a browser: it holds no
 /// secret, and its script sends the token the operator types. Wrong tokens are logged and
@@ -13,7 +14,8 @@ import Hummingbird
 extension WebContext {
     var adminRoutes: [Route] {
         [
-            Route(.get, "/admin") { request, _ in pages.page(AdminView(frame: try frame(for: request)), "admin") },
+            Route(.get, "/admin") { request, _ in pages.page(AdminView(frame: try frame(for: request), prints: settings.printCopies != nil), "admin")
+            },
             Route(.get, "/api/duplicates") { request, context in try await duplicates(request, context) },
             Route(.post, "/api/photos/{id}/favourite") { request, context in
                 try await administer(request, context, "favourite") { library, id throws(LibraryError) in try library.setFavourite(true, of: id) }
@@ -30,6 +32,7 @@ extension WebContext {
                 try await administer(request, context, "unhide") { library, id throws(LibraryError) in try library.setHidden(false, of: id) }
             },
             Route(.post, "/api/photos/{id}/print") { request, context in try await print(request, context) },
+            Route(.get, "/api/prints") { request, context in try await printQueue(request, context) },
             Route(.post, "/api/prints/{number}/cancel") { request, context in try await changePrint(request, context, retry: false) },
             Route(.post, "/api/prints/{number}/retry") { request, context in try await changePrint(request, context, retry: true) },
             Route(.delete, "/api/photos/{id}") { request, context in
@@ -69,6 +72,20 @@ extension WebContext {
         logger.notice("Web admin: print \(queued.number) of photo \(id.lowercased) (\(copies) cop\(copies == 1 ? "y" : "ies"))")
         return .json(PrintQueued(number: queued.number, state: queued.state.rawValue, copies: copies), status: .accepted)
     }
+
+    /// `/api/prints`: the latest print requests, newest first, as `photobooth print status`
+    /// lists them; 409 when the booth does not print.
+    func printQueue(_ request: Request, _ context: GalleryRequestContext) async throws -> Response {
+        try authorize(request, context)
+        guard settings.printCopies != nil else {
+            throw WebError(status: .conflict, message: "This booth does not print: no printer is configured (print.printer).")
+        }
+        let requests = try await library.offloaded { library throws(LibraryError) in try library.prints.recent(limit: Self.printsListed) }
+        return .json(requests.map(PrintEntry.init))
+    }
+
+    /// How many requests `/api/prints` lists.
+    static let printsListed = 100
 
     /// `/api/prints/{number}/cancel` and `/retry`: the operator cancels a print request (one
     /// CUPS has is canceled there by the print thread) or asks for a failed or canceled one
@@ -192,6 +209,31 @@ extension WebContext {
 }
 
 /// A print request just queued (schema `PrintQueued` of `docs/openapi.yaml`).
+/// A print request in the JSON API (schema `PrintRequest` of `docs/openapi.yaml`).
+struct PrintEntry: Encodable, Sendable {
+    var number: Int
+    var photoId: String
+    var copies: Int
+    var reason: String
+    var state: String
+    var cupsJob: Int?
+    var detail: String?
+    var requestedAt: String
+    var finishedAt: String?
+
+    init(_ request: PrintRequest) {
+        number = request.number
+        photoId = request.photo.lowercased
+        copies = request.copies
+        reason = request.reason.rawValue
+        state = request.state.rawValue
+        cupsJob = request.cupsJob
+        detail = request.detail
+        requestedAt = request.requestedAt.utcTimestamp
+        finishedAt = request.finishedAt?.utcTimestamp
+    }
+}
+
 struct PrintQueued: Encodable, Sendable {
     var number: Int
     var state: String

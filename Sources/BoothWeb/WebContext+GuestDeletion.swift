@@ -36,11 +36,11 @@ extension WebContext {
         let key = FormValues(query: request.uri.query)["key"] ?? ""
         let (photo, until) = try await checkDeletion(id, key: key, frame: frame)
         let texts = frame.language.texts
-        let view = DeletionView(
+        let view = QuestionView(
             frame: frame, photo: card(for: photo, in: frame.language), question: texts(.webDeleteQuestion, ["name": photo.caption.text]),
             explanation: texts(.webDeleteExplanation, ["time": frame.language.dayAndTime(until)]),
-            actionPath: "/photos/\(id.lowercased)/delete", key: key)
-        return pages.page(view, "deletion")
+            actionPath: "/photos/\(id.lowercased)/delete", key: key, confirm: texts(.webDeleteConfirm), cancel: texts(.webDeleteCancel))
+        return pages.page(view, "question")
     }
 
     /// `POST /photos/{id}/delete` with the form field `key`: deletes the photo, and says so.

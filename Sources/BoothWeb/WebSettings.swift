@@ -1,4 +1,5 @@
 import BoothCore
+import BoothStore
 import BoothSystem
 
 /// How the web gallery is served: where it listens, whose photos it shows, who may administer
@@ -49,6 +50,9 @@ package struct WebSettings: Sendable {
     /// The copies an operator's print asks for (`print.copies`); `nil` when the booth does not
     /// print, and `/api/photos/{id}/print` says so.
     package var printCopies: Int?
+    /// The limits of guests' prints from the photo page (`print.guests`); `nil` when guests
+    /// do not print here.
+    package var guestPrinting: PrintLimits?
 
     /// Settings with the given values; the defaults serve every interface on port 8080, with
     /// admin actions off.

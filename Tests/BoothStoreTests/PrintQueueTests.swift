@@ -46,7 +46,8 @@ struct PrintQueueTests {
         let counts = try prints.counts()
         #expect(counts[.done] == 1 && counts[.pending] == 1 && counts[.failed] == 0)
         #expect(try prints.pagesPrinted() == 1)
-        #expect(try prints.printsCounted(of: second.photo) == (picture: 3, total: 4))
+        let counted = try prints.allowance(of: second.photo, under: PrintLimits())
+        #expect(counted.ofPicture == 3 && counted.inAll == 4 && counted.left == nil)
     }
 
     @Test("Cancel: a pending request is canceled at once, one CUPS has is marked for the print thread; retry queues a new one")
@@ -67,7 +68,31 @@ struct PrintQueueTests {
         #expect(try prints.retry(sent.number) == nil, "only a failed or canceled request is retried")
         let retried = try #require(try prints.retry(waiting.number))
         #expect(retried.number > sent.number && retried.photo == waiting.photo && retried.state == .pending)
-        #expect(try prints.printsCounted(of: waiting.photo).picture == 1, "the canceled request is not counted")
+        #expect(try prints.allowance(of: waiting.photo, under: PrintLimits()).ofPicture == 1, "the canceled request is not counted")
+    }
+
+    @Test("Guests' prints stop at the picture's limit and the event's: fewer copies for the last, none after; a failed one gives its back")
+    func guestLimits() throws {
+        let fixture = try LibraryFixture()
+        let prints = fixture.library.prints
+        let limits = PrintLimits(perPicture: 3, total: 5)
+        let photo = try fixture.add().id
+        let (first, before) = try prints.guestRequest(photo, copies: 2, under: limits)
+        #expect(first?.copies == 2 && first?.reason == .guest && before.left == 3)
+        let (second, _) = try prints.guestRequest(photo, copies: 2, under: limits)
+        #expect(second?.copies == 1, "one print of the picture's three was left")
+        let (third, spent) = try prints.guestRequest(photo, copies: 2, under: limits)
+        #expect(third == nil && spent.left == 0 && !spent.eventIsSpent)
+        // The operator's prints are not limited, and count: the event's limit is reached.
+        let other = try fixture.add().id
+        _ = try prints.request(other, copies: 2, reason: .admin)
+        let (refused, event) = try prints.guestRequest(other, copies: 1, under: limits)
+        #expect(refused == nil && event.eventIsSpent && event.inAll == 5)
+        // A print that failed does not count.
+        try prints.finished(try #require(first), as: .failed, pages: 0, detail: "jammed")
+        #expect(try prints.allowance(of: photo, under: limits).left == 2)
+        #expect(try prints.allowance(of: photo, under: PrintLimits()).left == nil, "no limit")
+        #expect(throws: LibraryError.self) { try prints.guestRequest(UUID(), copies: 1, under: limits) }
     }
 
     @Test("A print of a photo the catalog does not have is refused")

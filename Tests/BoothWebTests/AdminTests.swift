@@ -236,6 +236,15 @@ struct AdminPrintTests {
             #expect(try await post("/api/prints/one/cancel").0 == .badRequest)
         }
         #expect(try fixture.library.prints.requests(in: [.pending]).map(\.number) == [2])
+        try await fixture.server(settings).test { client in
+            let listed = try await client.execute(uri: "/api/prints", method: .get, headers: AdminTests.admin)
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [[String: Any]])
+            #expect(entries.map { $0["number"] as? Int } == [2, 1], "newest first")
+            #expect(entries.map { $0["state"] as? String } == ["pending", "canceled"])
+            #expect(entries.first?["photo_id"] as? String == photo.id.lowercased && entries.first?["reason"] as? String == "admin")
+            for entry in entries { try OpenAPITests.expectKeys(of: entry, match: "PrintRequest") }
+            #expect(try await client.execute(uri: "/api/prints", method: .get).status == .unauthorized)
+        }
         try await fixture.server(WebSettings(adminToken: "secret")).test { client in
             let off = try await client.execute(uri: "/api/photos/\(photo.id.lowercased)/print", method: .post, headers: AdminTests.admin)
             #expect(off.status == .conflict)

@@ -237,3 +237,64 @@ struct GuestDeletionTests {
         #expect(try fixture.library.gallery.photo(id: old.id) != nil)
     }
 }
+
+@Suite("A guest prints their photo from its page")
+struct GuestPrintTests {
+    static func settings(perPicture: Int? = 2, total: Int? = 3) -> WebSettings {
+        var settings = WebSettings(boothName: "Test Booth", adminToken: "secret")
+        settings.printCopies = 1
+        settings.guestPrinting = PrintLimits(perPicture: perPicture, total: total)
+        return settings
+    }
+
+    static func print(_ id: UUID, with client: GalleryClient, language: String = "en") async throws -> GalleryResponse {
+        try await client.execute(uri: GalleryPaths.print(of: id), method: .post, headers: [.acceptLanguage: language])
+    }
+
+    @Test("The photo page offers it, the question says what is left, each print is queued until the photo's limit, then a page says why not")
+    func photoLimit() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add(caption: "Ada")
+        try await fixture.server(Self.settings()).test { client in
+            let page = String(buffer: try await client.execute(uri: "/photos/\(photo.id.lowercased)", method: .get).body)
+            #expect(page.contains("href=\"/photos/\(photo.id.lowercased)/print\""))
+            let question = try await client.execute(uri: GalleryPaths.print(of: photo.id), method: .get)
+            #expect(question.status == .ok)
+            let asked = String(buffer: question.body)
+            #expect(asked.contains("Prints left of this photo: 2.") && asked.contains("method=\"post\"") && !asked.contains("name=\"key\""))
+            let first = try await Self.print(photo.id, with: client)
+            #expect(first.status == .ok && String(buffer: first.body).contains("collect it at the booth"))
+            let again = try await client.execute(uri: GalleryPaths.print(of: photo.id), method: .get)
+            #expect(String(buffer: again.body).contains("left of this photo: 1."))
+            #expect(try await Self.print(photo.id, with: client).status == .ok)
+            let refused = try await Self.print(photo.id, with: client, language: "fr")
+            #expect(refused.status == .conflict)
+            #expect(String(buffer: refused.body).contains("la borne en permet 2 par photo"))
+            #expect(try await client.execute(uri: GalleryPaths.print(of: photo.id), method: .get).status == .conflict)
+            #expect(try await Self.print(UUID(), with: client).status == .notFound)
+        }
+        let queued = try fixture.library.prints.requests(in: [.pending])
+        #expect(queued.count == 2 && queued.allSatisfy { $0.reason == .guest && $0.photo == photo.id })
+    }
+
+    @Test("The event's limit holds across photos; a printer that holds prints is said with the print; off, there is no offer and no print")
+    func eventLimitAndFault() async throws {
+        let fixture = try WebFixture()
+        let photos = try fixture.add(count: 3)
+        fixture.printer.report = PrinterReport(
+            state: "stopped", faults: ["media-empty"], message: "Out of paper", fix: nil, jobs: [:], pagesPrinted: 0)
+        try await fixture.server(Self.settings(perPicture: nil, total: 2)).test { client in
+            let first = try await Self.print(photos[0].id, with: client)
+            #expect(String(buffer: first.body).contains("The printer is out of paper. Your photo will print as soon as"))
+            #expect(try await Self.print(photos[1].id, with: client).status == .ok)
+            let refused = try await Self.print(photos[2].id, with: client)
+            #expect(refused.status == .conflict && String(buffer: refused.body).contains("all the prints it may make at this event"))
+        }
+        try await fixture.server(WebSettings(adminToken: "secret")).test { client in
+            let page = String(buffer: try await client.execute(uri: "/photos/\(photos[0].id.lowercased)", method: .get).body)
+            #expect(!page.contains("/print\""))
+            #expect(try await Self.print(photos[2].id, with: client).status == .notFound)
+        }
+        #expect(try fixture.library.prints.requests(in: [.pending]).count == 2)
+    }
+}

@@ -20,6 +20,8 @@ final class WebFixture: Sendable {
     let live: BoothFeeds
     /// What `live.status()` says about the camera.
     let camera = CameraSwitch()
+    /// What `live.status()` says about the printer; none, as on a booth that does not print.
+    let printer = PrinterSwitch()
     /// What `live.metrics()` returns.
     static var boothMetrics: PrometheusText {
         var text = PrometheusText()
@@ -31,9 +33,12 @@ final class WebFixture: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-web-tests-\(UUID().lowercased)")
         library = try PhotoLibrary(directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         let camera = self.camera
+        let printer = self.printer
         live = BoothFeeds(
             status: {
-                BoothStatus(state: "idle", cameraConnected: camera.isConnected, since: Date(timeIntervalSince1970: 1_790_000_000.5))
+                var status = BoothStatus(state: "idle", cameraConnected: camera.isConnected, since: Date(timeIntervalSince1970: 1_790_000_000.5))
+                status.printer = printer.report
+                return status
             },
             metrics: { Self.boothMetrics })
     }
@@ -81,6 +86,15 @@ final class CameraSwitch: Sendable {
     var isConnected: Bool {
         get { connected.withLock { $0 } }
         set { connected.withLock { $0 = newValue } }
+    }
+}
+
+final class PrinterSwitch: Sendable {
+    private let value = Mutex<PrinterReport?>(nil)
+
+    var report: PrinterReport? {
+        get { value.withLock { $0 } }
+        set { value.withLock { $0 = newValue } }
     }
 }
 

@@ -30,7 +30,8 @@ extension ConfigurationKey {
         Setting.syncPathStyle.key, Setting.syncCredentialsFile.key, Setting.syncMaxBytesPerSecond.key,
         Setting.syncInterval.key,
         Setting.printPrinter.key, Setting.printServer.key, Setting.printMedia.key, Setting.printCopies.key, Setting.printAuto.key,
-        Setting.printMargin.key, Setting.printResumeQueue.key,
+        Setting.printMargin.key, Setting.printResumeQueue.key, Setting.printGuests.key, Setting.printMaxPerPicture.key,
+        Setting.printMaxTotal.key,
     ]
 }
 
@@ -466,6 +467,16 @@ extension Setting<Int> {
 
     /// `print.margin_mm`: the white margin around the picture; 0 for borderless.
     package static var printMargin: Self { Setting("print.margin_mm", in: 0...30) { $0.printing.marginMillimetres = $1 } }
+
+    /// `print.max_per_picture`: the most prints guests may ask for of one picture; no limit
+    /// by default.
+    package static var printMaxPerPicture: Self {
+        Setting("print.max_per_picture", in: 1...1000) { $0.printing.limits.perPicture = $1 }
+    }
+
+    /// `print.max_total`: the most prints guests may ask for in all (the paper the operator
+    /// has); no limit by default.
+    package static var printMaxTotal: Self { Setting("print.max_total", in: 1...100_000) { $0.printing.limits.total = $1 } }
 }
 
 extension Setting<Bool> {
@@ -476,4 +487,7 @@ extension Setting<Bool> {
     package static var printResumeQueue: Self {
         Setting("print.resume_queue", allowed: "true or false") { $0.printing.resumeQueue = $1 }
     }
+
+    /// `print.guests`: guests print from the photo's page, within the limits.
+    package static var printGuests: Self { Setting("print.guests", allowed: "true or false") { $0.printing.guests = $1 } }
 }

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothStore
 import Foundation
 
 /// `print:` in photobooth.yaml: whether and how the booth prints.
@@ -13,6 +14,10 @@ package struct PrintConfiguration: Sendable, Hashable {
     /// The margin around the picture, in millimetres; 0 for borderless.
     package var marginMillimetres = 3
     package var resumeQueue = false
+    /// Whether guests print from the photo's page (`print.guests`).
+    package var guests = false
+    /// How many prints guests may ask for (`print.max_per_picture`, `print.max_total`).
+    package var limits = PrintLimits()
     /// The keypad's key that prints the picture on its saved screen (`keypad.print_key`).
     package var key: Character?
 
