@@ -84,8 +84,9 @@ private struct Booth {
         case .showPrinterNotice(let fault):
             _ = display.text(forNotice: fault)
             return []
-        case .composePicture, .abandonPicture:
-            // The writer composes (or lets go of) the picture on its own; nothing comes back.
+        case .composePicture, .abandonPicture, .printPicture:
+            // The writer composes (or lets go of) the picture, or queues its print, on its own;
+            // nothing comes back.
             return []
         case .stop, .ignored:
             return []
