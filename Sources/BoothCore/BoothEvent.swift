@@ -7,6 +7,9 @@ public enum BoothEvent: Sendable, Hashable {
     case shutterPressed(at: MonotonicInstant, mode: PictureMode? = nil)
     /// A key on the keypad.
     case key(KeypadKey)
+    /// The print button (`gpio.print_line`) was pressed: as the print key, it prints the
+    /// picture on the saved screen.
+    case printPressed
     /// Time has passed; deadlines are checked against the current time.
     case tick
     /// The shot for the shutter instant `shutterAt` was taken and is being saved.

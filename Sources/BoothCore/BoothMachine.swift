@@ -140,6 +140,10 @@ public struct BoothMachine: Sendable {
         case .key(let key):
             return press(key, now: now) ?? [.ignored(event)]
 
+        case .printPressed:
+            guard case .saved = state else { return [.ignored(event)] }
+            return act(.print, now: now) ?? [.ignored(event)]
+
         case .tick:
             return checkDeadline(now: now)
 

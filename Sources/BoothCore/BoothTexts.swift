@@ -21,6 +21,8 @@ public enum BoothText: String, CaseIterable, Sendable {
     case theButton
     /// What the buttons of the other modes are called, where a booth has them.
     case theCollageButton
+    /// The button that prints (`gpio.print_line`), as the saved screen names it.
+    case thePrintButton
     case theAnimationButton
     case theBoomerangButton
     case smile

@@ -110,3 +110,16 @@ public enum PrinterFault: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 }
+
+/// The most prints guests may ask for from their phones (`print.max_per_picture`,
+/// `print.max_total`); `nil` for no limit. Every print counts towards them, whoever asked
+/// for it, except those canceled or failed.
+public struct PrintLimits: Sendable, Hashable {
+    public var perPicture: Int?
+    public var total: Int?
+
+    public init(perPicture: Int? = nil, total: Int? = nil) {
+        self.perPicture = perPicture
+        self.total = total
+    }
+}

@@ -48,7 +48,7 @@ package enum Booth {
             let devices: DeviceSet
             do {
                 devices = try DeviceSet.open(
-                    configuration.hardware, keys: configuration.keyBindings, standardMode: configuration.settings.modes.standard,
+                    configuration.devices, keys: configuration.keyBindings, standardMode: configuration.settings.modes.standard,
                     language: configuration.language, real: real, reviews: reviews, guides: guides, mirrored: configuration.web.enabled,
                     logger: logger)
             } catch let error where !real.isEmpty {
@@ -156,7 +156,7 @@ package enum Booth {
         let wallClock = CorrectedClock()
         let runtime = BoothRuntime(
             settings: settings, clock: MonotonicClock(), frames: frames, button: devices.button, modeButtons: devices.modeButtons,
-            keypad: devices.keypad,
+            printButton: devices.printButton, keypad: devices.keypad,
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
             photoLink: links.link(to:), deletionKey: links.deletionKey(for:), observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
@@ -431,6 +431,8 @@ struct DeviceSet: Sendable {
     var button: any ShutterButton
     /// The buttons that make a picture of another mode than the standard one.
     var modeButtons: [PictureMode: any ShutterButton] = [:]
+    /// The button that prints the picture on its saved screen (`gpio.print_line`).
+    var printButton: (any ShutterButton)?
     var keypad: any Keypad
     var screen: any Screen
     /// What the keys mean: the real keypad's bindings, or the terminal's.
@@ -486,6 +488,7 @@ struct DeviceSet: Sendable {
                 modeButtons[mode] = try GPIOButton(settings: settings, logger: logger, named: mode.rawValue.capitalized)
             }
         }
+        let printButton = real.contains(.button) ? try hardware.printButton.map { try GPIOButton(settings: $0, logger: logger, named: "Print") } : nil
         let keypad = real.contains(.keypad) ? try SerialKeypad(settings: hardware.keypad, logger: logger) : nil
         let light = real.contains(.light) ? try hardware.light.map { try StatusLight(settings: $0, logger: logger) } : nil
         // The terminal stands for the keypad (its keys, the button's too when that is simulated),
@@ -498,6 +501,8 @@ struct DeviceSet: Sendable {
         bindings.printKey = keys.printKey
         var labels = KeyLabels(for: bindings, in: texts)
         labels.standardMode = standardMode
+        // As the modes' buttons: a guest at the booth sees the print button before the key.
+        if printButton != nil { labels.print = texts(.thePrintButton) }
         // The modes' own buttons come before their keys: a guest at the booth sees the buttons.
         labels.modeKeys.insert(
             contentsOf: modeButtons.keys.sorted { $0.sortOrder < $1.sortOrder }.map {
@@ -544,7 +549,8 @@ struct DeviceSet: Sendable {
         var preview: (@Sendable (CameraFrame) -> Void)?
         if let framebuffer { preview = { framebuffer.showPreview($0) } }
         return DeviceSet(
-            camera: camera, button: shutter, modeButtons: modeButtons, keypad: keyboard, screen: ScreenGroup(screens.compactMap { $0 }),
+            camera: camera, button: shutter, modeButtons: modeButtons, printButton: printButton, keypad: keyboard,
+            screen: ScreenGroup(screens.compactMap { $0 }),
             bindings: bindings, labels: labels, texts: texts, preview: preview,
             start: {
                 guard let console else { return }

@@ -40,6 +40,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     private let button: any ShutterButton
     /// The buttons that make a picture of another mode, each pressed as the shutter is.
     private let modeButtons: [PictureMode: any ShutterButton]
+    private let printButton: (any ShutterButton)?
     private let keypad: any Keypad
     /// Every screen update passes through it, in order, to get the gallery's photos and the
     /// saved photo's link.
@@ -76,7 +77,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///   - printCopies: the copies a guest's print key asks for (`print.copies`).
     init(
         settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton,
-        modeButtons: [PictureMode: any ShutterButton] = [:], keypad: any Keypad, screen: any Screen,
+        modeButtons: [PictureMode: any ShutterButton] = [:], printButton: (any ShutterButton)? = nil, keypad: any Keypad, screen: any Screen,
         library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
         decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
@@ -90,6 +91,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.frames = frames
         self.button = button
         self.modeButtons = modeButtons
+        self.printButton = printButton
         self.keypad = keypad
         self.screen = ScreenContentLoader(
             screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, deletionKey: deletionKey, logger: logger)
@@ -150,6 +152,11 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
                 for (mode, button) in self.modeButtons {
                     group.addTask {
                         for await pressedAt in button.presses { self.post(.shutterPressed(at: pressedAt, mode: mode)) }
+                    }
+                }
+                if let printButton = self.printButton {
+                    group.addTask {
+                        for await _ in printButton.presses { self.post(.printPressed) }
                     }
                 }
                 group.addTask {

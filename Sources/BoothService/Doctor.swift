@@ -77,6 +77,14 @@ package enum Doctor {
                 "\(try GPIOButton.check(button)) exists and is free."
             }
         }
+        if configuration.printing.printer != nil, let button = hardware.printButton {
+            run(
+                "print button",
+                fix: "check `gpioinfo`; set gpio.print_line to the line the print button is wired to (another than the shutter's), or remove it."
+            ) {
+                "\(try GPIOButton.check(button)) exists and is free."
+            }
+        }
         if let light = hardware.light {
             run("status light", fix: "check `gpioinfo`; set led.line (--led-line) to the light's line, or none.") {
                 "\(try StatusLight.check(light)) exists and is free."

@@ -59,19 +59,6 @@ package struct PrintRequest: Sendable, Hashable, Codable {
     package var cancelAsked: Bool
 }
 
-/// The most prints guests may ask for from their phones (`print.max_per_picture`,
-/// `print.max_total`); `nil` for no limit. Every print counts towards them, whoever asked
-/// for it, except those canceled or failed.
-package struct PrintLimits: Sendable, Hashable {
-    package var perPicture: Int?
-    package var total: Int?
-
-    package init(perPicture: Int? = nil, total: Int? = nil) {
-        self.perPicture = perPicture
-        self.total = total
-    }
-}
-
 /// How many prints of one picture guests may still ask for, and which limit holds them.
 package struct PrintAllowance: Sendable, Hashable {
     package let limits: PrintLimits

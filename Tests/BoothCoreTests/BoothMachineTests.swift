@@ -676,6 +676,18 @@ struct PrintKeyTests {
         #expect(session.machine.screen(now: session.instant(7)) == .saved(alice, photo: photo.id, printing: true))
     }
 
+    @Test("The print button prints the saved picture as the key does, once; on any other screen it is ignored")
+    func printButton() {
+        let session = Session()
+        #expect(session.send(.printPressed, at: 0.5) == [.ignored(.printPressed)])
+        session.reachNaming(photo, at: 1)
+        #expect(session.send(.printPressed, at: 5) == [.ignored(.printPressed)], "naming: nothing saved to print yet")
+        _ = session.send(.key(.enter), at: 5.5)
+        _ = session.send(.photoSaved(id: photo.id, caption: photo.placeholder), at: 5.6)
+        #expect(session.send(.printPressed, at: 6) == [.printPicture(photo.id), .show(.saved(photo.placeholder, photo: photo.id, printing: true))])
+        #expect(session.send(.printPressed, at: 6.5) == [], "a second press prints nothing more")
+    }
+
     @Test("Without a print key, the saved screen's keys are as before")
     func noPrintKey() {
         let session = Session()

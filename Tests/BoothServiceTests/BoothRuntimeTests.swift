@@ -37,7 +37,7 @@ final class Rig: Sendable {
         controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         modes: PictureModes = PictureModes(), composer: sending PictureComposer? = nil,
-        modeButtons: [PictureMode: any ShutterButton] = [:]
+        modeButtons: [PictureMode: any ShutterButton] = [:], printButton: (any ShutterButton)? = nil
     ) throws {
         self.controls = controls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
@@ -45,7 +45,7 @@ final class Rig: Sendable {
             directory: directory, thumbnailer: JPEGThumbnailer(), logger: Logger(label: "test"), create: true)
         runtime = BoothRuntime(
             settings: BoothSettings(countdown: countdown, modes: modes), clock: clock, frames: frames, button: controls,
-            modeButtons: modeButtons, keypad: controls,
+            modeButtons: modeButtons, printButton: printButton, keypad: controls,
             screen: screen ?? self.screen, library: library, reviews: reviews,
             decodeShot: { [decodes] jpeg, screen in
                 decodes.sizes.withLock { $0.append(screen) }
@@ -112,6 +112,28 @@ struct BoothRuntimeTests {
             await recording.next { if case .saved = $0 { true } else { false } }
         }
         #expect(try rig.library.gallery.photos().map(\.caption.text) == ["Quick"])
+    }
+
+    @Test("The print button (gpio.print_line) on the saved screen queues the picture's print, once, and the screen says so")
+    func printButton() async throws {
+        let printButton = TestControls()
+        let rig = try Rig(printButton: printButton)
+        try await rig.run {
+            await rig.camera.deliver(try TestFrames.frame(number: 1, at: rig.clock.now))
+            await rig.screen.next(.ready)
+            let press = rig.clock.now
+            rig.controls.press(at: press)
+            await rig.camera.deliver(try TestFrames.frame(number: 2, at: press + .milliseconds(5)))
+            await rig.screen.next { if case .naming = $0 { true } else { false } }
+            rig.controls.type("Ada")
+            await rig.screen.next { if case .saved(_, _, _, _, false) = $0 { true } else { false } }
+            printButton.press(at: rig.clock.now)
+            printButton.press(at: rig.clock.now)
+            await rig.screen.next { if case .saved(_, _, _, _, true) = $0 { true } else { false } }
+        }
+        let photo = try #require(try rig.library.gallery.photos().first)
+        let requests = try rig.library.prints.requests(in: [.pending])
+        #expect(requests.map(\.photo) == [photo.id] && requests.first?.reason == .booth, "one print, however many presses")
     }
 
     @Test("After every event the runtime tells what the booth waits for and the keys it handled: nothing while the library counts")

@@ -13,6 +13,7 @@ extension BoothLanguage {
                 .readyForBoomerang: "Press *{button}* for a boomerang",
                 .theButton: "the button",
                 .theCollageButton: "the strip button",
+                .thePrintButton: "the print button",
                 .theAnimationButton: "the animation button",
                 .theBoomerangButton: "the boomerang button",
                 .smile: "Smile!",

@@ -15,6 +15,7 @@ extension BoothLanguage {
             .readyForBoomerang: "Appuyez sur *{button}* pour un boomerang",
             .theButton: "le bouton",
             .theCollageButton: "le bouton bande",
+            .thePrintButton: "le bouton d’impression",
             .theAnimationButton: "le bouton animation",
             .theBoomerangButton: "le bouton boomerang",
             .smile: "Souriez\u{00A0}!",

@@ -13,6 +13,7 @@ extension BoothLanguage {
             .readyForBoomerang: "Drücken Sie *{button}* für einen Boomerang",
             .theButton: "den Knopf",
             .theCollageButton: "den Streifen-Knopf",
+            .thePrintButton: "die Drucktaste",
             .theAnimationButton: "den Animations-Knopf",
             .theBoomerangButton: "den Boomerang-Knopf",
             .smile: "Bitte lächeln!",

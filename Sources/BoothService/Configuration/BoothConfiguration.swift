@@ -48,6 +48,13 @@ package struct BoothConfiguration: Sendable {
     /// configuration file); `nil` for none.
     package var pictureLayout: String?
 
+    /// The parts as the booth opens them: the print button only when the booth prints.
+    package var devices: HardwareConfiguration {
+        var devices = hardware
+        if printing.printer == nil { devices.printLine = nil }
+        return devices
+    }
+
     /// The keys as the booth binds them: the print key only when the booth prints.
     package var keyBindings: KeyBindings {
         var keys = settings.keys

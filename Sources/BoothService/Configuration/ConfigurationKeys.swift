@@ -15,6 +15,7 @@ extension ConfigurationKey {
         Setting.cameraDevice.key, Setting.cameraSize.key, Setting.cameraFrameRate.key, Setting.cameraFormat.key,
         Setting.shutterChip.key, Setting.shutterLine.key, Setting.shutterPolarity.key, Setting.shutterBias.key,
         Setting.shutterDebounce.key, Setting.collageLine.key, Setting.animationLine.key, Setting.boomerangLine.key,
+        Setting.printLine.key,
         Setting.lightChip.key, Setting.lightLine.key, Setting.lightPolarity.key,
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
@@ -94,6 +95,12 @@ extension Setting<GPIOLineSelector> {
     package static var animationLine: Self { modeLine(.animation) }
     /// `shutter.boomerang_line`: a button of its own that makes a boomerang.
     package static var boomerangLine: Self { modeLine(.boomerang) }
+
+    /// `gpio.print_line`: a button wired as the shutter button is that prints the picture on
+    /// its saved screen, when the booth prints; none by default.
+    package static var printLine: Self {
+        Setting("gpio.print_line", allowed: "a line offset (22) or name (GPIO22)") { $0.hardware.printLine = $1 }
+    }
 
     /// `shutter.<mode>_line`: a button wired as the shutter button is (its chip, polarity,
     /// bias and debounce) that makes a picture of `mode`.

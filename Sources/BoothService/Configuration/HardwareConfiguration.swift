@@ -10,6 +10,9 @@ package struct HardwareConfiguration: Sendable, Hashable {
     package var shutter = GPIOButton.Settings()
     /// The lines of buttons that make a picture of another mode, wired as the shutter is.
     package var modeLines: [PictureMode: GPIOLineSelector] = [:]
+    /// The line of a button that prints the picture on its saved screen (`gpio.print_line`),
+    /// wired as the shutter is; `nil` when the booth has none.
+    package var printLine: GPIOLineSelector?
     /// The status light's line; `nil` when the booth has none.
     package var lightLine: GPIOLineSelector?
     /// The light's chip; `nil` for the shutter button's chip.
@@ -27,6 +30,15 @@ package struct HardwareConfiguration: Sendable, Hashable {
             var settings = shutter
             settings.line = line
             return (mode, settings)
+        }
+    }
+
+    /// The print button, if the booth has one: the shutter's settings on its own line.
+    package var printButton: GPIOButton.Settings? {
+        printLine.map { line in
+            var settings = shutter
+            settings.line = line
+            return settings
         }
     }
 

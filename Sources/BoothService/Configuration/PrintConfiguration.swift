@@ -1,5 +1,4 @@
 import BoothCore
-import BoothStore
 import Foundation
 
 /// `print:` in photobooth.yaml: whether and how the booth prints.
