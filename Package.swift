@@ -300,7 +300,7 @@ let package = Package(
             name: "BoothServiceTests",
             dependencies: [
                 "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothSync",
-                "BoothWeb", "BoothPictures",
+                "BoothWeb", "BoothPictures", "BoothPrint",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

@@ -437,3 +437,21 @@ def test_printing_from_a_phone_and_the_admin_page_in_chromium(binary, lab, print
     requests = status(binary, data)["requests"]
     assert sorted(r["reason"] for r in requests) == ["admin", "guest"], requests
     shutil.rmtree(data, ignore_errors=True)
+
+
+def test_printing_to_a_printer_named_by_its_address(binary, lab, printing_out):
+    """print.printer as an IPP Everywhere printer's address: the booth sets up a CUPS queue of its
+    own for it (as lpadmin -m everywhere does) and prints there, once."""
+    data, config, log = setup(lab, printing_out, "address")
+    config.write_text(CONFIG.format(server=lab.server).replace("printer: Booth", f"printer: {lab.device_uri}"))
+    booth = Booth(binary, data, config, log)
+    wait_for(lambda: "is set up for the IPP Everywhere printer" in booth.logged(), "the booth's queue set up", 30)
+    queues = lab.run(["lpstat", "-h", lab.server, "-v"])
+    assert f"Photobooth: {lab.device_uri}" in queues, queues
+    booth.take("Ada")
+    wait_for(lambda: status(binary, data)["counts"]["done"] == 1, "the picture printed on the booth's queue", 60)
+    booth.finish()
+    saved = photos(binary, data)
+    assert printed_per_photo(lab) == {saved[0]["id"][:8]: 1}
+    assert booth.logged().count("is set up for the IPP Everywhere printer") == 1, "set up once"
+    shutil.rmtree(data, ignore_errors=True)

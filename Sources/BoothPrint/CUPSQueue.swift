@@ -190,6 +190,21 @@ final class CUPSQueue {
         }
     }
 
+    /// Makes the queue, or points it again, at the IPP Everywhere printer `device`, as `lpadmin
+    /// -p NAME -E -v DEVICE -m everywhere` does (CUPS-Add-Modify-Printer): CUPS asks the printer
+    /// what it takes and makes its driver; the queue is started and takes jobs. CUPS lets only
+    /// its administrators do it (the `lpadmin` group, over the local socket).
+    func setUp(device: String) throws(PrintError) {
+        let request = IPPMessage(IPP_OP_CUPS_ADD_MODIFY_PRINTER, user: user)
+        request.add(.operation, .uri, "printer-uri", uri)
+        request.add(.operation, .name, "ppd-name", "everywhere")
+        request.add(.printer, .uri, "device-uri", device)
+        request.add(.printer, .text, "printer-info", "Photobooth")
+        request.add(.printer, enumeration: "printer-state", Int(IPP_PSTATE_IDLE.rawValue))
+        request.add(.printer, boolean: "printer-is-accepting-jobs", true)
+        _ = try connection.perform(request, resource: "/admin/")
+    }
+
     /// Starts a stopped queue again (IPP Resume-Printer).
     func resume() throws(PrintError) {
         let request = IPPMessage(IPP_OP_RESUME_PRINTER, user: user)

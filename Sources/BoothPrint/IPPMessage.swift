@@ -78,6 +78,11 @@ final class IPPMessage {
         ippAddInteger(pointer, group.tag, IPP_TAG_INTEGER, name, Int32(clamping: value))
     }
 
+    /// An enumeration's value (`printer-state`).
+    func add(_ group: Group, enumeration name: String, _ value: Int) {
+        ippAddInteger(pointer, group.tag, IPP_TAG_ENUM, name, Int32(clamping: value))
+    }
+
     /// IPP's `media-col` for a sheet of `width` by `length` hundredths of a millimetre with no
     /// margins: the borderless print of that size, where the printer has one.
     func addBorderlessMedia(width: Int, length: Int) {

@@ -11,6 +11,9 @@ package struct PrintSettings: Sendable, Hashable {
     package var server: IPPServer
     /// The CUPS queue's name.
     package var queue: String
+    /// The IPP Everywhere printer the booth keeps ``queue`` pointed at (`print.printer` given
+    /// as an address); `nil` when the operator set up the queue.
+    package var device: String?
     package var media: PrintMedia
     /// Copies of each picture.
     package var copies: Int
@@ -25,10 +28,11 @@ package struct PrintSettings: Sendable, Hashable {
 
     package init(
         server: IPPServer = .cupsDefault, queue: String, media: PrintMedia, copies: Int = 1, auto: Bool = false, margin: Int = 300,
-        resumeQueue: Bool = false, user: String = "photobooth"
+        resumeQueue: Bool = false, user: String = "photobooth", device: String? = nil
     ) {
         self.server = server
         self.queue = queue
+        self.device = device
         self.media = media
         self.copies = copies
         self.auto = auto
@@ -163,6 +167,11 @@ package final class PrintWorker: Sendable {
         let look: PrinterLook
         do {
             look = try PrinterLook(queue, device: &device)
+            if let printer = settings.device, look.attributes.deviceURI != printer {
+                return setUp(queue, for: printer)
+            }
+        } catch where error.isNotFound && settings.device != nil {
+            return setUp(queue, for: settings.device!)
         } catch {
             let fault: PrinterFault = error.isNotFound ? .stopped : .serverUnreachable
             let message =
@@ -183,6 +192,23 @@ package final class PrintWorker: Sendable {
             }
         }
         return look.attributes
+    }
+
+    /// Makes the booth's queue for the printer at `printer` (or points it there again); the next
+    /// look reads it. Says what stops it when CUPS refuses.
+    private func setUp(_ queue: CUPSQueue, for printer: String) -> PrinterAttributes? {
+        do {
+            try queue.setUp(device: printer)
+            logger.notice("The CUPS queue \(settings.queue) is set up for the IPP Everywhere printer at \(printer).")
+        } catch {
+            let message = """
+                The CUPS queue \(settings.queue) for \(printer) cannot be set up: \(error). CUPS lets only its \
+                administrators do it: add the booth's user to lpadmin (sudo adduser photobooth lpadmin), or set up \
+                the queue yourself and name it in print.printer.
+                """
+            publish(PrinterStatus(state: .stopped, faults: [.stopped], message: message))
+        }
+        return nil
     }
 
     private func publish(_ status: PrinterStatus) {

@@ -14,6 +14,11 @@ package enum PrinterCheck {
         do {
             look = try PrinterLook(queue, device: &device)
         } catch  where error.isNotFound {
+            if let printer = settings.device {
+                throw .fault(
+                    "CUPS at \(settings.server) has no queue \(settings.queue) for \(printer) yet",
+                    fix: "start the booth: it sets the queue up (its user must be in lpadmin: sudo adduser photobooth lpadmin).")
+            }
             throw .refused(status: 0x0406, message: "CUPS at \(settings.server) has no queue \(settings.queue) (`lpstat -p` lists them)")
         }
         let (attributes, status, message) = (look.attributes, look.status, look.status.message)

@@ -393,10 +393,12 @@ struct PrintService: Service {
 extension PrintSettings {
     /// The print thread's settings from `print:`; `nil` when the booth does not print.
     init?(_ configuration: PrintConfiguration) {
-        guard let queue = configuration.printer else { return nil }
+        guard let printer = configuration.printer else { return nil }
+        let device = PrintConfiguration.isPrinterAddress(printer) ? printer : nil
         self.init(
-            server: configuration.server ?? .cupsDefault, queue: queue, media: configuration.media, copies: configuration.copies,
-            auto: configuration.auto, margin: configuration.marginMillimetres * 100, resumeQueue: configuration.resumeQueue)
+            server: configuration.server ?? .cupsDefault, queue: device == nil ? printer : PrintConfiguration.boothQueue,
+            media: configuration.media, copies: configuration.copies, auto: configuration.auto,
+            margin: configuration.marginMillimetres * 100, resumeQueue: configuration.resumeQueue, device: device)
     }
 }
 

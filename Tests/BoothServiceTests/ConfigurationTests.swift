@@ -1,5 +1,6 @@
 import BoothCore
 import BoothDevices
+import BoothPrint
 import BoothSync
 import Foundation
 import Testing
@@ -84,6 +85,33 @@ struct ConfigurationTests {
         #expect(!secret.contains("AKIAEXAMPLE") && !secret.contains("wJalrXUtnFEMI"), "\(secret)")
         #expect(secret.contains("\"https://…@s3.example.com/base\" is not allowed") && secret.contains("AWS_SECRET_ACCESS_KEY"), "\(secret)")
         #expect(try failure(#"sync: {endpoint: "http://:only-a-password@store:8333"}"#).contains("\"http://…@store:8333\""))
+    }
+
+    @Test("The print keys: a queue or a printer's address, the paper, the guests' limits, the print button")
+    func printKeys() throws {
+        let configuration = try load(
+            """
+            print: {printer: Booth_2, media: 2x6, copies: 2, auto: true, margin_mm: 0, resume_queue: true, guests: true,
+                    max_per_picture: 2, max_total: 300}
+            gpio: {print_line: GPIO5}
+            """)
+        let printing = configuration.printing
+        #expect(printing.printer == "Booth_2" && printing.media.name == "2x6" && printing.copies == 2 && printing.auto)
+        #expect(printing.marginMillimetres == 0 && printing.resumeQueue && printing.guests)
+        #expect(printing.limits == PrintLimits(perPicture: 2, total: 300))
+        #expect(configuration.devices.printButton?.line == configuration.hardware.printLine && configuration.hardware.printLine != nil)
+        let settings = try #require(PrintSettings(printing))
+        #expect(settings.queue == "Booth_2" && settings.device == nil && settings.margin == 0)
+        // A printer's address: the booth's own queue, pointed there.
+        let address = try #require(PrintSettings(try load("print: {printer: \"ipp://printer.local:631/ipp/print\"}").printing))
+        #expect(address.queue == PrintConfiguration.boothQueue && address.device == "ipp://printer.local:631/ipp/print")
+        for bad in ["\"Booth 2\"", "\"ipp://\"", "\"ipp://user:secret@printer.local/ipp/print\"", "\"http://printer.local/\""] {
+            let refused = try error("print: {printer: \(bad)}")
+            #expect(refused.code == .notAllowed && refused.key == "print.printer", "\(bad): \(refused)")
+        }
+        #expect(try error("print: {max_per_picture: 0}").key == "print.max_per_picture")
+        // Without a printer there is no print button to open.
+        #expect(try load("gpio: {print_line: GPIO5}").devices.printButton == nil)
     }
 
     @Test("Every key sets what it names")

@@ -439,12 +439,21 @@ extension Setting<Seconds> {
 // MARK: - Printing
 
 extension Setting<String> {
-    /// `print.printer`: the CUPS queue pictures are printed on; none by default.
+    /// `print.printer`: the CUPS queue pictures are printed on, or the address of an IPP
+    /// Everywhere printer the booth sets up a queue for; none by default.
     package static var printPrinter: Self {
         Setting(
-            "print.printer", allowed: "a CUPS queue's name, as lpstat -p lists it (letters, digits, - and _)",
+            "print.printer",
+            allowed:
+                "a CUPS queue's name, as lpstat -p lists it (letters, digits, - and _), or an IPP Everywhere printer's address (ipp://printer.local/ipp/print)",
             where: { name in
-                !name.isEmpty && name.count <= 127 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+                if PrintConfiguration.isPrinterAddress(name) {
+                    // No user or password in it: the address is logged.
+                    return name.count <= 1023 && URL(string: name)?.host?.isEmpty == false
+                        && name.allSatisfy { $0.isASCII && !$0.isWhitespace && $0 != "@" }
+                }
+                return !name.isEmpty && name.count <= 127
+                    && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
             }
         ) { $0.printing.printer = $1 }
     }

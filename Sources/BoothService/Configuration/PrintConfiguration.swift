@@ -3,7 +3,8 @@ import Foundation
 
 /// `print:` in photobooth.yaml: whether and how the booth prints.
 package struct PrintConfiguration: Sendable, Hashable {
-    /// The CUPS queue; `nil`: the booth does not print.
+    /// The CUPS queue, or an IPP Everywhere printer's address for which the booth sets up a
+    /// queue of its own (``boothQueue``); `nil`: the booth does not print.
     package var printer: String?
     /// The CUPS server; `nil`: libcups's own (`CUPS_SERVER`, `client.conf`, the local one).
     package var server: IPPServer?
@@ -21,6 +22,14 @@ package struct PrintConfiguration: Sendable, Hashable {
     package var key: Character?
 
     package init() {}
+
+    /// The queue the booth sets up for a printer named by its address.
+    package static let boothQueue = "Photobooth"
+
+    /// Whether `printer` is a printer's address (`ipp://`, `ipps://`) rather than a queue.
+    package static func isPrinterAddress(_ printer: String) -> Bool {
+        printer.hasPrefix("ipp://") || printer.hasPrefix("ipps://")
+    }
 }
 
 extension PrintMedia: SettingValue {
