@@ -170,7 +170,7 @@ package final class PrintWorker: Sendable {
             if let printer = settings.device, look.attributes.deviceURI != printer {
                 return setUp(queue, for: printer)
             }
-        } catch where error.isNotFound && settings.device != nil {
+        } catch  where error.isNotFound && settings.device != nil {
             return setUp(queue, for: settings.device!)
         } catch {
             let fault: PrinterFault = error.isNotFound ? .stopped : .serverUnreachable
