@@ -18,37 +18,77 @@ extension PrintMedia {
 /// Makes the page of a print: the picture on a sheet of the media, at the printer's resolution,
 /// as a JPEG. The picture fills the sheet within the margin, turned with the sheet (a landscape
 /// picture on a landscape page), never cropped; pictures that share a sheet (strips) stand side
-/// by side. Used by the print thread alone (composers are not thread-safe).
+/// by side. With a print layout, the layout is the sheet and the picture goes in each of its
+/// slots. Used by the print thread alone (composers are not thread-safe).
 package final class PageMaker {
     let media: PrintMedia
     /// The margin around the picture, in hundredths of a millimetre; 0 for borderless.
     let margin: Int
+    /// The operator's print layout (`print.layout`): its canvas is the sheet, each of its slots
+    /// the picture; `nil` for the picture filling the sheet within the margin.
+    let printLayout: Layout?
+    /// The font of the print layout's texts that name none.
+    let defaultFont: String
     private var composers: [String: PictureComposer] = [:]
 
-    package init(media: PrintMedia, margin: Int) {
+    package init(media: PrintMedia, margin: Int, layout: Layout? = nil, defaultFont: String = "") {
         self.media = media
         self.margin = margin
+        self.printLayout = layout
+        self.defaultFont = defaultFont
     }
 
-    /// The page of `picture` (a JPEG) of `width` by `height` pixels at `dpi`.
-    package func page(of picture: Data, width: Int, height: Int, dpi: Int) throws(PrintError) -> Data {
-        let layout = layout(pictureWidth: width, pictureHeight: height, dpi: dpi)
+    /// The page of `picture` (a JPEG) of `width` by `height` pixels at `dpi`; `blanks` fill the
+    /// print layout's texts.
+    package func page(of picture: Data, width: Int, height: Int, dpi: Int, blanks: [TextBlank: String] = [:]) throws(PrintError) -> Data {
+        let layout = printLayout.map { Self.scaled($0, to: media, dpi: dpi) } ?? layout(pictureWidth: width, pictureHeight: height, dpi: dpi)
         let composer: PictureComposer
         if let made = composers[layout.name] {
             composer = made
         } else {
             do {
-                composer = try PictureComposer(try LoadedLayout(layout), defaultFont: "")
+                composer = try PictureComposer(try LoadedLayout(layout), defaultFont: defaultFont)
             } catch {
                 throw .document("The page cannot be laid out: \(error)")
             }
             composers = [layout.name: composer]
         }
         do {
-            return Self.stamped(try composer.jpeg(shots: Array(repeating: picture, count: layout.slots.count), blanks: [:]), dpi: dpi)
+            return Self.stamped(try composer.jpeg(shots: Array(repeating: picture, count: layout.slots.count), blanks: blanks), dpi: dpi)
         } catch {
             throw .document("The picture cannot be read to print it: \(error)")
         }
+    }
+
+    /// Whether `layout`'s canvas has the shape of `media`'s sheet (either way up), within 2%:
+    /// a print layout is drawn on the whole sheet, neither cut nor stretched.
+    package static func fits(_ layout: Layout, on media: PrintMedia) -> Bool {
+        let canvas = Double(max(layout.width, layout.height)) / Double(min(layout.width, layout.height))
+        let sheet = Double(media.longSide) / Double(media.shortSide)
+        return abs(canvas / sheet - 1) <= 0.02
+    }
+
+    /// `layout` drawn on `media`'s sheet at `dpi`: the sheet turned as the canvas is, every
+    /// place and size scaled by as much.
+    static func scaled(_ layout: Layout, to media: PrintMedia, dpi: Int) -> Layout {
+        let (short, long) = media.pixels(dpi: dpi)
+        let (width, height) = layout.width > layout.height ? (long, short) : (short, long)
+        let scale = Double(width) / Double(layout.width)
+        func scaled(_ value: Int) -> Int { Int((Double(value) * scale).rounded()) }
+        var page = layout
+        page.name = "print \(layout.name) \(width)x\(height)"
+        (page.width, page.height) = (width, height)
+        page.slots = layout.slots.map { slot in
+            var slot = slot
+            (slot.x, slot.y, slot.width, slot.height) = (scaled(slot.x), scaled(slot.y), max(1, scaled(slot.width)), max(1, scaled(slot.height)))
+            return slot
+        }
+        page.texts = layout.texts.map { text in
+            var text = text
+            (text.x, text.y, text.width, text.size) = (scaled(text.x), scaled(text.y), max(1, scaled(text.width)), max(1, scaled(text.size)))
+            return text
+        }
+        return page
     }
 
     /// `jpeg` with its resolution in its JFIF header (TurboJPEG writes an aspect ratio only), so

@@ -1,4 +1,5 @@
 import BoothCore
+import BoothPictures
 import BoothStore
 import BoothSystem
 import Foundation
@@ -25,6 +26,15 @@ package struct PrintSettings: Sendable, Hashable {
     package var resumeQueue: Bool
     /// The user the booth's jobs belong to in CUPS.
     package var user: String
+    /// The print layout (`print.layout`), checked against the media; `nil` for the picture
+    /// alone on the sheet.
+    package var layout: Layout?
+    /// What the print layout's texts say besides the picture's own (the event, the booth).
+    package var blanks: [TextBlank: String] = [:]
+    /// How the print layout writes the picture's date.
+    package var dateFormat = PhotoDateFormat.standard
+    /// The font of the print layout's texts that name none.
+    package var defaultFont = ""
 
     package init(
         server: IPPServer = .cupsDefault, queue: String, media: PrintMedia, copies: Int = 1, auto: Bool = false, margin: Int = 300,
@@ -128,7 +138,7 @@ package final class PrintWorker: Sendable {
         let connection = CUPSConnection(server: settings.server)
         let queue = CUPSQueue(name: settings.queue, connection: connection, user: settings.user)
         var device: PrinterLook.Device?
-        let pages = PageMaker(media: settings.media, margin: settings.margin)
+        let pages = PageMaker(media: settings.media, margin: settings.margin, layout: settings.layout, defaultFont: settings.defaultFont)
         // The open requests at the last look: the counts are read again when they change (and
         // every tenth look, for what another process finished), not every second.
         var lastOpen: [PrintRequest]?
@@ -381,6 +391,9 @@ package final class PrintWorker: Sendable {
         } catch {
             throw .document("The picture \(file.path) cannot be read: \(error.localizedDescription)")
         }
-        return try pages.page(of: bytes, width: width, height: height, dpi: dpi)
+        var blanks = settings.blanks
+        blanks[.caption] = photo.caption.text
+        blanks[.date] = settings.dateFormat.string(from: photo.createdAt)
+        return try pages.page(of: bytes, width: width, height: height, dpi: dpi, blanks: blanks)
     }
 }

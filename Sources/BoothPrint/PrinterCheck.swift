@@ -46,7 +46,11 @@ package enum PrinterCheck {
         } catch {
             throw .document("The test page cannot be made: \(error)")
         }
-        let page = try PageMaker(media: settings.media, margin: settings.margin).page(of: picture, width: 1800, height: 1200, dpi: dpi)
+        var blanks = settings.blanks
+        blanks[.caption] = "Test page"
+        blanks[.date] = settings.dateFormat.string(from: Date())
+        let pages = PageMaker(media: settings.media, margin: settings.margin, layout: settings.layout, defaultFont: settings.defaultFont)
+        let page = try pages.page(of: picture, width: 1800, height: 1200, dpi: dpi, blanks: blanks)
         let clock = ContinuousClock()
         let start = clock.now
         let job = try queue.print(

@@ -91,6 +91,7 @@ package enum Booth {
         let connectionLimits = raiseDescriptorLimit(logger: logger)
         // A layout that cannot be used stops the start before anything else, with its line.
         let layout = try configuration.loadedLayout()
+        _ = try configuration.printSettings()
         // Where a picture's shots are decoded, kept from one picture to the next until idle.
         let decodeMemory = DecodeMemory()
         let composer: PictureComposer?
@@ -238,7 +239,7 @@ package enum Booth {
         } else {
             logger.info("The event sync is off (no sync.endpoint, sync.bucket and sync.event).")
         }
-        if let settings = PrintSettings(configuration.printing) {
+        if let settings = try configuration.printSettings() {
             let printing = PrintWorker(settings: settings, library: library, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) }) {
                 status in
                 // Guests hear of what holds their prints; a warning (paper running low) is the operator's.
@@ -391,7 +392,8 @@ struct PrintService: Service {
 }
 
 extension PrintSettings {
-    /// The print thread's settings from `print:`; `nil` when the booth does not print.
+    /// The print thread's settings from `print:`, without a print layout; `nil` when the booth
+    /// does not print.
     init?(_ configuration: PrintConfiguration) {
         guard let printer = configuration.printer else { return nil }
         let device = PrintConfiguration.isPrinterAddress(printer) ? printer : nil

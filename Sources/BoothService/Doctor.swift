@@ -128,6 +128,11 @@ package enum Doctor {
         }
         if let settings = PrintSettings(configuration.printing) {
             do {
+                _ = try configuration.printSettings()
+            } catch {
+                checks.append(Check(part: "print layout", passed: false, detail: "\(error)", fix: "correct print.layout (README.md, Printing)."))
+            }
+            do {
                 checks.append(Check(part: "printer", passed: true, detail: try PrinterCheck.check(settings), fix: nil))
             } catch {
                 let fix: String
@@ -152,7 +157,13 @@ package enum Doctor {
 
     /// A test page on the configured printer, printed to its end.
     package static func printTestPage(_ configuration: BoothConfiguration) -> Check {
-        guard let settings = PrintSettings(configuration.printing) else {
+        let found: PrintSettings?
+        do {
+            found = try configuration.printSettings()
+        } catch {
+            return Check(part: "test page", passed: false, detail: "\(error)", fix: "correct print.layout (README.md, Printing).")
+        }
+        guard let settings = found else {
             return Check(part: "test page", passed: false, detail: "no printer is configured.", fix: "set print.printer.")
         }
         do {

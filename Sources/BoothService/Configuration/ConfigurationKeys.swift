@@ -32,7 +32,7 @@ extension ConfigurationKey {
         Setting.syncInterval.key,
         Setting.printPrinter.key, Setting.printServer.key, Setting.printMedia.key, Setting.printCopies.key, Setting.printAuto.key,
         Setting.printMargin.key, Setting.printResumeQueue.key, Setting.printGuests.key, Setting.printMaxPerPicture.key,
-        Setting.printMaxTotal.key,
+        Setting.printMaxTotal.key, Setting.printLayout.key,
     ]
 }
 
@@ -456,6 +456,14 @@ extension Setting<String> {
                     && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
             }
         ) { $0.printing.printer = $1 }
+    }
+}
+
+extension Setting<String> {
+    /// `print.layout`: a layout file whose canvas is the sheet and whose slots each hold the
+    /// picture; none by default (the picture alone, within the margin).
+    package static var printLayout: Self {
+        Setting("print.layout", allowed: "the path of a layout file (.yaml) whose canvas has the paper's shape") { $0.printing.layout = $1 }
     }
 }
 

@@ -1,5 +1,6 @@
 import BoothCore
 import BoothPictures
+import BoothPrint
 import Foundation
 
 extension BoothConfiguration {
@@ -19,6 +20,34 @@ extension BoothConfiguration {
         } catch {
             throw ConfigurationError(.notAllowed, key: "booth.layout", "booth.layout: \(error)")
         }
+    }
+
+    /// How the print thread prints: `print:` with its layout (`print.layout`) read now and
+    /// checked against the paper, so that a mistake stops the start with its file and line;
+    /// `nil` when the booth does not print.
+    package func printSettings() throws(ConfigurationError) -> PrintSettings? {
+        guard var settings = PrintSettings(printing) else { return nil }
+        settings.blanks = layoutBlanks
+        settings.dateFormat = dateFormat
+        settings.defaultFont = hardware.screen.fonts.bold
+        guard let name = printing.layout else { return settings }
+        var path = name
+        if !name.hasPrefix("/"), let file { path = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent(name).path }
+        do {
+            let layout = try LayoutFile.read(path)
+            guard PageMaker.fits(layout, on: printing.media) else {
+                let sheet = "\(Double(printing.media.shortSide) / 2540) x \(Double(printing.media.longSide) / 2540) in"
+                throw LayoutError(
+                    .unreadable,
+                    "\(path): the canvas \(layout.width)x\(layout.height) is not the shape of the paper (\(printing.media), \(sheet)); make it so, such as 1200x1800 for 4x6 at 300 dpi."
+                )
+            }
+            _ = try LoadedLayout(layout)
+            settings.layout = layout
+        } catch {
+            throw ConfigurationError(.notAllowed, key: "print.layout", "print.layout: \(error)")
+        }
+        return settings
     }
 
     /// The most a picture's sequence writes, for the longest mode the booth takes (its button's

@@ -11,6 +11,9 @@ package struct PrintConfiguration: Sendable, Hashable {
     package var media = PrintMedia(named: "4x6")!
     package var copies = 1
     package var auto = false
+    /// The print layout's file (`print.layout`), next to the configuration file unless its
+    /// path is absolute; `nil` for the picture alone on the sheet.
+    package var layout: String?
     /// The margin around the picture, in millimetres; 0 for borderless.
     package var marginMillimetres = 3
     package var resumeQueue = false
