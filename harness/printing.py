@@ -38,6 +38,7 @@ Order Allow,Deny
 """
 
 CUPS_FILES_CONF = """ServerRoot {d}
+ServerBin {d}/bin
 StateDir {d}/state
 CacheDir {d}/cache
 RequestRoot {d}/spool
@@ -49,6 +50,27 @@ Printcap
 FileDevice Yes
 Sandboxing Off
 """
+
+
+# A printer of the tests' own, as a CUPS backend (`photobooth-test:/`): what it does with the next
+# job is the word in its control file. "ok" keeps the job and clears what it said before; "jam"
+# and "door" say what a jammed or open printer's backend says and stop the queue (exit 4, as
+# CUPS_BACKEND_STOP), so the job waits there, as it does on a real jam.
+TEST_BACKEND = """#!/bin/sh
+if [ $# -eq 0 ]; then
+  echo 'direct photobooth-test "Photobooth" "The test printer"'
+  exit 0
+fi
+case "$(cat {control} 2>/dev/null)" in
+  jam) echo "STATE: +media-jam-error" >&2; echo "ERROR: Paper jam" >&2; exit 4 ;;
+  door) echo "STATE: +door-open-error" >&2; echo "ERROR: The cover is open" >&2; exit 4 ;;
+esac
+echo "STATE: -media-jam-error,door-open-error" >&2
+cat "${{6:-/dev/stdin}}" > {received}/"$1".out
+exit 0
+"""
+
+TEST_QUEUE = "Jam"
 
 
 class PrintLabError(Exception):
@@ -72,6 +94,7 @@ class PrintLab:
         self.printer_port = free_port()
         self.server = f"127.0.0.1:{self.port}"
         self.spool = folder / "printer"
+        self.control = folder / "test-printer.control"
         self.processes: list[subprocess.Popen] = []
         self.cupsd_pid: int | None = None
 
@@ -97,8 +120,19 @@ class PrintLab:
     def start(self) -> None:
         d = self.folder
         shutil.rmtree(d, ignore_errors=True)
-        for sub in ["state", "cache", "spool/temp", "log", "ppd", "printer"]:
+        for sub in ["state", "cache", "spool/temp", "log", "ppd", "printer", "bin/backend", "test-printer"]:
             (d / sub).mkdir(parents=True, exist_ok=True)
+        # CUPS's programs, and the tests' own backend beside its backends.
+        for entry in Path("/usr/lib/cups").iterdir():
+            if entry.name != "backend":
+                (d / "bin" / entry.name).symlink_to(entry)
+        for entry in Path("/usr/lib/cups/backend").iterdir():
+            (d / "bin" / "backend" / entry.name).symlink_to(entry)
+        backend = d / "bin" / "backend" / "photobooth-test"
+        backend.write_text(TEST_BACKEND.format(control=self.control, received=d / "test-printer"))
+        backend.chmod(0o755)
+        self.control.write_text("ok")
+        self.control.chmod(0o644)
         (d / "cupsd.conf").write_text(CUPSD_CONF.format(port=self.port))
         (d / "cups-files.conf").write_text(CUPS_FILES_CONF.format(d=d))
         if os.geteuid() == 0:
@@ -109,15 +143,7 @@ class PrintLab:
                                 stdout=subprocess.DEVNULL, stderr=open(d / "dbus.log", "w"))
         self.processes.append(dbus)
         self.wait(lambda: bus.exists(), "the private D-Bus")
-        # The printer: a colour IPP Everywhere printer that takes JPEG and PWG raster and keeps
-        # what it prints; its web forms (no -A) set its paper and supplies.
-        printer = subprocess.Popen(
-            ["ippeveprinter", "-n", "localhost", "-p", str(self.printer_port), "-k", "-d", str(self.spool),
-             "-f", "image/jpeg,image/pwg-raster", "-s", "10,10", "-r", "off", "-M", "Photobooth", "-m", "Test Printer", QUEUE],
-            stdout=subprocess.DEVNULL, stderr=open(d / "ippeveprinter.log", "w"),
-            env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={bus}"))
-        self.processes.append(printer)
-        self.wait(lambda: self.printer_answers(), "ippeveprinter")
+        self.start_printer()
         subprocess.run(self.as_cups_user() + [tool("cupsd"), "-c", str(d / "cupsd.conf"), "-s", str(d / "cups-files.conf")],
                        check=True)
         self.wait(lambda: (d / "cupsd.pid").exists() or self.cups_answers(), "cupsd")
@@ -201,11 +227,45 @@ class PrintLab:
                  f"&size2=na_index-4x6_4x6in&type2=photographic-glossy&level2={level}")
         urllib.request.urlopen(f"http://localhost:{self.printer_port}/media?{query}", timeout=5).read()
 
+    def set_supply(self, level: int) -> None:
+        """The cyan ink's level (0: empty), as the printer's sensor would say it; the others full."""
+        query = f"supply0=0&supply1={level}&supply2=100&supply3=100&supply4=100"
+        urllib.request.urlopen(f"http://localhost:{self.printer_port}/supplies?{query}", timeout=5).read()
+
+    def stop_printer(self) -> None:
+        """Switches the printer off: ippeveprinter stops answering."""
+        printer = self.processes.pop(1)
+        printer.terminate()
+        printer.wait(timeout=10)
+
+    def start_printer(self) -> None:
+        """The printer: a colour IPP Everywhere printer that takes JPEG and PWG raster and keeps
+        what it prints; its web forms (no -A) set its paper and supplies."""
+        bus = self.folder / "dbus.sock"
+        printer = subprocess.Popen(
+            ["ippeveprinter", "-n", "localhost", "-p", str(self.printer_port), "-k", "-d", str(self.spool),
+             "-f", "image/jpeg,image/pwg-raster", "-s", "10,10", "-r", "off", "-M", "Photobooth", "-m", "Test Printer", QUEUE],
+            stdout=subprocess.DEVNULL, stderr=open(self.folder / "ippeveprinter.log", "a"),
+            env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=f"unix:path={bus}"))
+        self.processes.insert(1, printer)
+        self.wait(lambda: self.printer_answers(), "ippeveprinter")
+
+    def add_test_queue(self) -> None:
+        """The queue of the tests' own backend (TEST_QUEUE), raw: the job as sent."""
+        self.run(["lpadmin", "-p", TEST_QUEUE, "-E", "-v", "photobooth-test:/"])
+
+    def test_printer_says(self, word: str) -> None:
+        """What the tests' printer does with the next job: ok, jam or door."""
+        self.control.write_text(word)
+
+    def test_documents(self) -> list[Path]:
+        return sorted((self.folder / "test-printer").glob("*.out"))
+
     def stop_queue(self) -> None:
         self.run(["cupsdisable", "-r", "stopped by the test", QUEUE])
 
-    def start_queue(self) -> None:
-        self.run(["cupsenable", QUEUE])
+    def start_queue(self, queue: str = QUEUE) -> None:
+        self.run(["cupsenable", queue])
 
     def log(self) -> str:
         path = self.folder / "log" / "error_log"

@@ -27,7 +27,7 @@ from PIL import Image, ImageStat
 
 import webcheck as web
 from harness.booth import free_port
-from harness.printing import PrintLab, missing_tools
+from harness.printing import TEST_QUEUE, PrintLab, missing_tools
 
 CONFIG = """print:
   printer: Booth
@@ -262,6 +262,50 @@ def test_printing_faults_are_told_and_held_prints_come_out_once(binary, lab, pri
     booth.finish()
     saved = photos(binary, data)
     assert printed_per_photo(lab) == {photo["id"][:8]: 1 for photo in saved}
+    shutil.rmtree(data, ignore_errors=True)
+
+
+def test_printing_every_other_fault_is_told_and_clears(binary, lab, printing_out):
+    """The faults the first test leaves: ink run out and the printer switched off (the
+    printer's own state), then a paper jam and an open cover as a printer's backend reports
+    them while it prints (the tests' backend: the job stops, and CUPS stops the queue). Each is
+    on the screen, /healthz, /metrics and /api/status within 5 s, and clears; the held prints
+    come out once each."""
+    data, config, log = setup(lab, printing_out, "more-faults")
+    booth = Booth(binary, data, config, log, port=free_port())
+    wait_for(lambda: "The printer is idle" in booth.logged(), "the booth watching the printer", 30)
+    cleared_everywhere(booth, printing_out, "more-faults-before")
+    figures = {}
+    lab.set_supply(0)
+    figures["marker-supply-empty"] = told_everywhere(booth, "marker-supply-empty", printing_out, "ink-empty")
+    lab.set_supply(100)
+    cleared_everywhere(booth, printing_out, "ink-full")
+    lab.stop_printer()
+    figures["offline"] = told_everywhere(booth, "offline", printing_out, "offline")
+    lab.start_printer()
+    cleared_everywhere(booth, printing_out, "online")
+    booth.finish()
+
+    # The tests' printer, on a queue of its own.
+    lab.add_test_queue()
+    config.write_text(CONFIG.format(server=lab.server).replace("printer: Booth", f"printer: {TEST_QUEUE}"))
+    booth = Booth(binary, data, config, log, port=free_port())
+    wait_for(lambda: web.curl(booth.base + "/healthz").status == 200, "/healthz ok", 30)
+    for number, (word, fault) in enumerate([("jam", "media-jam"), ("door", "door-open")], start=1):
+        lab.test_printer_says(word)
+        booth.take(f"Held {word}")
+        figures[fault] = told_everywhere(booth, fault, printing_out, word)
+        wait_for(lambda: len(photos(binary, data)) == number, f"the photo taken while the printer says {fault}", 30)
+        assert not lab.test_documents()[number - 1:], "printed through a fault"
+        # The operator clears it and starts the queue: the held print comes out, once.
+        lab.test_printer_says("ok")
+        lab.start_queue(TEST_QUEUE)
+        cleared_everywhere(booth, printing_out, f"{word}-cleared")
+        wait_for(lambda: len(lab.test_documents()) == number, f"the print held by {fault}", 60)
+    wait_for(lambda: status(binary, data)["counts"]["done"] == 2, "both held prints done", 60)
+    booth.finish()
+    assert len(lab.test_documents()) == 2, lab.test_documents()
+    print("fault to screen: " + ", ".join(f"{fault} {seconds:.1f} s" for fault, seconds in figures.items()))
     shutil.rmtree(data, ignore_errors=True)
 
 

@@ -169,8 +169,14 @@ final class CUPSQueue {
                 "document-format-supported", "printer-resolution-default",
             ])
         let answer = try connection.perform(request, resource: resource)
+        // An answer without the printer's state is not a printer's (another server answers at
+        // that address): the printer is not there, rather than idle.
+        guard let state = answer.integer("printer-state") else {
+            connection.close()
+            throw .unreachable("\(uri) answered without its state: nothing that prints is there.")
+        }
         return PrinterAttributes(
-            state: answer.integer("printer-state") ?? 3, reasons: answer.strings("printer-state-reasons").filter { $0 != "none" },
+            state: state, reasons: answer.strings("printer-state-reasons").filter { $0 != "none" },
             message: answer.string("printer-state-message") ?? "", acceptingJobs: answer.boolean("printer-is-accepting-jobs") ?? true,
             deviceURI: answer.string("device-uri"), formats: answer.strings("document-format-supported"),
             resolution: answer.resolution("printer-resolution-default").map { max($0.x, $0.y) })
