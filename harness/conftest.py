@@ -44,6 +44,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "vm: needs QEMU and the hardware-test kit (vmtest/prepare)")
     config.addinivalue_line("markers", "root: needs root (debootstrap, loop devices)")
     config.addinivalue_line("markers", "pictures: strips, collages and animations (-k pictures selects them)")
+    config.addinivalue_line("markers", "printing: printing on a real CUPS (-k printing selects them)")
 
 
 @pytest.fixture(scope="session")

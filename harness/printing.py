@@ -13,6 +13,7 @@ a private dbus-daemon. cupsd refuses to run as root without its sandbox: as root
 `nobody`, which then owns the folder.
 """
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -226,6 +227,17 @@ class PrintLab:
         query = (f"size1=na_letter_8.5x11in&type1=stationery&level1={level}"
                  f"&size2=na_index-4x6_4x6in&type2=photographic-glossy&level2={level}")
         urllib.request.urlopen(f"http://localhost:{self.printer_port}/media?{query}", timeout=5).read()
+
+    def printed_per_photo(self) -> dict[str, int]:
+        """How many documents the printer received for each photo, by the id prefix in the job
+        name."""
+        counts: dict[str, int] = {}
+        for document in self.documents():
+            match = re.match(r"\d+-photobooth_([0-9a-f]{8})_", document.name)
+            if not match:
+                raise PrintLabError(f"a document the booth did not send: {document.name}")
+            counts[match.group(1)] = counts.get(match.group(1), 0) + 1
+        return counts
 
     def set_supply(self, level: int) -> None:
         """The cyan ink's level (0: empty), as the printer's sensor would say it; the others full."""

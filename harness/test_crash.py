@@ -14,13 +14,17 @@ east to import. Each round starts east, brings it to an instant of one kind, and
   hide      while the web gallery's admin hides a photo
   delete    while the web gallery's admin deletes a photo
   upload    after a save, while its photo goes to the bucket
+  print     after a save, while its print is asked for, sent to CUPS and printed
   import    while the photos of the other booth come in
   idle      once the booth is ready again after a kill of the first three kinds
 
 After each kill: east starts again and is ready, stops cleanly, `check` exits 0, and the
 library holds every photo it acknowledged (the log's `saved`/`named` lines, a 204 from the
-admin API) as acknowledged. At the end every acknowledged photo is in the bucket and every
-photo of the other booth is in east's library. The figures go to crash.json.
+admin API) as acknowledged. East prints every picture as it is saved (`print.auto`) on a real
+CUPS (harness/printing.py), so every kill may fall between a print's request, its submission and
+its end. At the end every acknowledged photo is in the bucket, every photo of the other booth is
+in east's library, and every photo of east's library was printed exactly once (the printer's
+received documents, counted). The figures go to crash.json.
 
     harness/run --binary .build/release/photobooth -k crash           # 500 kills
     harness/run --binary .build/release/photobooth -k crash --quick   # 40 kills, in CI
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import tempfile
 import threading
 import time
 from collections import Counter
@@ -36,10 +41,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.booth import NAMED, Acknowledgements, Booth, HarnessError, wait_for
+from harness.booth import NAMED, SAVED, Acknowledgements, Booth, HarnessError, wait_for
+from harness.printing import PrintLab, missing_tools
 
 ADMIN_TOKEN = "harness-admin-token-0123456789"
-KINDS = {"start": 12, "migrate": 4, "photo": 24, "name": 14, "hide": 10, "delete": 8, "upload": 16, "import": 12}
+KINDS = {"start": 12, "migrate": 4, "photo": 24, "name": 14, "hide": 10, "delete": 8, "upload": 16, "import": 12, "print": 10}
 # The modes a press takes its picture in (booth.mode).
 MODES = ["single", "collage", "animation", "boomerang"]
 NAMES = ["Anna", "Ben", "Zoë", "Chloé & Max", "李", "O'Brien", "Émile", "Jo"]
@@ -110,13 +116,15 @@ def downgrade(catalog: Path) -> bool:
 
 
 class Campaign:
-    def __init__(self, start_booth, command, library: Path, west_library: Path, store, rng, out: Path):
+    def __init__(self, start_booth, command, library: Path, west_library: Path, store, lab: PrintLab, rng, out: Path):
         self.start_booth, self.rng, self.out = start_booth, rng, out
         self.library, self.west_library = library, west_library
         self.command = command(library)
         self.store = store
+        self.lab = lab
         self.config = (f"http:\n  admin_token: {ADMIN_TOKEN}\n" + store.sync_config("Crash campaign")
                        + "  interval_seconds: 1\n")
+        self.print_config = f"print:\n  printer: Booth\n  server: {lab.server}\n  media: 4x6\n  auto: true\n"
         self.expected = Expected()
         self.west_photos: dict[str, str] = {}
         self.kills: Counter[str] = Counter()
@@ -127,9 +135,13 @@ class Campaign:
         self.imports_seen = 0
         self.migrations = 0
         self.seconds: Counter[str] = Counter()
+        # The pictures east said it saved (a shot kept as a photo when its picture was never
+        # made is not one: it was never asked to print).
+        self.saved_pictures: set[str] = set()
 
     def east(self, countdown: int = 0, mode: str = "single") -> Booth:
-        booth = self.start_booth(self.library, config=self.config + "booth:\n  name: east\n  next_countdown_seconds: 0\n",
+        booth = self.start_booth(self.library, config=self.config + self.print_config
+                                 + "booth:\n  name: east\n  next_countdown_seconds: 0\n",
                                  args=("--countdown", str(countdown), "--mode", mode), label="east")
         booth.countdown = countdown
         booth.mode = mode
@@ -182,6 +194,7 @@ class Campaign:
         self.uploads_seen += log.count("] uploaded ")
         self.imports_seen += log.count("] imported ")
         self.expected.acknowledge(log, typed)
+        self.saved_pictures.update(match.group(1) for match in SAVED.finditer(log))
 
     def ready(self, booth: Booth, number: int, kind: str) -> None:
         try:
@@ -235,6 +248,12 @@ class Campaign:
     def upload(self, booth: Booth, typed: dict[str, str]) -> None:
         booth.take_photo(self.rng.choice(NAMES))
         time.sleep(self.rng.uniform(0, 0.6))
+
+    def print(self, booth: Booth, typed: dict[str, str]) -> None:
+        # The save queues the print; the print thread sends it within a second and CUPS prints
+        # it in about as much again.
+        booth.take_photo(self.rng.choice(NAMES))
+        time.sleep(self.rng.uniform(0, 2.5))
 
     def west_photo(self) -> None:
         """The other booth takes a photo and uploads it, then stops; east imports it later."""
@@ -333,15 +352,61 @@ class Campaign:
         if not_imported:
             self.failures.append(f"{len(not_imported)} photos of west never reached east: {not_imported[:5]}")
         return {"photos_in_bucket": len(alive & in_bucket), "photos_missing_from_bucket": len(missing),
-                "west_photos": len(self.west_photos), "west_photos_not_imported": len(not_imported)}
+                "west_photos": len(self.west_photos), "west_photos_not_imported": len(not_imported),
+                **self.check_prints(listed)}
+
+    def check_prints(self, listed: dict[str, str]) -> dict:
+        """Every picture east acknowledged and still has was printed once, and no photo twice;
+        every print request of a photo still there ended printed. (Shots kept as photos when
+        their picture was never made were never asked for: a boomerang cut short is not ten
+        prints. A photo deleted before its turn is not printed at all.)"""
+        def settled():
+            counts = json.loads(self.command.run("print", "status", "--json").stdout or "{}").get("counts", {})
+            return counts and not any(counts.get(state, 0) for state in ("pending", "sending", "printing"))
+        booth = self.east()
+        try:
+            wait_for(settled, 180, "every print request to end", poll=0.5)
+        except HarnessError as error:
+            self.failures.append(f"prints never finished: {error}")
+        booth.stop()
+        printed = self.lab.printed_per_photo()
+        catalog = sqlite3.connect(self.library / "photobooth.sqlite")
+        requests = catalog.execute("SELECT photo_id, state FROM print_job WHERE photo_id IN (SELECT id FROM photo)").fetchall()
+        catalog.close()
+        unfinished = [(photo, state) for photo, state in requests if state != "done"]
+        if unfinished:
+            self.failures.append(f"{len(unfinished)} print requests of photos still there did not print: {unfinished[:5]}")
+        acknowledged = (self.saved_pictures - self.expected.deleted - self.expected.may_be_deleted) & set(listed)
+        not_printed = sorted(photo for photo in acknowledged if printed.get(photo[:8], 0) == 0)
+        doubled = {prefix: count for prefix, count in printed.items() if count > 1}
+        if not_printed:
+            self.failures.append(f"{len(not_printed)} acknowledged pictures were never printed: {not_printed[:5]}")
+        if doubled:
+            self.failures.append(f"{len(doubled)} photos were printed more than once: {doubled}")
+        return {"pictures_printed": sum(1 for photo in acknowledged if printed.get(photo[:8], 0) == 1),
+                "pictures_not_printed": len(not_printed), "photos_printed_twice": len(doubled),
+                "print_requests": len(requests), "documents_printed": sum(printed.values())}
 
 
 @pytest.mark.campaign
 @pytest.mark.pictures
+@pytest.mark.printing
 def test_crash_campaign(start_booth, command, tmp_path_factory, object_store, rng, quick, out):
+    missing = missing_tools()
+    if missing:
+        pytest.fail(f"the crash campaign prints: it needs {', '.join(missing)} (cups, cups-ipp-utils, dbus-daemon)", pytrace=False)
+    # Not under pytest's folder: cupsd runs as nobody when the harness is root, and must reach it.
+    with PrintLab(Path(tempfile.mkdtemp(prefix="photobooth-cups-"))) as lab:
+        try:
+            run_campaign(start_booth, command, tmp_path_factory, object_store, lab, rng, quick, out)
+        finally:
+            (out / "cups.log").write_text(lab.log())
+
+
+def run_campaign(start_booth, command, tmp_path_factory, object_store, lab, rng, quick, out):
     kills = 40 if quick else 500
     campaign = Campaign(start_booth, command, tmp_path_factory.mktemp("east"), tmp_path_factory.mktemp("west"),
-                        object_store, rng, out)
+                        object_store, lab, rng, out)
     started = time.monotonic()
     kinds = list(KINDS)
     # Every kind at least once, then at random by weight.

@@ -114,16 +114,6 @@ def wait_for(condition, what: str, seconds: float) -> float:
     pytest.fail(f"{what}: not within {seconds} s", pytrace=False)
 
 
-def printed_per_photo(lab: PrintLab) -> dict[str, int]:
-    """How many documents the printer received for each photo, by the id prefix in the job name."""
-    counts: dict[str, int] = {}
-    for document in lab.documents():
-        match = re.match(r"\d+-photobooth_([0-9a-f]{8})_", document.name)
-        assert match, f"a document the booth did not send: {document.name}"
-        counts[match.group(1)] = counts.get(match.group(1), 0) + 1
-    return counts
-
-
 def setup(lab: PrintLab, printing_out: Path, name: str) -> tuple[Path, Path, Path]:
     data = Path(tempfile.mkdtemp(prefix="photobooth-printing-"))
     config = printing_out / f"{name}.yaml"
@@ -143,7 +133,7 @@ def test_printing_every_picture_once_on_the_right_page(binary, lab, printing_out
     print(f"three pictures taken and printed in {took:.1f} s")
     saved = photos(binary, data)
     assert len(saved) == 3
-    assert printed_per_photo(lab) == {photo["id"][:8]: 1 for photo in saved}
+    assert lab.printed_per_photo() == {photo["id"][:8]: 1 for photo in saved}
     accepted = [float(m) for m in re.findall(r"page made and accepted in (\d+) ms", booth.logged())]
     print("page made and accepted by CUPS (ms): " + ", ".join(f"{m:.0f}" for m in accepted))
     for document, photo in zip(lab.documents(), sorted(saved, key=lambda p: p["created_at"])):
@@ -261,7 +251,7 @@ def test_printing_faults_are_told_and_held_prints_come_out_once(binary, lab, pri
     wait_for(lambda: status(binary, data)["counts"]["done"] == 2, "the held print done once the queue runs", 60)
     booth.finish()
     saved = photos(binary, data)
-    assert printed_per_photo(lab) == {photo["id"][:8]: 1 for photo in saved}
+    assert lab.printed_per_photo() == {photo["id"][:8]: 1 for photo in saved}
     shutil.rmtree(data, ignore_errors=True)
 
 
@@ -322,7 +312,7 @@ def test_printing_sigkill_never_loses_or_doubles_a_print(binary, lab, printing_o
     saved = photos(binary, data)
     wait_for(lambda: status(binary, data)["counts"]["done"] == len(saved), "every saved picture printed", 120)
     booth.finish()
-    counts = printed_per_photo(lab)
+    counts = lab.printed_per_photo()
     print(f"{kills} kills; {len(saved)} pictures saved; documents per picture: {sorted(counts.values())}")
     assert counts == {photo["id"][:8]: 1 for photo in saved}
     resent = booth.logged().count("is sent again")
@@ -361,7 +351,7 @@ def test_printing_on_request_from_the_saved_screen_and_the_command_line(binary, 
     assert queued.returncode == 0 and "queued as print 2 (2 copies)" in queued.stdout, queued.stdout + queued.stderr
     wait_for(lambda: status(binary, data)["counts"]["done"] == 2, "the print asked for with photobooth print", 60)
     booth.finish()
-    assert printed_per_photo(lab) == {saved[0]["id"][:8]: 2}
+    assert lab.printed_per_photo() == {saved[0]["id"][:8]: 2}
     # 2x6: the strip twice, side by side, on a 4x6 sheet (portrait).
     page = Image.open(lab.documents()[0])
     dpi = page.info["dpi"][0]
@@ -405,7 +395,7 @@ def test_printing_a_request_cut_off_while_sending_is_printed_once(binary, lab, p
     booth = Booth(binary, data, config, log)
     wait_for(lambda: status(binary, data)["counts"]["done"] == 2, "both requests done", 90)
     booth.finish()
-    assert printed_per_photo(lab) == {saved[0]["id"][:8]: 1, saved[1]["id"][:8]: 1}
+    assert lab.printed_per_photo() == {saved[0]["id"][:8]: 1, saved[1]["id"][:8]: 1}
     logged = booth.logged()
     resent = [line for line in logged.splitlines() if "is sent again" in line]
     assert len(resent) == 1 and "Print 2 (photo" in resent[0] and "CUPS never got it" in resent[0], resent
@@ -477,7 +467,7 @@ def test_printing_from_a_phone_and_the_admin_page_in_chromium(binary, lab, print
     finally:
         browser.close()
     booth.finish()
-    assert printed_per_photo(lab) == {photo["id"][:8]: 2}
+    assert lab.printed_per_photo() == {photo["id"][:8]: 2}
     requests = status(binary, data)["requests"]
     assert sorted(r["reason"] for r in requests) == ["admin", "guest"], requests
     shutil.rmtree(data, ignore_errors=True)
@@ -496,6 +486,6 @@ def test_printing_to_a_printer_named_by_its_address(binary, lab, printing_out):
     wait_for(lambda: status(binary, data)["counts"]["done"] == 1, "the picture printed on the booth's queue", 60)
     booth.finish()
     saved = photos(binary, data)
-    assert printed_per_photo(lab) == {saved[0]["id"][:8]: 1}
+    assert lab.printed_per_photo() == {saved[0]["id"][:8]: 1}
     assert booth.logged().count("is set up for the IPP Everywhere printer") == 1, "set up once"
     shutil.rmtree(data, ignore_errors=True)
