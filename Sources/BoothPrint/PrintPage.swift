@@ -69,23 +69,27 @@ package final class PageMaker {
     }
 
     /// `layout` drawn on `media`'s sheet at `dpi`: the sheet turned as the canvas is, every
-    /// place and size scaled by as much.
-    static func scaled(_ layout: Layout, to media: PrintMedia, dpi: Int) -> Layout {
+    /// place and size scaled to it.
+    package static func scaled(_ layout: Layout, to media: PrintMedia, dpi: Int) -> Layout {
         let (short, long) = media.pixels(dpi: dpi)
         let (width, height) = layout.width > layout.height ? (long, short) : (short, long)
-        let scale = Double(width) / Double(layout.width)
-        func scaled(_ value: Int) -> Int { Int((Double(value) * scale).rounded()) }
+        // Each way by its own ratio: a canvas a little off the sheet's shape (``fits``) still
+        // fills the sheet, nothing past its edge.
+        let (across, down) = (Double(width) / Double(layout.width), Double(height) / Double(layout.height))
+        func x(_ value: Int) -> Int { Int((Double(value) * across).rounded()) }
+        func y(_ value: Int) -> Int { Int((Double(value) * down).rounded()) }
         var page = layout
         page.name = "print \(layout.name) \(width)x\(height)"
         (page.width, page.height) = (width, height)
         page.slots = layout.slots.map { slot in
             var slot = slot
-            (slot.x, slot.y, slot.width, slot.height) = (scaled(slot.x), scaled(slot.y), max(1, scaled(slot.width)), max(1, scaled(slot.height)))
+            (slot.x, slot.y, slot.width, slot.height) = (x(slot.x), y(slot.y), max(1, x(slot.width)), max(1, y(slot.height)))
             return slot
         }
         page.texts = layout.texts.map { text in
             var text = text
-            (text.x, text.y, text.width, text.size) = (scaled(text.x), scaled(text.y), max(1, scaled(text.width)), max(1, scaled(text.size)))
+            (text.x, text.y, text.width) = (x(text.x), y(text.y), max(1, x(text.width)))
+            text.size = max(1, Int((Double(text.size) * min(across, down)).rounded()))
             return text
         }
         return page

@@ -52,6 +52,21 @@ package struct PrintSettings: Sendable, Hashable {
     }
 }
 
+extension PrintSettings {
+    /// What makes the pages of these settings: the paper, the margin, the print layout.
+    package func pageMaker() -> PageMaker {
+        PageMaker(media: media, margin: margin, layout: layout, defaultFont: defaultFont)
+    }
+
+    /// What the print layout's texts say of a picture named `caption`, taken at `date`.
+    package func blanks(caption: String, date: Date) -> [TextBlank: String] {
+        var blanks = self.blanks
+        blanks[.caption] = caption
+        blanks[.date] = dateFormat.string(from: date)
+        return blanks
+    }
+}
+
 /// What the print thread last knew, for the operator's status and metrics.
 package struct PrintFigures: Sendable, Hashable {
     package var printer: PrinterStatus
@@ -138,14 +153,17 @@ package final class PrintWorker: Sendable {
         let connection = CUPSConnection(server: settings.server)
         let queue = CUPSQueue(name: settings.queue, connection: connection, user: settings.user)
         var device: PrinterLook.Device?
-        let pages = PageMaker(media: settings.media, margin: settings.margin, layout: settings.layout, defaultFont: settings.defaultFont)
+        // Whether this run set up the booth's queue for its printer's address: once, and again
+        // only when the queue is gone.
+        var setUp = false
+        let pages = settings.pageMaker()
         // The open requests at the last look: the counts are read again when they change (and
         // every tenth look, for what another process finished), not every second.
         var lastOpen: [PrintRequest]?
         var looks = 0
         while !wakeup.isStopping {
             let next = clock.now + Self.interval
-            let attributes = watch(queue, device: &device)
+            let attributes = watch(queue, device: &device, setUp: &setUp)
             do throws(LibraryError) {
                 // One read of the catalog a look while nothing prints.
                 let open = try library.prints.requests(in: [.pending, .sending, .printing])
@@ -173,15 +191,20 @@ package final class PrintWorker: Sendable {
 
     /// Reads the queue's and the printer's state and reports a change; `nil` when CUPS cannot
     /// be reached.
-    private func watch(_ queue: CUPSQueue, device: inout PrinterLook.Device?) -> PrinterAttributes? {
+    private func watch(_ queue: CUPSQueue, device: inout PrinterLook.Device?, setUp: inout Bool) -> PrinterAttributes? {
         let look: PrinterLook
         do {
             look = try PrinterLook(queue, device: &device)
-            if let printer = settings.device, look.attributes.deviceURI != printer {
-                return setUp(queue, for: printer)
+            // The booth's queue points at its printer's address: set up once a run when it points
+            // elsewhere (another address in the configuration), never in a loop if CUPS writes
+            // the address its own way.
+            if let printer = settings.device, look.attributes.deviceURI != printer, !setUp {
+                setUp = true
+                return self.setUp(queue, for: printer)
             }
         } catch  where error.isNotFound && settings.device != nil {
-            return setUp(queue, for: settings.device!)
+            setUp = true
+            return self.setUp(queue, for: settings.device!)
         } catch {
             let fault: PrinterFault = error.isNotFound ? .stopped : .serverUnreachable
             let message =
@@ -212,9 +235,10 @@ package final class PrintWorker: Sendable {
             logger.notice("The CUPS queue \(settings.queue) is set up for the IPP Everywhere printer at \(printer).")
         } catch {
             let message = """
-                The CUPS queue \(settings.queue) for \(printer) cannot be set up: \(error). CUPS lets only its \
-                administrators do it: add the booth's user to lpadmin (sudo adduser photobooth lpadmin), or set up \
-                the queue yourself and name it in print.printer.
+                The CUPS queue \(settings.queue) for \(printer) cannot be set up: \(error). CUPS asks the printer \
+                what it takes, so it must be on and reachable; and CUPS lets only its administrators do it: add the \
+                booth's user to lpadmin (sudo adduser photobooth lpadmin), or set up the queue yourself and name it \
+                in print.printer.
                 """
             publish(PrinterStatus(state: .stopped, faults: [.stopped], message: message))
         }
@@ -391,9 +415,7 @@ package final class PrintWorker: Sendable {
         } catch {
             throw .document("The picture \(file.path) cannot be read: \(error.localizedDescription)")
         }
-        var blanks = settings.blanks
-        blanks[.caption] = photo.caption.text
-        blanks[.date] = settings.dateFormat.string(from: photo.createdAt)
-        return try pages.page(of: bytes, width: width, height: height, dpi: dpi, blanks: blanks)
+        return try pages.page(
+            of: bytes, width: width, height: height, dpi: dpi, blanks: settings.blanks(caption: photo.caption.text, date: photo.createdAt))
     }
 }

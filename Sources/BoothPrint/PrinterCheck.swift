@@ -17,7 +17,9 @@ package enum PrinterCheck {
             if let printer = settings.device {
                 throw .fault(
                     "CUPS at \(settings.server) has no queue \(settings.queue) for \(printer) yet",
-                    fix: "start the booth: it sets the queue up (its user must be in lpadmin: sudo adduser photobooth lpadmin).")
+                    fix:
+                        "start the booth: it sets the queue up (its user must be in lpadmin: sudo adduser photobooth lpadmin); its log says what stops it."
+                )
             }
             throw .refused(status: 0x0406, message: "CUPS at \(settings.server) has no queue \(settings.queue) (`lpstat -p` lists them)")
         }
@@ -46,11 +48,8 @@ package enum PrinterCheck {
         } catch {
             throw .document("The test page cannot be made: \(error)")
         }
-        var blanks = settings.blanks
-        blanks[.caption] = "Test page"
-        blanks[.date] = settings.dateFormat.string(from: Date())
-        let pages = PageMaker(media: settings.media, margin: settings.margin, layout: settings.layout, defaultFont: settings.defaultFont)
-        let page = try pages.page(of: picture, width: 1800, height: 1200, dpi: dpi, blanks: blanks)
+        let page = try settings.pageMaker().page(
+            of: picture, width: 1800, height: 1200, dpi: dpi, blanks: settings.blanks(caption: "Test page", date: Date()))
         let clock = ContinuousClock()
         let start = clock.now
         let job = try queue.print(

@@ -91,7 +91,7 @@ package enum Booth {
         let connectionLimits = raiseDescriptorLimit(logger: logger)
         // A layout that cannot be used stops the start before anything else, with its line.
         let layout = try configuration.loadedLayout()
-        _ = try configuration.printSettings()
+        let printSettings = try configuration.printSettings()
         // Where a picture's shots are decoded, kept from one picture to the next until idle.
         let decodeMemory = DecodeMemory()
         let composer: PictureComposer?
@@ -216,7 +216,7 @@ package enum Booth {
             settings.language = configuration.language
             settings.connectionLimits = connectionLimits
             settings.printCopies = configuration.printing.printer == nil ? nil : configuration.printing.copies
-            settings.guestPrinting = configuration.printing.guests ? configuration.printing.limits : nil
+            settings.guestPrinting = configuration.printing.printer != nil && configuration.printing.guests ? configuration.printing.limits : nil
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)
             services.append(.init(service: OptionalService(server, name: "The web gallery", logger: logger), serviceName: "web"))
         } else {
@@ -239,7 +239,7 @@ package enum Booth {
         } else {
             logger.info("The event sync is off (no sync.endpoint, sync.bucket and sync.event).")
         }
-        if let settings = try configuration.printSettings() {
+        if let settings = printSettings {
             let printing = PrintWorker(settings: settings, library: library, logger: logger, isBeingNamed: { runtime.isBeingNamed($0) }) {
                 status in
                 // Guests hear of what holds their prints; a warning (paper running low) is the operator's.

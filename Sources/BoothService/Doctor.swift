@@ -77,7 +77,7 @@ package enum Doctor {
                 "\(try GPIOButton.check(button)) exists and is free."
             }
         }
-        if configuration.printing.printer != nil, let button = hardware.printButton {
+        if let button = configuration.devices.printButton {
             run(
                 "print button",
                 fix: "check `gpioinfo`; set gpio.print_line to the line the print button is wired to (another than the shutter's), or remove it."

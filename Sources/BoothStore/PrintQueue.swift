@@ -164,7 +164,8 @@ package final class PrintQueue: Sendable {
         -> (PrintRequest?, PrintAllowance)
     {
         let answer = try catalog.write("queue a print") { db throws -> (PrintRequest?, PrintAllowance)? in
-            guard try PhotoRecord.all().photo(id).isEmpty(db) == false else { return nil }
+            // Guests print what they see: not a photo the operator hid.
+            guard try PhotoRecord.all().visible().photo(id).isEmpty(db) == false else { return nil }
             let allowance = try Self.allowance(of: id, under: limits, in: db)
             let granted = min(copies, allowance.left ?? copies)
             guard granted > 0 else { return (nil, allowance) }

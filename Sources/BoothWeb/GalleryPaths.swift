@@ -15,9 +15,9 @@ enum GalleryPaths {
     static func shot(_ number: Int, of id: UUID) -> String { "/photos/\(id.lowercased)/shots/\(number).jpg" }
     /// The thumbnail JPEG.
     static func thumbnail(of id: UUID) -> String { "/thumbnails/\(id.lowercased).jpg" }
-    /// The page where a guest confirms deleting their photo, with the key that allows it.
     /// A guest's print of the photo: the question, and where its answer goes.
     static func print(of id: UUID) -> String { "/photos/\(id.lowercased)/print" }
+    /// The page where a guest confirms deleting their photo, with the key that allows it.
     static func deletion(of id: UUID, key: String) -> String { "/photos/\(id.lowercased)/delete?key=\(PhotoListing.encoded(key))" }
 }
 

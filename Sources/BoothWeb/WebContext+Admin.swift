@@ -208,7 +208,6 @@ extension WebContext {
     }
 }
 
-/// A print request just queued (schema `PrintQueued` of `docs/openapi.yaml`).
 /// A print request in the JSON API (schema `PrintRequest` of `docs/openapi.yaml`).
 struct PrintEntry: Encodable, Sendable {
     var number: Int
@@ -234,6 +233,7 @@ struct PrintEntry: Encodable, Sendable {
     }
 }
 
+/// A print request just queued (schema `PrintQueued` of `docs/openapi.yaml`).
 struct PrintQueued: Encodable, Sendable {
     var number: Int
     var state: String

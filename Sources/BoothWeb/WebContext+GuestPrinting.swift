@@ -1,14 +1,18 @@
 import BoothCore
 import BoothStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// A guest prints a photo from its page, when the operator allows it (`print.guests`): the
 /// page links to a question that says how many prints are left, and the answer (a POST, so
-/// that no link preview or prefetch prints) queues the print. The limits of a photo and of
-/// the event (``BoothStore/PrintLimits``) are read and the print queued in one transaction
-/// of the catalog, so the booth never gives out more than the operator allowed; a refusal is
-/// a page in the guest's language that says which limit holds.
+/// that no link preview or prefetch prints) queues the print, then sends the browser to a page
+/// that says so (303, so that reloading it prints nothing more). The limits of a photo and of
+/// the event (``BoothCore/PrintLimits``) are read and the print queued in one transaction of
+/// the catalog, so the booth never gives out more than the operator allowed; a refusal is a
+/// page in the guest's language that says which limit holds. A POST that another site's page
+/// sent (its `Origin` is not this gallery) is refused: no page elsewhere spends the event's
+/// paper.
 extension WebContext {
     var guestPrintRoutes: [Route] {
         [
@@ -17,11 +21,23 @@ extension WebContext {
         ]
     }
 
-    /// `GET /photos/{id}/print`: what printing it does, and how many prints are left.
+    /// The limits and copies of a guest's print; `nil` when guests do not print here.
+    var guestPrints: (limits: PrintLimits, copies: Int)? {
+        guard let limits = settings.guestPrinting, let copies = settings.printCopies else { return nil }
+        return (limits, copies)
+    }
+
+    /// `GET /photos/{id}/print`: what printing it does, and how many prints are left; with
+    /// `printed=1` (where a print's answer leads), that the print is on its way.
     func printPage(_ id: UUID, _ request: Request) async throws -> Response {
         let frame = try frame(for: request)
-        let (photo, allowance) = try await checkGuestPrint(id, frame: frame)
         let texts = frame.language.texts
+        if FormValues(query: request.uri.query)["printed"] == "1" {
+            guard guestPrints != nil else { throw guestPrintingOff(frame) }
+            let message = [texts(.webPrinted), printerNotice(in: frame.language)].compactMap { $0 }.joined(separator: " ")
+            return pages.page(NoticeView(frame: frame, message: message), "notice")
+        }
+        let (photo, allowance) = try await checkGuestPrint(id, frame: frame)
         var explanation = [allowance.left.map { texts(.webPrintLeft, ["count": "\($0)"]) } ?? "", texts(.webPrintWhere)]
         if let notice = printerNotice(in: frame.language) { explanation.append(notice) }
         let view = QuestionView(
@@ -32,24 +48,28 @@ extension WebContext {
     }
 
     /// `POST /photos/{id}/print`: queues the print (`print.copies`, fewer when the limits leave
-    /// fewer), and says where to collect it, and what the printer is waiting for if it is.
+    /// fewer), and sends the browser to the page that says where to collect it.
     func guestPrint(_ id: UUID, _ request: Request) async throws -> Response {
         let frame = try frame(for: request)
+        if let origin = request.headers[.origin], let host = request.head.authority,
+            URL(string: origin)?.hostAndPort != host.lowercased()
+        {
+            throw WebError(status: .forbidden, message: "A print is asked for from the gallery's own photo page, not from \(origin.prefix(80)).")
+        }
         _ = try await checkGuestPrint(id, frame: frame)
-        guard let limits = settings.guestPrinting, let copies = settings.printCopies else { throw guestPrintingOff(frame) }
+        guard let (limits, copies) = guestPrints else { throw guestPrintingOff(frame) }
         let (queued, allowance) = try await library.offloaded { library throws(LibraryError) in
             try library.prints.guestRequest(id, copies: copies, under: limits)
         }
         guard let queued else { throw limitReached(allowance, frame) }
         logger.notice("Web guest: print \(queued.number) of photo \(id.lowercased) (\(queued.copies) cop\(queued.copies == 1 ? "y" : "ies"))")
-        let message = [frame.language.texts(.webPrinted), printerNotice(in: frame.language)].compactMap { $0 }.joined(separator: " ")
-        return pages.page(NoticeView(frame: frame, message: message), "notice")
+        return Response(status: .seeOther, headers: [.location: GalleryPaths.print(of: id) + "?printed=1"])
     }
 
     /// The photo a guest may print, and what is left: 404 when guests do not print here or the
     /// photo is not in the gallery, 409 when a limit leaves none.
     func checkGuestPrint(_ id: UUID, frame: PageFrame) async throws -> (Photo, PrintAllowance) {
-        guard let limits = settings.guestPrinting, settings.printCopies != nil else { throw guestPrintingOff(frame) }
+        guard let (limits, _) = guestPrints else { throw guestPrintingOff(frame) }
         let found = try await library.offloaded { library throws(LibraryError) -> (Photo, PrintAllowance)? in
             guard let photo = try library.gallery.photo(id: id) else { return nil }
             return (photo, try library.prints.allowance(of: id, under: limits))
@@ -76,5 +96,13 @@ extension WebContext {
         guard let report = live.status().printer, report.isHoldingPrints else { return nil }
         let fault = report.faults.lazy.compactMap(PrinterFault.init(rawValue:)).first { !$0.isWarning } ?? .offline
         return fault.notice(in: language.texts)
+    }
+}
+
+extension URL {
+    /// `host:port` as a `Host` header writes it (the port only when the address has one).
+    fileprivate var hostAndPort: String? {
+        guard let host = host?.lowercased() else { return nil }
+        return port.map { "\(host):\($0)" } ?? host
     }
 }

@@ -153,7 +153,7 @@ extension WebContext {
             frame: frame, photo: card(for: photo, in: language, from: listing), backPath: back,
             newerPath: neighbours.newer.map { listing.photoPath($0.id) }, olderPath: neighbours.older.map { listing.photoPath($0.id) },
             authorText: texts(.webAuthor, ["author": author(of: photo)]),
-            printPath: settings.guestPrinting != nil && settings.printCopies != nil ? GalleryPaths.print(of: id) : nil, deletePath: deletePath,
+            printPath: guestPrints == nil ? nil : GalleryPaths.print(of: id), deletePath: deletePath,
             keyNotice: keyNotice,
             shots: shots, hasShots: !shots.isEmpty)
         return pages.rendered(view, "photo")

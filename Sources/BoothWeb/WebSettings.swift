@@ -1,5 +1,4 @@
 import BoothCore
-import BoothStore
 import BoothSystem
 
 /// How the web gallery is served: where it listens, whose photos it shows, who may administer
@@ -51,7 +50,7 @@ package struct WebSettings: Sendable {
     /// print, and `/api/photos/{id}/print` says so.
     package var printCopies: Int?
     /// The limits of guests' prints from the photo page (`print.guests`); `nil` when guests
-    /// do not print here.
+    /// do not print here (nor when the booth does not print: then ``printCopies`` is `nil` too).
     package var guestPrinting: PrintLimits?
 
     /// Settings with the given values; the defaults serve every interface on port 8080, with

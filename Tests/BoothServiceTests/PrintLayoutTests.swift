@@ -53,6 +53,18 @@ struct PrintLayoutTests {
         }
     }
 
+    @Test("A canvas within 2% of the paper's shape fits and is drawn to the sheet's edges, each way by its own ratio")
+    func nearlyTheShape() throws {
+        let media = try #require(PrintMedia(named: "4x6"))
+        let slot = PhotoSlot(x: 0, y: 1700, width: 1220, height: 100)
+        let near = Layout(name: "near", width: 1220, height: 1800, slots: [slot])
+        #expect(PageMaker.fits(near, on: media) && !PageMaker.fits(Layout(name: "far", width: 1300, height: 1800, slots: [slot]), on: media))
+        let page = PageMaker.scaled(near, to: media, dpi: 300)
+        #expect((page.width, page.height) == (1200, 1800))
+        let scaled = try #require(page.slots.first)
+        #expect(scaled.x + scaled.width == 1200 && scaled.y + scaled.height == 1800, "the slot ends at the sheet's edges: \(scaled)")
+    }
+
     @Test("A canvas not of the paper's shape, or a layout file with a mistake, stops the start with print.layout")
     func refused() throws {
         let square = "canvas: 1000x1000\nslots:\n  - {x: 0, y: 0, width: 1000, height: 1000}\n"

@@ -263,10 +263,12 @@ struct GuestPrintTests {
             let asked = String(buffer: question.body)
             #expect(asked.contains("Prints left of this photo: 2.") && asked.contains("method=\"post\"") && !asked.contains("name=\"key\""))
             let first = try await Self.print(photo.id, with: client)
-            #expect(first.status == .ok && String(buffer: first.body).contains("collect it at the booth"))
+            #expect(first.status == .seeOther && first.headers[.location] == "/photos/\(photo.id.lowercased)/print?printed=1")
+            let printed = try await client.execute(uri: first.headers[.location] ?? "", method: .get)
+            #expect(printed.status == .ok && String(buffer: printed.body).contains("collect it at the booth"))
             let again = try await client.execute(uri: GalleryPaths.print(of: photo.id), method: .get)
             #expect(String(buffer: again.body).contains("left of this photo: 1."))
-            #expect(try await Self.print(photo.id, with: client).status == .ok)
+            #expect(try await Self.print(photo.id, with: client).status == .seeOther)
             let refused = try await Self.print(photo.id, with: client, language: "fr")
             #expect(refused.status == .conflict)
             #expect(String(buffer: refused.body).contains("la borne en permet 2 par photo"))
@@ -284,9 +286,14 @@ struct GuestPrintTests {
         fixture.printer.report = PrinterReport(
             state: "stopped", faults: ["media-empty"], message: "Out of paper", fix: nil, jobs: [:], pagesPrinted: 0)
         try await fixture.server(Self.settings(perPicture: nil, total: 2)).test { client in
-            let first = try await Self.print(photos[0].id, with: client)
-            #expect(String(buffer: first.body).contains("The printer is out of paper. Your photo will print as soon as"))
-            #expect(try await Self.print(photos[1].id, with: client).status == .ok)
+            #expect(try await Self.print(photos[0].id, with: client).status == .seeOther)
+            let printed = try await client.execute(uri: GalleryPaths.print(of: photos[0].id) + "?printed=1", method: .get)
+            #expect(String(buffer: printed.body).contains("The printer is out of paper. Your photo will print as soon as"))
+            // Another site's page cannot spend the event's prints.
+            let elsewhere = try await client.execute(
+                uri: GalleryPaths.print(of: photos[1].id), method: .post, headers: [.origin: "https://elsewhere.example"])
+            #expect(elsewhere.status == .forbidden)
+            #expect(try await Self.print(photos[1].id, with: client).status == .seeOther)
             let refused = try await Self.print(photos[2].id, with: client)
             #expect(refused.status == .conflict && String(buffer: refused.body).contains("all the prints it may make at this event"))
         }
@@ -296,5 +303,23 @@ struct GuestPrintTests {
             #expect(try await Self.print(photos[2].id, with: client).status == .notFound)
         }
         #expect(try fixture.library.prints.requests(in: [.pending]).count == 2)
+    }
+
+    @Test("A photo the operator hid cannot be printed by a guest: 404, and no print")
+    func hiddenPhoto() async throws {
+        let fixture = try WebFixture()
+        let photo = try fixture.add()
+        try fixture.library.setHidden(true, of: photo.id)
+        let statuses = try await fixture.server(Self.settings()).test { client in
+            [
+                try await client.execute(uri: GalleryPaths.print(of: photo.id), method: .get).status,
+                try await Self.print(photo.id, with: client).status,
+            ]
+        }
+        #expect(statuses == [.notFound, .notFound])
+        #expect(throws: LibraryError.self, "the queue itself refuses it") {
+            try fixture.library.prints.guestRequest(photo.id, copies: 1, under: PrintLimits())
+        }
+        #expect(try fixture.library.prints.requests(in: [.pending]).isEmpty)
     }
 }
