@@ -11,8 +11,7 @@ import Hummingbird
 /// the event (``BoothCore/PrintLimits``) are read and the print queued in one transaction of
 /// the catalog, so the booth never gives out more than the operator allowed; a refusal is a
 /// page in the guest's language that says which limit holds. A POST that another site's page
-/// sent (its `Origin` is not this gallery) is refused: no page elsewhere spends the event's
-/// paper.
+/// sent is refused (``isFromThisGallery(_:)``): no page elsewhere spends the event's paper.
 extension WebContext {
     var guestPrintRoutes: [Route] {
         [
@@ -51,10 +50,8 @@ extension WebContext {
     /// fewer), and sends the browser to the page that says where to collect it.
     func guestPrint(_ id: UUID, _ request: Request) async throws -> Response {
         let frame = try frame(for: request)
-        if let origin = request.headers[.origin], let host = request.head.authority,
-            URL(string: origin)?.hostAndPort != host.lowercased()
-        {
-            throw WebError(status: .forbidden, message: "A print is asked for from the gallery's own photo page, not from \(origin.prefix(80)).")
+        guard Self.isFromThisGallery(request) else {
+            throw WebError(status: .forbidden, message: "A print is asked for from the gallery's own photo page, not from another site's.")
         }
         _ = try await checkGuestPrint(id, frame: frame)
         guard let (limits, copies) = guestPrints else { throw guestPrintingOff(frame) }
@@ -65,6 +62,18 @@ extension WebContext {
         logger.notice("Web guest: print \(queued.number) of photo \(id.lowercased) (\(queued.copies) cop\(queued.copies == 1 ? "y" : "ies"))")
         return Response(status: .seeOther, headers: [.location: GalleryPaths.print(of: id) + "?printed=1"])
     }
+
+    /// Whether a form was sent from this gallery's own page: as the browser says it
+    /// (`Sec-Fetch-Site`), else as its `Origin` does when it names one (a page with no referrer
+    /// sends `null`, which tells nothing). A client that sends neither, such as curl, is let
+    /// through: the limits still hold.
+    static func isFromThisGallery(_ request: Request) -> Bool {
+        if let site = request.headers[secFetchSite] { return site == "same-origin" || site == "none" }
+        guard let origin = request.headers[.origin], origin != "null" else { return true }
+        return URL(string: origin)?.hostAndPort == request.head.authority?.lowercased()
+    }
+
+    static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
 
     /// The photo a guest may print, and what is left: 404 when guests do not print here or the
     /// photo is not in the gallery, 409 when a limit leaves none.
