@@ -44,6 +44,12 @@ public enum BoothText: String, CaseIterable, Sendable {
     /// A name that could not be written yet: `{name}`.
     case savedPendingName
     case scanToDownload
+    /// Over the booth's own Wi-Fi's QR code on the saved screen, the guest's first step.
+    case joinBoothWiFi
+    /// Over the photo's QR code beside the Wi-Fi's, the second step.
+    case openYourPhoto
+    /// On a screen that cannot draw the Wi-Fi's QR code: `{name}` is the network's name.
+    case joinWiFiNamed
     /// The saved photo's page, on a screen that cannot draw its QR code: `{link}`.
     case scanLink
     /// A fault on one line: `{headline}` and `{message}`.
@@ -150,6 +156,8 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webAlbums
     /// The album of the operator's favourites.
     case webFavourites
+    /// The page a phone joining the booth's Wi-Fi opens by itself: the last pictures taken.
+    case webJustTaken
     case webAlbumsEmpty
     case webAlbumEmpty
     /// While the next page of the grid comes.

@@ -11,10 +11,14 @@ public struct PhotoLink: Sendable, Hashable {
     /// The guest's deletion key, for the page's `key` parameter; `nil` when guests cannot delete
     /// their photos.
     package let deletionKey: String?
+    /// The booth's own Wi-Fi, which the guest joins first to reach the page (`hotspot:`);
+    /// `nil` when the booth runs none.
+    package let join: WiFiJoin?
 
-    package init(page: String, deletionKey: String? = nil) {
+    package init(page: String, deletionKey: String? = nil, join: WiFiJoin? = nil) {
         self.page = page
         self.deletionKey = deletionKey
+        self.join = join
     }
 
     /// The address `audience` is given: the page with the deletion key (`?key=`) for the guest

@@ -18,7 +18,8 @@ final class GalleryPictures {
     /// The last photo shown full screen; its picture is `nil` for one that cannot be read or
     /// decoded.
     private var photo: Playing?
-    private var code: QRCode?
+    /// The saved screen's QR codes: the photo's page, and the booth's Wi-Fi where it has one.
+    private var codes: [QRCode] = []
     /// The last review picture drawn, fitted to its box.
     private var review: Playing?
     /// The moment of the paint under way: an animation shows its frame of that moment.
@@ -145,10 +146,12 @@ final class GalleryPictures {
         return bitmap
     }
 
-    /// The QR code of `link`; `nil` when it is too long for one.
-    func qrCode(for link: String) -> QRCode? {
-        if let code, code.text == link { return code }
-        code = try? QRCode(encoding: link)
+    /// The QR code of `text`; `nil` when it is too long for one. The last two are kept: a
+    /// saved screen shows at most two.
+    func qrCode(for text: String) -> QRCode? {
+        if let code = codes.first(where: { $0.text == text }) { return code }
+        guard let code = try? QRCode(encoding: text) else { return nil }
+        codes = [code] + codes.prefix(1)
         return code
     }
 }

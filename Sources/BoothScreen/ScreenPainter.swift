@@ -286,29 +286,26 @@ package struct ScreenPainter {
 
     /// The photo, "Saved as" and its caption under it, on two lines if it needs them; with a
     /// link, they move left and the link's QR code stands on the right, "Scan to download" under
-    /// it. A name that could not be written yet is promised under the caption. The code carries
+    /// it. A booth with its own Wi-Fi stacks two codes there, each under its step: "1. Join the
+    /// booth's Wi-Fi" over the network's join code, "2. Open your photo" over the page's. A
+    /// name that could not be written yet is promised under the caption. The code carries
     /// the guest's deletion key only on the guest's own screen; anyone else (the web's mirror)
     /// scans the page alone, which still shows an operator where the guest is sent.
     ///
-    /// The code is about 40% of the screen's height, each module a whole number of pixels (a
-    /// scanner reads sharp squares best), black on white with its quiet zone: a phone reads it
-    /// from arm's length. Nothing else on this screen is pure white, so the code is easy to
-    /// find in a screenshot too.
+    /// A code alone is about 40% of the screen's height, two about 34% each, each module a
+    /// whole number of pixels (a scanner reads sharp squares best), black on white with its
+    /// quiet zone: a phone reads it from arm's length. Nothing else on this screen is pure
+    /// white, so the codes are easy to find in a screenshot too.
     private func paintSaved(
         _ caption: Caption, photo: UUID, link: PhotoLink?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas
     ) throws(ScreenError) {
         var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
-        if let link, let code = pictures.qrCode(for: link.address(for: audience)) {
-            let modules = code.size + 2 * QRCode.quietZone
-            let moduleSize = max(1, layout.height * 40 / 100 / modules)
-            let side = moduleSize * modules
-            let scan = try regular.line(
-                texts(.scanToDownload), size: layout.hint, minimumSize: max(10, layout.hint * 2 / 3), maxWidth: side)
-            let gap = layout.hint * 3 / 4
-            let top = (layout.height - side - gap - layout.hint) / 2
-            let left = layout.width - layout.margin - side
-            canvas.draw(code, atX: left, y: top, moduleSize: moduleSize)
-            canvas.draw(scan, centredAt: left + side / 2, baseline: top + side + gap + scan.inkAscent, color: Palette.secondary)
+        if let link, let page = pictures.qrCode(for: link.address(for: audience)) {
+            var codes = [(code: page, label: texts(link.join == nil ? .scanToDownload : .openYourPhoto))]
+            if let join = link.join, let network = pictures.qrCode(for: join.code) {
+                codes.insert((network, texts(.joinBoothWiFi)), at: 0)
+            }
+            let left = try paintCodes(codes, layout, &canvas)
             column.width = left - layout.margin - column.x
         }
         paintReview(photo, in: Self.savedPhotoBox(column: column, layout), &canvas)
@@ -332,6 +329,41 @@ package struct ScreenPainter {
                 layout.height * 73 / 100 + (lines.count - 1) * size * 112 / 100 + layout.hint * 160 / 100 + index * layout.hint * 125 / 100
             canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.secondary)
         }
+    }
+
+    /// `codes` stacked on the right of the screen, each with its label (under a code alone,
+    /// over each of two, where it reads as a step); returns the left edge of what was drawn.
+    private func paintCodes(_ codes: [(code: QRCode, label: String)], _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) -> Int {
+        let target = layout.height * (codes.count == 1 ? 40 : 34) / 100
+        let gap = layout.hint * 3 / 4
+        var drawn: [(code: QRCode, moduleSize: Int, side: Int, label: TextLine)] = []
+        for (code, label) in codes {
+            let modules = code.size + 2 * QRCode.quietZone
+            let moduleSize = max(1, target / modules)
+            // A step's label may be wider than its code; a code alone keeps within its own width.
+            let labelWidth = codes.count == 1 ? moduleSize * modules : max(target, layout.width * 28 / 100)
+            let line = try (codes.count == 1 ? regular : bold).line(
+                label, size: layout.hint, minimumSize: max(10, layout.hint * 2 / 3), maxWidth: labelWidth)
+            drawn.append((code, moduleSize, moduleSize * modules, line))
+        }
+        let right = layout.width - layout.margin
+        let column = max(drawn.map(\.side).max() ?? 0, drawn.map(\.label.width).max() ?? 0)
+        let centre = right - column / 2
+        let each = drawn.map { $0.side + gap + layout.hint }
+        let spacing = layout.hint * 3 / 2
+        var top = (layout.height - each.reduce(0, +) - spacing * (drawn.count - 1)) / 2
+        for item in drawn {
+            let left = right - column + (column - item.side) / 2
+            if drawn.count == 1 {
+                canvas.draw(item.code, atX: left, y: top, moduleSize: item.moduleSize)
+                canvas.draw(item.label, centredAt: centre, baseline: top + item.side + gap + item.label.inkAscent, color: Palette.secondary)
+            } else {
+                canvas.draw(item.label, centredAt: centre, baseline: top + item.label.inkAscent, color: Palette.text)
+                canvas.draw(item.code, atX: left, y: top + layout.hint + gap, moduleSize: item.moduleSize)
+            }
+            top += item.side + gap + layout.hint + spacing
+        }
+        return right - column
     }
 
     /// The saved screen's last line: the print key's invitation, or, once pressed, that the

@@ -134,6 +134,10 @@ public struct TextScreen: Sendable {
         switch content {
         case .saved(_, _, let link, _, _):
             var lines = commonLines(for: content) ?? []
+            if let join = link?.join {
+                lines.append(texts(.joinWiFiNamed, ["name": join.name]))
+                if drawsQRCodes, let code = try? QRCode(encoding: join.code) { lines += Self.halfBlocks(code) }
+            }
             if let link = link?.address(for: audience) {
                 lines.append(texts(.scanLink, ["link": link]))
                 if drawsQRCodes, let code = try? QRCode(encoding: link) { lines += Self.halfBlocks(code) }

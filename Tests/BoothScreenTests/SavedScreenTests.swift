@@ -126,4 +126,32 @@ struct SavedScreenTests {
         #expect(seen == link.page)
         #expect(!seen.contains("key="))
     }
+
+    @Test(
+        "With the booth's own Wi-Fi, zbarimg reads two codes, the network's join code and the photo's page, each under its step in the guest's language",
+        .enabled(if: QRScanner.zbarimg != nil, QRScanner.missing),
+        arguments: [(800, 480), (1280, 800), (1920, 1080)])
+    func joinCode(width: Int, height: Int) async throws {
+        let join = try #require(WiFiJoin(name: "Anna & Zoe", security: .wpa2, passphrase: "say;cheese"))
+        let withNetwork = PhotoLink(page: link.page, deletionKey: link.deletionKey, join: join)
+        let content = ScreenContent.saved(caption, photo: UUID(), link: withNetwork)
+        let guest = try ScreenFixtures.paint(content, width: width, height: height, audience: .guest)
+        let scanned = try #require(try await QRScanner.scan(guest.ppm, suffix: "ppm"), "no code in the \(width)x\(height) screen")
+        #expect(Set(scanned.split(separator: "\n").map(String.init)) == [join.code, link.page + "?key=" + (link.deletionKey ?? "")])
+        // (ASCII: zbarimg guesses the character set of a code's bytes, and reads UTF-8 as Shift JIS.)
+        #expect(join.code == #"WIFI:T:WPA;S:Anna & Zoe;P:say\;cheese;;"#)
+        // The white of the two codes stays within the screen's right part, beside the photo.
+        let white = try #require(guest.bounds { $0 == .white })
+        #expect(white.x > width / 2 && white.y > 0 && white.y + white.height < height, "the codes at \(white)")
+    }
+
+    @Test("A terminal or a keypad's display names the network to join before the photo's address")
+    func joinLine() throws {
+        let join = try #require(WiFiJoin(name: "Booth", security: .open, passphrase: ""))
+        var screen = TextScreen(form: .lines(drawsQRCodes: false), texts: BoothLanguage.german.texts)
+        let text = screen.text(for: .saved(caption, photo: UUID(), link: PhotoLink(page: link.page, join: join)))
+        let network = try #require(text.range(of: "Mit dem WLAN Booth verbinden"), "\(text)")
+        let page = try #require(text.range(of: link.page), "\(text)")
+        #expect(network.lowerBound < page.lowerBound)
+    }
 }
