@@ -300,7 +300,7 @@ let package = Package(
             name: "BoothServiceTests",
             dependencies: [
                 "BoothService", "BoothCore", "BoothSystem", "BoothImaging", "BoothStore", "BoothScreen", "BoothDevices", "BoothSync",
-                "BoothWeb", "BoothPictures", "BoothPrint",
+                "BoothWeb", "BoothPictures", "BoothPrint", "StoreFixture",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

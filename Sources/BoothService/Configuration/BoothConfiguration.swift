@@ -26,6 +26,8 @@ package struct BoothConfiguration: Sendable {
     package var sync = SyncSettings()
     /// Printing; off by default.
     package var printing = PrintConfiguration()
+    /// The booth's own Wi-Fi; off by default.
+    package var hotspot = HotspotConfiguration()
     /// The free space the booth keeps on the library's disk: below it the booth takes no
     /// photos, and says so before a guest poses.
     ///

@@ -33,6 +33,10 @@ extension ConfigurationKey {
         Setting.printPrinter.key, Setting.printServer.key, Setting.printMedia.key, Setting.printCopies.key, Setting.printAuto.key,
         Setting.printMargin.key, Setting.printResumeQueue.key, Setting.printGuests.key, Setting.printMaxPerPicture.key,
         Setting.printMaxTotal.key, Setting.printLayout.key,
+        Setting.hotspotEnabled.key, Setting.hotspotSSID.key, Setting.hotspotSecurity.key, Setting.hotspotPassphrase.key,
+        Setting.hotspotCountry.key, Setting.hotspotChannel.key, Setting.hotspotInterface.key, Setting.hotspotAddress.key,
+        Setting.hotspotAdmin.key, Setting.hotspotMaxClients.key, Setting.hotspotRequestsPerSecond.key,
+        Setting.hotspotConnectionsPerClient.key,
     ]
 }
 
@@ -514,4 +518,79 @@ extension Setting<Bool> {
 
     /// `print.guests`: guests print from the photo's page, within the limits.
     package static var printGuests: Self { Setting("print.guests", allowed: "true or false") { $0.printing.guests = $1 } }
+}
+
+// MARK: - Hotspot
+
+extension Setting<Bool> {
+    /// `hotspot.enabled`: the booth runs its own Wi-Fi access point.
+    package static var hotspotEnabled: Self { Setting("hotspot.enabled", allowed: "true or false") { $0.hotspot.enabled = $1 } }
+
+    /// `hotspot.admin`: phones on the hotspot may use the admin page and API.
+    package static var hotspotAdmin: Self { Setting("hotspot.admin", allowed: "true or false") { $0.hotspot.admin = $1 } }
+}
+
+extension Setting<String> {
+    /// `hotspot.ssid`: the network's name; the booth's name by default.
+    package static var hotspotSSID: Self {
+        Setting(
+            "hotspot.ssid", allowed: "a name of 1 to 32 bytes, such as Photobooth",
+            where: { WiFiJoin.problem(name: $0, security: .open, passphrase: "") == nil }
+        ) { $0.hotspot.ssid = $1 }
+    }
+}
+
+extension Setting<WiFiJoin.Security> {
+    /// `hotspot.security`: how the network is secured.
+    package static var hotspotSecurity: Self { Setting("hotspot.security") { $0.hotspot.security = $1 } }
+}
+
+extension Setting<WiFiPassphrase> {
+    /// `hotspot.passphrase`: what phones join the network with.
+    package static var hotspotPassphrase: Self {
+        Setting("hotspot.passphrase", allowed: "8 to 63 printable ASCII characters") { $0.hotspot.passphrase = $1.settingText }
+    }
+}
+
+extension Setting<CountryCode> {
+    /// `hotspot.country`: the country the booth stands in.
+    package static var hotspotCountry: Self {
+        Setting("hotspot.country", allowed: "a country's two-letter code, such as DE, FR, GB or US") { $0.hotspot.country = $1 }
+    }
+}
+
+extension Setting<Int> {
+    /// `hotspot.channel`: the Wi-Fi channel.
+    package static var hotspotChannel: Self { Setting("hotspot.channel", in: 1...48) { $0.hotspot.channel = $1 } }
+
+    /// `hotspot.max_clients`: the most phones joined at once.
+    package static var hotspotMaxClients: Self { Setting("hotspot.max_clients", in: 1...255) { $0.hotspot.maxClients = $1 } }
+
+    /// `hotspot.requests_per_second`: requests a second one phone may make.
+    package static var hotspotRequestsPerSecond: Self {
+        Setting("hotspot.requests_per_second", in: 1...1000) { $0.hotspot.requestsPerSecond = $1 }
+    }
+
+    /// `hotspot.connections_per_client`: connections one phone may hold open.
+    package static var hotspotConnectionsPerClient: Self {
+        Setting("hotspot.connections_per_client", in: 1...64) { $0.hotspot.connectionsPerClient = $1 }
+    }
+}
+
+extension Setting<InterfaceName> {
+    /// `hotspot.interface`: the radio's network interface.
+    package static var hotspotInterface: Self {
+        Setting("hotspot.interface", allowed: "a network interface's name, such as wlan0 (ip -brief link lists them)") {
+            $0.hotspot.interface = $1.settingText
+        }
+    }
+}
+
+extension Setting<HotspotAddress> {
+    /// `hotspot.address`: the booth's address on its Wi-Fi, with the network's size.
+    package static var hotspotAddress: Self {
+        Setting("hotspot.address", allowed: "a private IPv4 address with a prefix length from 16 to 28, such as 10.42.0.1/24") {
+            $0.hotspot.address = $1
+        }
+    }
 }
