@@ -14,6 +14,14 @@ package struct ConnectionLimits: Sendable, Equatable, CustomStringConvertible {
     /// Connections open at once from one client (``ClientAddress``): an IPv4 address, or an
     /// IPv6 /64 network. Clients on the booth itself (loopback) are held to ``total`` only.
     package var perClient: Int
+    /// Phones on the booth's own Wi-Fi, held to their own limit (``HotspotGuests``).
+    package var hotspot: HotspotGuests?
+
+    /// The connections `client` may hold at once.
+    func perClient(for client: ClientAddress) -> Int {
+        guard let hotspot, hotspot.contains(client) else { return perClient }
+        return min(perClient, hotspot.connectionsPerClient)
+    }
 
     /// Limits of `total` connections, `perClient` from one client.
     package init(total: Int, perClient: Int = ConnectionLimits.defaultPerClient) {
@@ -103,6 +111,11 @@ struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
             value = .unknown
             isLoopback = false
         }
+    }
+
+    /// The IPv4 address, host order; `nil` for an IPv6 client or an unknown one.
+    var ipv4: UInt32? {
+        if case .v4(let host) = value { host } else { nil }
     }
 
     /// The address as logs write it: `192.168.1.20`, `2001:db8:1:2::/64`.

@@ -76,7 +76,7 @@ final class ConnectionTable: Sendable {
         let limits = limits
         let (admitted, evicted, report) = state.withLock { state -> (Bool, ConnectionSlot?, String?) in
             var victim: ConnectionSlot?
-            if !slot.client.isLoopback, state.clients[slot.client, default: 0] >= limits.perClient {
+            if !slot.client.isLoopback, state.clients[slot.client, default: 0] >= limits.perClient(for: slot.client) {
                 victim = state.evictable(of: slot.client)
             } else if state.slots.count >= limits.total {
                 victim = state.evictable(of: nil)

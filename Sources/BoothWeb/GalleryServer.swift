@@ -114,7 +114,7 @@ package struct GalleryServer: Service {
     /// Every route of the gallery, in the order of `docs/openapi.yaml`.
     static func routes(_ gallery: WebContext) -> [Route] {
         gallery.pageRoutes + gallery.guestRoutes + gallery.guestPrintRoutes + gallery.imageRoutes + gallery.apiRoutes + gallery.adminRoutes
-            + gallery.liveRoutes + gallery.operationRoutes
+            + gallery.liveRoutes + gallery.operationRoutes + gallery.portalRoutes
     }
 
     /// The router: the routes, HEAD for each GET, and 405 with `Allow` for any other method on a
@@ -127,11 +127,17 @@ package struct GalleryServer: Service {
         let routes = routes(gallery)
         router.add(middleware: ConditionalGet())
         router.add(middleware: ErrorPresentation(pages: gallery.pages, boothName: gallery.settings.boothName, fallback: gallery.settings.language))
+        if let guests = gallery.settings.hotspot {
+            router.add(middleware: CaptivePortal(guests, clock: gallery.settings.clock))
+        }
         router.add(middleware: MethodCheck(allowedMethods(routes)))
         router.add(middleware: QueryCheck())
+        let operatorPaths = gallery.operatorPaths
         for route in routes {
+            let forOperator = operatorPaths.contains(route.path)
             router.on(RouterPath(route.path), method: route.method) { request, context in
-                try await route.handler(request, context)
+                if forOperator { try gallery.refuseHotspotGuests(context) }
+                return try await route.handler(request, context)
             }
         }
         return router

@@ -52,6 +52,8 @@ package struct WebSettings: Sendable {
     /// The limits of guests' prints from the photo page (`print.guests`); `nil` when guests
     /// do not print here (nor when the booth does not print: then ``printCopies`` is `nil` too).
     package var guestPrinting: PrintLimits?
+    /// The phones on the booth's own Wi-Fi and their rules; `nil` when the booth runs none.
+    package var hotspot: HotspotGuests?
 
     /// Settings with the given values; the defaults serve every interface on port 8080, with
     /// admin actions off.

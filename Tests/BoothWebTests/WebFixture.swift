@@ -149,10 +149,12 @@ struct GalleryClient: Sendable {
 
     /// The answer to one request.
     @discardableResult
-    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> GalleryResponse {
+    func execute(
+        uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil, authority: String = "localhost"
+    ) async throws -> GalleryResponse {
         var headers = headers
         headers[.connection] = "keep-alive"
-        let response = try await client.execute(TestClient.Request(uri, method: method, authority: "localhost", headers: headers, body: body))
+        let response = try await client.execute(TestClient.Request(uri, method: method, authority: authority, headers: headers, body: body))
         return GalleryResponse(head: response.head, body: response.body ?? ByteBuffer())
     }
 }
