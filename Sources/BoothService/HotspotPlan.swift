@@ -46,16 +46,19 @@ extension BoothConfiguration {
         guard Self.channels(in: country.code).contains(hotspot.channel) else {
             throw ConfigurationError(
                 .notAllowed, key: "hotspot.channel",
-                "hotspot.channel \(hotspot.channel) is not a Wi-Fi channel an access point may use in \(country.code): use 1 to 11 (2.4 GHz, every phone), or 36, 40, 44 or 48 (5 GHz).")
+                "hotspot.channel \(hotspot.channel) is not a Wi-Fi channel an access point may use in \(country.code): use 1 to 11 (2.4 GHz, every phone), or 36, 40, 44 or 48 (5 GHz)."
+            )
         }
         guard web.enabled else {
             throw ConfigurationError(
-                .notAllowed, key: "hotspot.enabled", "hotspot.enabled needs the web gallery (http.enabled): guests on the hotspot open their photos there.")
+                .notAllowed, key: "hotspot.enabled",
+                "hotspot.enabled needs the web gallery (http.enabled): guests on the hotspot open their photos there.")
         }
         if web.address != "0.0.0.0", web.address != "::", web.address != hotspot.address.address {
             throw ConfigurationError(
                 .notAllowed, key: "http.address",
-                "http.address \(web.address) is not reachable from the hotspot: use 0.0.0.0 (every network) or \(hotspot.address.address), the booth's address on its Wi-Fi.")
+                "http.address \(web.address) is not reachable from the hotspot: use 0.0.0.0 (every network) or \(hotspot.address.address), the booth's address on its Wi-Fi."
+            )
         }
         return HotspotPlan(
             network: WiFiJoin(name: name, security: hotspot.security, passphrase: hotspot.passphrase)!, country: country.code,

@@ -22,10 +22,12 @@ package struct HotspotSystem {
         let interface = plan.interface
         guard FileManager.default.fileExists(atPath: "/sys/class/net/\(interface)") else {
             throw HotspotError(
-                "there is no network interface \(interface) (hotspot.interface): `ip -brief link` lists those there are; a USB Wi-Fi adapter may be unplugged")
+                "there is no network interface \(interface) (hotspot.interface): `ip -brief link` lists those there are; a USB Wi-Fi adapter may be unplugged"
+            )
         }
-        guard FileManager.default.fileExists(atPath: "/sys/class/net/\(interface)/wireless")
-            || FileManager.default.fileExists(atPath: "/sys/class/net/\(interface)/phy80211")
+        guard
+            FileManager.default.fileExists(atPath: "/sys/class/net/\(interface)/wireless")
+                || FileManager.default.fileExists(atPath: "/sys/class/net/\(interface)/phy80211")
         else {
             throw HotspotError("\(interface) (hotspot.interface) is not a Wi-Fi interface: `iw dev` lists the booth's radios")
         }

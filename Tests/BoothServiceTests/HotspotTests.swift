@@ -60,7 +60,8 @@ struct HotspotTests {
         // A passphrase is never repeated in a message.
         let short = try files.failure("hotspot: {passphrase: sesame}")
         #expect(short.contains("hotspot.passphrase") && !short.contains("sesame"), "\(short)")
-        for bad in ["address: 8.8.8.1/24", "address: 10.42.0.0/24", "address: 10.42.0.255/24", "address: 10.42.0.1/8", "address: 10.42.0.1",
+        for bad in [
+            "address: 8.8.8.1/24", "address: 10.42.0.0/24", "address: 10.42.0.255/24", "address: 10.42.0.1/8", "address: 10.42.0.1",
             "interface: \"wlan/0\"", "interface: averyverylonginterface", "country: DEU", "security: wep", "ssid: \"\"",
         ] {
             #expect(throws: ConfigurationError.self, "\(bad)") { try files.load("hotspot: {\(bad)}") }
@@ -79,7 +80,8 @@ struct HotspotTests {
         ] {
             #expect(lines.contains(line), "\(line) in\n\(text)")
         }
-        let wpa3 = HotspotFiles(try #require(try self.plan("hotspot: {enabled: true, passphrase: cheese-please, country: DE, security: wpa3, channel: 36}")))
+        let wpa3 = HotspotFiles(
+            try #require(try self.plan("hotspot: {enabled: true, passphrase: cheese-please, country: DE, security: wpa3, channel: 36}")))
         #expect(wpa3.hostapd.contains("wpa_key_mgmt=SAE\n") && wpa3.hostapd.contains("ieee80211w=2\n") && wpa3.hostapd.contains("hw_mode=a\n"))
         #expect(!wpa3.hostapd.contains("wpa_passphrase"))
         let open = HotspotFiles(try #require(try self.plan("hotspot: {enabled: true, security: open, country: DE}")))
