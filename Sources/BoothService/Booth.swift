@@ -92,6 +92,11 @@ package enum Booth {
         // A layout that cannot be used stops the start before anything else, with its line.
         let layout = try configuration.loadedLayout()
         let printSettings = try configuration.printSettings()
+        let hotspot = try configuration.hotspotPlan()
+        if let hotspot {
+            logger.info(
+                "Guests join the booth's Wi-Fi \(hotspot.network) (photobooth-hotspot.service) and find their photos at \(hotspot.portalURL).")
+        }
         // Where a picture's shots are decoded, kept from one picture to the next until idle.
         let decodeMemory = DecodeMemory()
         let composer: PictureComposer?
@@ -124,7 +129,7 @@ package enum Booth {
         let deletionKeys = await guestDeletionKeys(configuration.web, library: library, logger: logger)
         let links = PhotoLinks(
             publicURL: configuration.web.publicURL, address: configuration.web.address, port: configuration.web.port,
-            enabled: configuration.web.enabled, deletionKeys: deletionKeys)
+            enabled: configuration.web.enabled, deletionKeys: deletionKeys, hotspot: hotspot)
         let live = BoothFeeds(
             screen: devices.mirror?.pictures ?? LatestValue(), status: { monitor.status }, metrics: { monitor.exposition() })
         let memory = IdleMemoryTrimmer {
@@ -159,7 +164,7 @@ package enum Booth {
             settings: settings, clock: MonotonicClock(), frames: frames, button: devices.button, modeButtons: devices.modeButtons,
             printButton: devices.printButton, keypad: devices.keypad,
             screen: devices.screen, library: library, reviews: reviews, dateFormat: configuration.dateFormat,
-            photoLink: links.link(to:), deletionKey: links.deletionKey(for:), observer: observer,
+            photoLink: links.link(to:), deletionKey: links.deletionKey(for:), join: hotspot?.network, observer: observer,
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
             composer: composer, memory: decodeMemory, blanks: configuration.layoutBlanks,
             autoPrintCopies: configuration.printing.printer != nil && configuration.printing.auto ? configuration.printing.copies : 0,
@@ -214,7 +219,9 @@ package enum Booth {
                 adminToken: configuration.web.adminToken, dateFormat: configuration.dateFormat, event: configuration.sync.event ?? "",
                 welcome: configuration.web.welcome, deletionKeys: deletionKeys)
             settings.language = configuration.language
+            settings.hotspot = hotspot?.guests
             settings.connectionLimits = connectionLimits
+            settings.connectionLimits?.hotspot = settings.hotspot
             settings.printCopies = configuration.printing.printer == nil ? nil : configuration.printing.copies
             settings.guestPrinting = configuration.printing.printer != nil && configuration.printing.guests ? configuration.printing.limits : nil
             let server = GalleryServer(library: library, live: live, settings: settings, logger: logger)

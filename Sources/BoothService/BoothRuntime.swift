@@ -81,7 +81,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         library: PhotoLibrary, reviews: ReviewPictures = ReviewPictures(),
         decodeShot: @escaping ShotDecoding = { try ShotDecoder(screen: $1).decode($0) }, dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil },
-        deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
+        deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, join: WiFiJoin? = nil, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), composer: sending PictureComposer? = nil,
         memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:], autoPrintCopies: Int = 0, printCopies: Int = 1,
         logger: Logger
@@ -94,7 +94,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.printButton = printButton
         self.keypad = keypad
         self.screen = ScreenContentLoader(
-            screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, deletionKey: deletionKey, logger: logger)
+            screen: screen, library: library, dateFormat: dateFormat, photoLink: photoLink, deletionKey: deletionKey, join: join, logger: logger)
         self.library = library
         self.logger = logger
         self.observer = observer

@@ -25,6 +25,13 @@ package struct HotspotPlan: Sendable, Hashable {
     package var captiveAPIURL: String { "http://\(address.address)\(GalleryPortal.apiPath)" }
     /// The base of the photo pages' links for phones on the hotspot: the booth's address, port 80.
     package var galleryURL: String { "http://\(address.address)" }
+
+    /// The phones on the hotspot as the gallery tells them apart, with their rules.
+    package var guests: HotspotGuests {
+        HotspotGuests(
+            boothAddress: address.host, prefixLength: address.prefixLength, admin: admin, requestsPerSecond: requestsPerSecond,
+            connectionsPerClient: connectionsPerClient)
+    }
 }
 
 extension BoothConfiguration {

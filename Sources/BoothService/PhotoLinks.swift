@@ -7,7 +7,10 @@ import Foundation
 /// forward), so the configuration may say (`http.public_url`); otherwise the address the
 /// gallery listens on when it is one, or else the booth's own IPv4 address on its network,
 /// looked up at each save, since a booth that boots before the network is up gets its
-/// address later. A gallery that listens on the loopback only has nothing to link to.
+/// address later. A gallery that listens on the loopback only has nothing to link to. A booth
+/// with its own Wi-Fi links its address there (port 80, which leads to the gallery), unless a
+/// public address is configured: that one resolves to the booth on its Wi-Fi too, and serves
+/// the same path from anywhere once the photo is synced (`photobooth serve`).
 struct PhotoLinks: Sendable {
     /// `http.public_url`, without a trailing slash, or `nil` for the booth's own address.
     let publicURL: String?
@@ -18,11 +21,14 @@ struct PhotoLinks: Sendable {
     let enabled: Bool
     /// What signs the key that lets the guest delete the photo for a while; `nil`: no key.
     var deletionKeys: DeletionKeys?
+    /// The booth's own Wi-Fi: without a public address, pages are linked at the booth's address
+    /// on it, where a guest who joined it finds them; `nil` when the booth runs none.
+    var hotspot: HotspotPlan?
 
     /// The photo page's address, or `nil` when the booth has none to give (no gallery, no
     /// network). It never carries a key: anyone may see it (``deletionKey(for:)``).
     func link(to id: UUID) -> String? {
-        guard enabled, let base = publicURL ?? listeningHost().map({ "http://\($0):\(port)" }) else { return nil }
+        guard enabled, let base = publicURL ?? hotspot?.galleryURL ?? listeningHost().map({ "http://\($0):\(port)" }) else { return nil }
         return base + GalleryServer.pagePath(of: id)
     }
 

@@ -21,6 +21,8 @@ final class ScreenContentLoader: Screen {
     private let dateFormat: PhotoDateFormat
     private let photoLink: @Sendable (UUID) -> String?
     private let deletionKey: @Sendable (UUID) -> String?
+    /// The booth's own Wi-Fi, which the saved screen asks the guest to join first; `nil` for none.
+    private let join: WiFiJoin?
     private let logger: Logger
     /// Where the screens read the originals: the library.
     private let originals: LibraryOriginals
@@ -56,7 +58,7 @@ final class ScreenContentLoader: Screen {
     ///     once too.
     init(
         screen: any Screen, library: PhotoLibrary, dateFormat: PhotoDateFormat,
-        photoLink: @escaping @Sendable (UUID) -> String?, deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil },
+        photoLink: @escaping @Sendable (UUID) -> String?, deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, join: WiFiJoin? = nil,
         logger: Logger
     ) {
         self.screen = screen
@@ -64,6 +66,7 @@ final class ScreenContentLoader: Screen {
         originals = LibraryOriginals(library: library)
         self.dateFormat = dateFormat
         self.photoLink = photoLink
+        self.join = join
         self.deletionKey = deletionKey
         self.logger = logger
     }
@@ -148,7 +151,7 @@ final class ScreenContentLoader: Screen {
             page.withLock { $0 = nil }
             slideshow.withLock { $0 = nil }
             guard case .saved(let caption, let id, _, let pendingName, let printing) = content else { return content }
-            let link = photoLink(id).map { PhotoLink(page: $0, deletionKey: deletionKey(id)) }
+            let link = photoLink(id).map { PhotoLink(page: $0, deletionKey: deletionKey(id), join: join) }
             // The page alone: a log line is no place for the guest's key.
             logger.debug("Saved screen of \(id.lowercased): photo page \(link?.page ?? "none")")
             return .saved(caption, photo: id, link: link, pendingName: pendingName, printing: printing)
