@@ -168,7 +168,8 @@ def repack(deb: Path, dest: Path, version: str) -> Path:
 
 def edit_config(text: str, edits: dict[tuple[str, str], str]) -> str:
     """Sets section.key values as an operator edits the file: each key's line keeps its place
-    and its comment. Every key must be there exactly once, uncommented."""
+    and its comment. Every key must be there exactly once, uncommented, or else commented out
+    (`# key: value`), which is then uncommented."""
     lines = text.splitlines(keepends=True)
     section = None
     hits = {key: 0 for key in edits}
@@ -181,6 +182,17 @@ def edit_config(text: str, edits: dict[tuple[str, str], str]) -> str:
         if m and (section, m.group(2)) in edits:
             lines[i] = f"{m.group(1)}{m.group(2)}: {edits[(section, m.group(2))]}{m.group(4) or ''}{m.group(5) or ''}"
             hits[(section, m.group(2))] += 1
+    # A key the file has only commented out is uncommented, as an operator does.
+    section = None
+    for i, line in enumerate(lines):
+        top = re.match(r"^([A-Za-z_]+):\s*(#.*)?$", line)
+        if top:
+            section = top.group(1)
+            continue
+        m = re.match(r"^(\s+)# ([A-Za-z_]+):[ \t]*(.*?)(\r?\n)?$", line)
+        if m and hits.get((section, m.group(2))) == 0:
+            lines[i] = f"{m.group(1)}{m.group(2)}: {edits[(section, m.group(2))]}{m.group(4) or ''}"
+            hits[(section, m.group(2))] += 1
     wrong = [f"{s}.{k} ({n} times)" for (s, k), n in hits.items() if n != 1]
     check(not wrong, f"the configuration file does not have these keys exactly once: {', '.join(wrong)}")
     return "".join(lines)
@@ -190,22 +202,25 @@ def edit_config(text: str, edits: dict[tuple[str, str], str]) -> str:
 # the Debian root, the disk image and the initramfs
 # --------------------------------------------------------------------------------------------------
 
-def debian_root(cache: Path, packages: list[str]) -> tuple[Path, bool]:
+def debian_root(cache: Path, packages: list[str], label: str = "") -> tuple[Path, bool]:
     """A debootstrapped root with the packages, cached by the package list; returns (tree,
-    whether it was built now). The tree is never modified after it is built."""
+    whether it was built now). The tree is never modified after it is built. Roots of another
+    `label` (a test's own packages) are kept beside it; an older one of the same label goes."""
     packages = sorted(set(packages))
     key = hashlib.sha256(json.dumps([SUITE, MIRROR, "minbase", packages, ROOT_RECIPE]).encode()).hexdigest()[:16]
-    home = cache / f"debian-root-{key}"
+    prefix = f"debian-root-{label}-" if label else "debian-root-"
+    home = cache / f"{prefix}{key}"
     tree = home / "tree"
     cache.mkdir(parents=True, exist_ok=True)
     with open(cache / ".debian-root.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)       # another run may be building it right now
         if (home / ".done").exists():
             return tree, False
-        for old in cache.glob("debian-root-*"):
-            log(f"removing {old.name}: the package list changed")
-            shutil.rmtree(old)
-        tmp = cache / f"debian-root-{key}.tmp"
+        for old in cache.glob(f"{prefix}*"):
+            if re.fullmatch(re.escape(prefix) + r"[0-9a-f]{16}(\.tmp)?", old.name):
+                log(f"removing {old.name}: the package list changed")
+                shutil.rmtree(old)
+        tmp = cache / f"{prefix}{key}.tmp"
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir()
         log(f"debootstrap {SUITE} from {MIRROR} with {' '.join(packages)} (takes about 2 minutes)")
@@ -249,10 +264,10 @@ def _enable(staging: Path, unit: str, target: str) -> None:
     (wants / unit).symlink_to(f"/etc/systemd/system/{unit}")
 
 
-def build_disk(env: dict[str, str], tree: Path, disk: Path) -> None:
+def build_disk(env: dict[str, str], tree: Path, disk: Path, extra_files: dict[str, str] | None = None) -> None:
     """A fresh ext4 disk image as Raspberry Pi OS formats its root: the cached root, Debian's
-    kernel modules (with the out-of-tree gpio-sim and v4l2loopback) and the test machine's
-    additions from boot-image/."""
+    kernel modules (with the out-of-tree gpio-sim and v4l2loopback), the test machine's
+    additions from boot-image/ and a test's own `extra_files` (path: text)."""
     cache = Path(env["CACHE"])
     staging = cache / f"boot-staging-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
@@ -277,6 +292,8 @@ def build_disk(env: dict[str, str], tree: Path, disk: Path) -> None:
         _put(staging, "/etc/udev/rules.d/71-photobooth-local.rules", source=IMAGE_DIR / "71-photobooth-local.rules")
         _put(staging, "/etc/modules-load.d/photobooth-vm.conf", source=IMAGE_DIR / "modules-load.conf")
         _put(staging, "/etc/modprobe.d/photobooth-vm.conf", source=IMAGE_DIR / "modprobe.conf")
+        for path, text in (extra_files or {}).items():
+            _put(staging, path, text)
         # man-db's trigger rebuilds the index of every page after each dpkg -i: tens of seconds
         # under emulation, and nothing the booth needs (man still finds photobooth(1)). Without
         # this file, as after `dpkg-reconfigure man-db` answering no, the trigger does nothing.
@@ -307,7 +324,10 @@ class Image:
     """Everything a boot needs, made once per test module in `home`: the kernel and modules
     (vmtest/prepare), the Debian root (cached), the initramfs and a fresh disk image."""
 
-    def __init__(self, deb: Path, home: Path):
+    def __init__(self, deb: Path, home: Path, extra_packages: list[str] | None = None,
+                 extra_files: dict[str, str] | None = None, label: str = ""):
+        """`extra_packages` go into a root of their own (`label`), as an operator installs what
+        the package recommends; `extra_files` onto the disk."""
         self.deb, self.home = Path(deb), Path(home)
         self.fields = deb_fields(self.deb)
         self.figures: list[str] = []
@@ -316,12 +336,13 @@ class Image:
         self.figure(f"vmtest/prepare (kernel, modules): {time.monotonic() - t0:.1f} s")
         t0 = time.monotonic()
         self.tree, built = debian_root(Path(self.env["CACHE"]),
-                                       BASE_PACKAGES + dependency_names(self.fields.get("Depends", "")))
+                                       BASE_PACKAGES + dependency_names(self.fields.get("Depends", "")) + (extra_packages or []),
+                                       label=label)
         self.figure(f"Debian root: {'debootstrap' if built else 'cached'} {time.monotonic() - t0:.1f} s ({self.tree})")
         t0 = time.monotonic()
         self.initramfs = build_initramfs(self.env, self.home / "initramfs.cpio")
         self.disk = self.home / "disk.img"
-        build_disk(self.env, self.tree, self.disk)
+        build_disk(self.env, self.tree, self.disk, extra_files)
         self.figure(f"disk image and initramfs: {time.monotonic() - t0:.1f} s")
         self.boots = 0
 

@@ -45,6 +45,7 @@ struct ConfigurationTests {
         #expect(configuration.settings == BoothSettings())
         #expect(configuration.web == WebConfiguration())
         #expect(configuration.sync == SyncSettings())
+        #expect(configuration.hotspot == HotspotConfiguration())
         #expect(!configuration.sync.isEnabled)
         #expect(configuration.language == .english && configuration.dateFormat == BoothLanguage.english.dateFormat)
     }
