@@ -262,6 +262,11 @@ package enum Booth {
         } else {
             logger.info("Printing is off (no print.printer).")
         }
+        if let hotspot {
+            let watch = HotspotWatch(HotspotFiles(hotspot), logger: logger)
+            monitor.attach(hotspot: { watch.figures })
+            services.append(.init(service: HotspotService(watch: watch), serviceName: "hotspot"))
+        }
         services.append(.init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"))
         // SIGTERM and SIGINT come through TrappedSignal.stop, which hears them for the whole run.
         try await runUntilStopped(ServiceGroup(configuration: .init(services: services, logger: logger)), stops: stops)

@@ -35,6 +35,8 @@ final class BoothMonitor: Sendable {
     private let sync = Mutex<SyncMetrics?>(nil)
     /// The print thread's figures, when the booth prints.
     private let printing = Mutex<(@Sendable () -> PrintFigures)?>(nil)
+    /// The hotspot's figures, when the booth runs its own Wi-Fi.
+    private let hotspot = Mutex<(@Sendable () -> HotspotFigures)?>(nil)
 
     /// A monitor for a booth whose library is in `dataDirectory` (for the free space).
     init(dataDirectory: URL) {
@@ -49,6 +51,11 @@ final class BoothMonitor: Sendable {
     /// Reports the printer and the print queue from now on.
     func attach(printing figures: @escaping @Sendable () -> PrintFigures) {
         printing.withLock { $0 = figures }
+    }
+
+    /// Reports the booth's own Wi-Fi from now on.
+    func attach(hotspot figures: @escaping @Sendable () -> HotspotFigures) {
+        hotspot.withLock { $0 = figures }
     }
 
     func photoStored(after duration: Duration) {
@@ -109,6 +116,9 @@ final class BoothMonitor: Sendable {
                 state: printer.state.rawValue, faults: printer.faults.map(\.rawValue), message: printer.message, fix: printer.fault?.fix,
                 jobs: Dictionary(uniqueKeysWithValues: figures.requests.map { ($0.key.rawValue, $0.value) }), pagesPrinted: figures.pages)
         }
+        if let figures = hotspot.withLock({ $0 })?() {
+            status.hotspot = figures.report
+        }
         return status
     }
 
@@ -154,6 +164,18 @@ final class BoothMonitor: Sendable {
                 "photobooth_print_jobs", .gauge, help: "Print requests in each state.",
                 samples: PrintRequest.State.allCases.map { .init(labels: ["state": $0.rawValue], value: figures.requests[$0] ?? 0) })
             text.add("photobooth_printed_pages_total", .counter, help: "Pages printed, as CUPS counts them.", value: figures.pages)
+        }
+        if let figures = hotspot.withLock({ $0 })?() {
+            text.add(
+                "photobooth_hotspot_up", .gauge, help: "1 while the booth's own Wi-Fi access point runs (hostapd says ENABLED).",
+                value: figures.isRunning ? 1 : 0)
+            text.add("photobooth_hotspot_clients", .gauge, help: "Phones joined to the booth's own Wi-Fi now.", value: figures.clients)
+            text.add(
+                "photobooth_hotspot_bytes_total", .counter, help: "Bytes the hotspot's radio received and sent.",
+                samples: [
+                    .init(labels: ["direction": "received"], value: figures.receivedBytes),
+                    .init(labels: ["direction": "sent"], value: figures.sentBytes),
+                ])
         }
         if let figures = sync.withLock({ $0 })?.snapshot {
             text.add("photobooth_sync_outbox_photos", .gauge, help: "Photos waiting to be uploaded to the event's bucket.", value: figures.pending)

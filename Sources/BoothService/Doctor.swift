@@ -144,6 +144,7 @@ package enum Doctor {
                 checks.append(Check(part: "printer", passed: false, detail: error.description, fix: fix))
             }
         }
+        checks += hotspotChecks(configuration)
         let exposed = SecretFiles.exposures(of: configuration)
         checks.append(
             Check(

@@ -47,6 +47,8 @@ package struct BoothStatus: Sendable, Hashable, Codable {
     package var sync: SyncReport?
     /// The printer, when the booth prints.
     package var printer: PrinterReport?
+    /// The booth's own Wi-Fi, when it runs one.
+    package var hotspot: HotspotReport?
 
     /// A status with the given values.
     package init(state: String, cameraConnected: Bool, since: Date, storageProblem: String? = nil) {
@@ -54,6 +56,28 @@ package struct BoothStatus: Sendable, Hashable, Codable {
         self.cameraConnected = cameraConnected
         self.since = since
         self.storageProblem = storageProblem
+    }
+}
+
+/// The booth's own Wi-Fi, as `/api/status` reports it.
+package struct HotspotReport: Sendable, Hashable, Codable {
+    /// hostapd's state of the access point: `ENABLED` while it runs; `unreachable` when hostapd
+    /// does not answer.
+    package var state: String
+    /// Phones joined now.
+    package var clients: Int
+    /// Bytes the radio received and sent since it came up.
+    package var receivedBytes: UInt64
+    package var sentBytes: UInt64
+    /// Why hostapd cannot be asked, when it cannot.
+    package var problem: String?
+
+    package init(state: String, clients: Int, receivedBytes: UInt64, sentBytes: UInt64, problem: String?) {
+        self.state = state
+        self.clients = clients
+        self.receivedBytes = receivedBytes
+        self.sentBytes = sentBytes
+        self.problem = problem
     }
 }
 

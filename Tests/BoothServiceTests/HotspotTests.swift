@@ -137,4 +137,85 @@ struct HotspotTests {
         let check = try await ProcessLaunch.output(of: try #require(HotspotSystem.tool("nft")), ["--check", "-f", file.path])
         #expect(check.status == 0, "\(String(decoding: check.output, as: UTF8.self))")
     }
+
+    @Test("doctor reads the radio's interface modes as `iw phy PHY info` lists them")
+    func interfaceModes() {
+        let info = """
+            Wiphy phy0
+            \tmax # scan SSIDs: 4
+            \tSupported interface modes:
+            \t\t * IBSS
+            \t\t * managed
+            \t\t * AP
+            \t\t * P2P-client
+            \tBand 1:
+            \t\tCapabilities: 0x1062
+            """
+        #expect(Doctor.interfaceModes(info) == ["IBSS", "managed", "AP", "P2P-client"])
+        #expect(Doctor.interfaceModes("Wiphy phy1\n\tSupported interface modes:\n\t\t * managed\n\tBand 1:") == ["managed"])
+    }
+
+    @Test("The booth asks hostapd's control socket for the access point's state and its phones; no hostapd is said so")
+    func hostapdStatus() async throws {
+        let plan = try #require(try plan("hotspot: {enabled: true, passphrase: cheese-please, country: DE}"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hostapd-\(UUID().uuidString.prefix(8))")
+        let files = HotspotFiles(plan, directory: directory.path)
+        try FileManager.default.createDirectory(atPath: files.controlDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let absent = HotspotFigures.read(files)
+        #expect(absent.state == "unreachable" && !absent.isRunning && absent.problem?.contains("connect") == true, "\(absent)")
+
+        let hostapd = try FakeHostapd(path: files.controlSocket, answer: "state=ENABLED\nphy=phy0\nchannel=6\nnum_sta[0]=2\nssid[0]=Booth\n")
+        let figures = await hostapd.serving { HotspotFigures.read(files) }
+        #expect(figures.isRunning && figures.clients == 2 && figures.problem == nil, "\(figures)")
+        #expect(hostapd.asked == ["STATUS"])
+        #expect(figures.report.state == "ENABLED")
+    }
+}
+
+/// A datagram socket that answers each request as hostapd's control interface does, on a
+/// thread of its own.
+final class FakeHostapd: @unchecked Sendable {
+    private let descriptor: Int32
+    private let answer: String
+    private(set) var asked: [String] = []
+
+    init(path: String, answer: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        self.answer = answer
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Answers one request while `body` runs on a thread of its own; returns what it returns.
+    func serving<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+        let server = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 512)
+            var from = sockaddr_un()
+            var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+            let count = withUnsafeMutablePointer(to: &from) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, &buffer, buffer.count, 0, $0, &length) }
+            }
+            guard count > 0 else { return }
+            asked.append(String(decoding: buffer.prefix(count), as: UTF8.self))
+            let reply = Array(answer.utf8)
+            _ = withUnsafePointer(to: &from) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(descriptor, reply, reply.count, 0, $0, length) }
+            }
+        }
+        server.start()
+        return await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
 }
