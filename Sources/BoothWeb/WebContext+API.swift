@@ -79,7 +79,7 @@ extension WebContext {
                         pending: $0.pending, oldestPendingSeconds: $0.oldestPending.map { max(0, Int(Date().timeIntervalSince($0))) },
                         lastSuccess: $0.lastSuccess?.utcTimestamp, lastError: $0.lastError,
                         clockOffsetSeconds: $0.clockOffset.map { Int($0.rounded()) })
-                }, printer: booth.printer))
+                }, printer: booth.printer, hotspot: booth.hotspot))
     }
 
     /// A photo in the API's words, with absolute URLs from `origin`.
@@ -141,6 +141,8 @@ struct StatusResource: Encodable, Sendable {
     var sync: SyncResource?
     /// The printer; absent when the booth does not print.
     var printer: PrinterReport?
+    /// The booth's own Wi-Fi; absent when it runs none.
+    var hotspot: HotspotReport?
 }
 
 /// The event sync in the JSON API (schema `SyncStatus` of `docs/openapi.yaml`).
