@@ -110,7 +110,9 @@ package struct HotspotFiles: Sendable {
     /// The nftables table: port 80 on the hotspot leads to the gallery's port; from the hotspot
     /// the booth answers only DHCP, DNS, the gallery and ping, and nothing is forwarded to or
     /// from it (no route to the uplink, the venue's network or the internet, even where IP
-    /// forwarding is on for something else). Loading it replaces the table as a whole.
+    /// forwarding is on for something else). Loading it replaces the table as a whole. ICMP and
+    /// ICMPv6 are by number (1, 58): their names need /etc/protocols, which a minimal system
+    /// lacks (netbase).
     package var nftables: String {
         let interface = "\"\(plan.interface)\""
         return header + """
@@ -126,7 +128,7 @@ package struct HotspotFiles: Sendable {
                     iifname \(interface) ct state established,related accept
                     iifname \(interface) udp dport { 53, 67 } accept
                     iifname \(interface) tcp dport { 53, \(plan.webPort) } accept
-                    iifname \(interface) meta l4proto { icmp, ipv6-icmp } accept
+                    iifname \(interface) meta l4proto { 1, 58 } accept
                     iifname \(interface) counter drop
                 }
                 chain guests_through {
