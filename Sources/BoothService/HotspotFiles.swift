@@ -100,6 +100,9 @@ package struct HotspotFiles: Sendable {
             "dhcp-option=114,\"\(plan.captiveAPIURL)\"",
             "dhcp-authoritative",
             "dhcp-rapid-commit",
+            // No ping of an address before it is offered (up to 3 s for each phone): the
+            // leases are the booth's own, on a network nobody else hands out addresses on.
+            "no-ping",
             "dhcp-leasefile=\(leaseFile)",
             "dhcp-lease-max=\(plan.maxClients)",
             "log-facility=-",
