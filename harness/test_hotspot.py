@@ -273,6 +273,8 @@ def test_phone_joins_from_the_screen(run, out):
     print(f"join code {join['T']} {join['S']!r}; photo {page}")
     assert join["T"] == "WPA" and join["P"] == PASSPHRASE, join
     assert page == f"http://{BOOTH}/photos/{photo_id}" or page.startswith(f"http://{BOOTH}/photos/{photo_id}?key="), page
+    # The booth back on its main screen, so that the next photo's press begins a photo.
+    m.booth_wait(r"saved -> idle", after=start)
 
     # What a phone does: join, get an address, check for a captive portal, open it, tap the photo.
     times = phone_join(m, "phone1", "wlan1", join["S"], join["P"])
