@@ -40,10 +40,9 @@ extension Doctor {
         let interface = plan.interface
         let fix =
             "set hotspot.interface to a Wi-Fi interface (`iw dev` lists them) whose radio supports AP mode (the Raspberry Pi's own does; most USB adapters with the mt76 or rtl8xxxu drivers do)."
-        guard let phy = try? String(contentsOfFile: "/sys/class/net/\(interface)/phy80211/name", encoding: .utf8) else {
+        guard let name = HotspotSystem.kernelValue("/sys/class/net/\(interface)/phy80211/name") else {
             return Check(part: "hotspot radio", passed: false, detail: "\(interface) is not a Wi-Fi interface of this machine.", fix: fix)
         }
-        let name = phy.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let iw = HotspotSystem.tool("iw") else {
             return Check(part: "hotspot radio", passed: false, detail: "iw is missing: the radio's modes cannot be read.", fix: "sudo apt install iw")
         }

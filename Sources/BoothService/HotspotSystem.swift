@@ -1,3 +1,4 @@
+import BoothSystem
 import Foundation
 
 /// What `photobooth hotspot up` and `down` do to the system, as root, for
@@ -87,9 +88,7 @@ package struct HotspotSystem {
     private func unblockRadios() {
         let root = "/sys/class/rfkill"
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
-            let type = (try? String(contentsOfFile: "\(root)/\(entry)/type", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            let soft = (try? String(contentsOfFile: "\(root)/\(entry)/soft", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard type == "wlan", soft == "1" else { continue }
+            guard Self.kernelValue("\(root)/\(entry)/type") == "wlan", Self.kernelValue("\(root)/\(entry)/soft") == "1" else { continue }
             if (try? Data("0".utf8).write(to: URL(fileURLWithPath: "\(root)/\(entry)/soft"))) != nil {
                 say("Unblocked the Wi-Fi radio \(entry) (rfkill)")
             }
@@ -117,6 +116,11 @@ package struct HotspotSystem {
         }
         process.waitUntilExit()
         return process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
+    /// A sysfs attribute's value without its line break (``KernelFile``), or `nil`.
+    static func kernelValue(_ path: String) -> String? {
+        (try? KernelFile.text(at: path))?.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A system tool's path, from the places Debian installs them.

@@ -74,8 +74,8 @@ package struct HotspotFigures: Sendable, Hashable {
     package static func read(_ files: HotspotFiles) -> HotspotFigures {
         var figures = HotspotFigures()
         let statistics = "/sys/class/net/\(files.plan.interface)/statistics/"
-        figures.receivedBytes = KernelFileNumber.read(statistics + "rx_bytes") ?? 0
-        figures.sentBytes = KernelFileNumber.read(statistics + "tx_bytes") ?? 0
+        figures.receivedBytes = HotspotSystem.kernelValue(statistics + "rx_bytes").flatMap { UInt64($0) } ?? 0
+        figures.sentBytes = HotspotSystem.kernelValue(statistics + "tx_bytes").flatMap { UInt64($0) } ?? 0
         do {
             let answer = try HostapdControl(socketPath: files.controlSocket).ask("STATUS")
             var fields: [String: String] = [:]
@@ -94,14 +94,6 @@ package struct HotspotFigures: Sendable, Hashable {
     /// As `/api/status` reports it.
     package var report: HotspotReport {
         HotspotReport(state: state, clients: clients, receivedBytes: receivedBytes, sentBytes: sentBytes, problem: problem)
-    }
-}
-
-/// A number in a kernel file (sysfs), or `nil`.
-enum KernelFileNumber {
-    static func read(_ path: String) -> UInt64? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        return UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
 
