@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "CJPEGRows", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CLinuxFB"),
+        // libdrm: the screen through kernel modesetting (atomic commits, planes, page flips).
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // What Swift's Glibc module leaves out: pthread_setname_np and malloc_trim.
         .systemLibrary(name: "CGlibcExtensions"),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
@@ -122,6 +124,7 @@ let package = Package(
                 "CV4L2",
                 "CGPIOD",
                 "CLinuxFB",
+                "CDRM",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

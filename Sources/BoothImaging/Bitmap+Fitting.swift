@@ -30,13 +30,13 @@ func nearestSamples(_ count: Int, of length: Int) -> [Int] {
 }
 
 /// The size of a picture scaled to fit a box.
-struct FittedSize {
-    let width: Int
-    let height: Int
+package struct FittedSize {
+    package let width: Int
+    package let height: Int
 
     /// The largest size within `boxWidth` x `boxHeight` with the aspect ratio of `width` x
     /// `height`, larger than the source when the box is.
-    init(fitting width: Int, _ height: Int, within boxWidth: Int, _ boxHeight: Int) {
+    package init(fitting width: Int, _ height: Int, within boxWidth: Int, _ boxHeight: Int) {
         if width * boxHeight >= height * boxWidth {
             self.init(width: boxWidth, height: max(1, (height * boxWidth + width / 2) / width))
         } else {

@@ -26,7 +26,7 @@ package struct JPEGHeader: Sendable, Hashable {
 /// A decoder owns one TurboJPEG handle, which is not safe to share between threads: a
 /// decoder is not copyable and not `Sendable`, so each thread that decodes makes its own.
 package struct JPEGDecoder: ~Copyable {
-    private let handle: tjhandle
+    let handle: tjhandle
 
     /// Creates a decoder. The corresponding C function is `tjInitDecompress`.
     package init() throws(ImageError) {
@@ -114,7 +114,7 @@ package struct JPEGDecoder: ~Copyable {
         }
     }
 
-    private func lastError(or fallback: String) -> String {
+    func lastError(or fallback: String) -> String {
         guard let message = tjGetErrorStr2(handle) else { return fallback }
         return String(cString: message)
     }

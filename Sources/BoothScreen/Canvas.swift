@@ -54,15 +54,20 @@ struct PixelRect: Sendable, Hashable {
     }
 }
 
-/// The booth's screen drawn off-screen: 32-bit XRGB pixels in memory, which a framebuffer, a
-/// web preview or a test reads once the picture is complete.
+/// The booth's screen drawn off-screen: 32-bit pixels in memory, which a framebuffer, a
+/// display plane, a web preview or a test reads once the picture is complete.
+///
+/// A pixel is `0xAARRGGBB` with its colour premultiplied by its alpha, which is 255 (opaque)
+/// everywhere unless a part was made transparent (``clear(_:)``): then what is drawn there
+/// keeps how much it covers, and the canvas is a layer for a display plane over the live
+/// preview. On an opaque canvas every drawing gives exactly the colours it would without alpha.
 ///
 /// Drawing clips to the canvas, so nothing drawn can land outside it.
 package struct Canvas: Sendable, Hashable {
     public let width: Int
     public let height: Int
-    /// `0xXXRRGGBB` per pixel, rows top to bottom: the layout of an XRGB8888 framebuffer, so
-    /// presenting it there is a copy.
+    /// `0xAARRGGBB` per pixel (premultiplied), rows top to bottom: the layout of an XRGB8888
+    /// framebuffer and of an ARGB8888 plane, so presenting it there is a copy.
     package private(set) var pixels: [UInt32]
 
     /// A canvas filled with `color`.
@@ -73,9 +78,29 @@ package struct Canvas: Sendable, Hashable {
         pixels = [UInt32](repeating: color.xrgb, count: width * height)
     }
 
-    /// The colour at column `x`, row `y`.
+    /// The colour at column `x`, row `y` (premultiplied where the canvas is transparent).
     package subscript(x: Int, y: Int) -> PixelColor {
         PixelColor(xrgb: pixels[y * width + x])
+    }
+
+    /// How much the pixel at column `x`, row `y` covers what lies under the canvas: 255 opaque,
+    /// 0 transparent.
+    package func alpha(x: Int, y: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: pixels[y * width + x] >> 24)
+    }
+
+    /// Makes `rect` transparent: what lies under the canvas (the live preview on its own
+    /// plane) shows through there.
+    mutating func clear(_ rect: PixelRect) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        let width = width
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            for row in area.y..<area.maxY {
+                let start = row * width
+                pixels[(start + area.x)..<(start + area.maxX)].update(repeating: 0)
+            }
+        }
     }
 
     /// The picture as a `.bgrx` bitmap, ready for a JPEG encoder.
@@ -162,7 +187,8 @@ package struct Canvas: Sendable, Hashable {
                             pixels[target + column] = 0xFF00_0000 | over
                             continue
                         }
-                        // Premultiplied: the picture's colour plus what shows through of the canvas.
+                        // Premultiplied: the picture's colour plus what shows through of the canvas,
+                        // and its coverage plus what the canvas covered of the rest.
                         let under = pixels[target + column]
                         let keep = 255 - alpha
                         let redBlue = ((under & 0x00FF_00FF) &* keep &+ 0x0080_0080)
@@ -170,7 +196,8 @@ package struct Canvas: Sendable, Hashable {
                         let shown =
                             ((redBlue &+ (redBlue >> 8 & 0x00FF_00FF)) >> 8 & 0x00FF_00FF)
                             | ((green &+ (green >> 8 & 0x0000_FF00)) >> 8 & 0x0000_FF00)
-                        pixels[target + column] = 0xFF00_0000 | (shown &+ (over & 0x00FF_FFFF))
+                        let coverage = alpha + ((under >> 24) * keep + 127) / 255
+                        pixels[target + column] = coverage << 24 | (shown &+ (over & 0x00FF_FFFF))
                     }
                 }
             }
@@ -202,14 +229,16 @@ package struct Canvas: Sendable, Hashable {
         }
     }
 
-    /// `color` laid over `pixel` with `alpha` out of 255.
+    /// `color` laid over `pixel` with `alpha` out of 255 (premultiplied: over a transparent
+    /// pixel it leaves the colour times `alpha`, covering `alpha`).
     @inline(__always)
     private static func blend(_ color: PixelColor, over pixel: UInt32, alpha: UInt32) -> UInt32 {
         let inverse = 255 - alpha
         let red = (UInt32(color.red) * alpha + (pixel >> 16 & 0xFF) * inverse + 127) / 255
         let green = (UInt32(color.green) * alpha + (pixel >> 8 & 0xFF) * inverse + 127) / 255
         let blue = (UInt32(color.blue) * alpha + (pixel & 0xFF) * inverse + 127) / 255
-        return 0xFF00_0000 | red << 16 | green << 8 | blue
+        let coverage = (255 * alpha + (pixel >> 24) * inverse + 127) / 255
+        return coverage << 24 | red << 16 | green << 8 | blue
     }
 }
 

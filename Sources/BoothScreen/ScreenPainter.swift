@@ -61,8 +61,19 @@ package struct ScreenPainter {
         _ content: ScreenContent, preview: Bitmap?, notice: PrinterFault? = nil, at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0),
         into canvas: inout Canvas
     ) throws(ScreenError) -> MonotonicInstant? {
+        try paint(content, backdrop: .painted(preview), notice: notice, at: now, into: &canvas)
+    }
+
+    /// Paints `content` as ``paint(_:preview:notice:at:into:)`` does, over `backdrop` on the
+    /// screens that show the camera: a picture painted here, or one a display plane shows
+    /// under the canvas, which then stays transparent over it.
+    @discardableResult
+    package func paint(
+        _ content: ScreenContent, backdrop: PreviewBackdrop, notice: PrinterFault? = nil,
+        at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0), into canvas: inout Canvas
+    ) throws(ScreenError) -> MonotonicInstant? {
         pictures.beginPaint(at: now)
-        try paintContent(content, preview: preview, into: &canvas)
+        try paintContent(content, backdrop: backdrop, into: &canvas)
         // A fault of the booth's own says more than the printer's; the countdown and the
         // instant of the shot keep the whole screen for the guest's pose.
         switch content {
@@ -95,11 +106,11 @@ package struct ScreenPainter {
         }
     }
 
-    private func paintContent(_ content: ScreenContent, preview: Bitmap?, into canvas: inout Canvas) throws(ScreenError) {
+    private func paintContent(_ content: ScreenContent, backdrop: PreviewBackdrop, into canvas: inout Canvas) throws(ScreenError) {
         let layout = Layout(canvas: canvas)
         if content.showsLivePreview {
-            paintPreview(preview, &canvas)
-            paintGuide(for: content, over: preview, &canvas)
+            paintPreview(backdrop, &canvas)
+            paintGuide(for: content, over: backdrop.size, &canvas)
         } else {
             canvas.fill(canvas.bounds, with: Palette.background)
         }
@@ -147,15 +158,14 @@ package struct ScreenPainter {
 
     /// The camera picture centred on black: bars above and below (or beside) a picture whose
     /// shape is not the screen's. Only the bars are filled, since this runs for every preview
-    /// frame.
-    private func paintPreview(_ preview: Bitmap?, _ canvas: inout Canvas) {
-        guard let preview else {
+    /// frame; a picture a plane shows below leaves its place transparent.
+    private func paintPreview(_ backdrop: PreviewBackdrop, _ canvas: inout Canvas) {
+        guard let size = backdrop.size else {
             canvas.fill(canvas.bounds, with: .black)
             return
         }
         let picture = PixelRect(
-            x: (canvas.width - preview.width) / 2, y: (canvas.height - preview.height) / 2, width: preview.width,
-            height: preview.height)
+            x: (canvas.width - size.width) / 2, y: (canvas.height - size.height) / 2, width: size.width, height: size.height)
         let bars = [
             PixelRect(x: 0, y: 0, width: canvas.width, height: picture.y),
             PixelRect(x: 0, y: picture.maxY, width: canvas.width, height: canvas.height - picture.maxY),
@@ -163,20 +173,23 @@ package struct ScreenPainter {
             PixelRect(x: picture.maxX, y: picture.y, width: canvas.width - picture.maxX, height: picture.height),
         ]
         for bar in bars { canvas.fill(bar, with: .black) }
-        canvas.draw(preview, atX: picture.x, y: picture.y)
+        switch backdrop {
+        case .painted(let preview?): canvas.draw(preview, atX: picture.x, y: picture.y)
+        case .painted(nil), .below: canvas.clear(picture)
+        }
     }
 
-    /// The layout's frame over the preview, for the shot being posed for: the first on the main
-    /// screen, a collage's next one during its countdown.
-    private func paintGuide(for content: ScreenContent, over preview: Bitmap?, _ canvas: inout Canvas) {
-        guard let guides, let preview else { return }
+    /// The layout's frame over the preview of `size`, for the shot being posed for: the first
+    /// on the main screen, a collage's next one during its countdown.
+    private func paintGuide(for content: ScreenContent, over size: (width: Int, height: Int)?, _ canvas: inout Canvas) {
+        guard let guides, let size else { return }
         let shot =
             switch content {
             case .countdown(_, let shot): (shot?.number ?? 1) - 1
             default: 0
             }
-        guard let guide = guides.guide(forShot: shot, width: preview.width, height: preview.height) else { return }
-        canvas.draw(guide, atX: (canvas.width - preview.width) / 2, y: (canvas.height - preview.height) / 2)
+        guard let guide = guides.guide(forShot: shot, width: size.width, height: size.height) else { return }
+        canvas.draw(guide, atX: (canvas.width - size.width) / 2, y: (canvas.height - size.height) / 2)
     }
 
     /// One headline in the middle of the screen.
@@ -439,7 +452,7 @@ enum Palette {
 extension ScreenContent {
     /// Whether the screen shows the live camera picture: while the guest waits for the
     /// button and during the countdown, so they can pose.
-    var showsLivePreview: Bool {
+    package var showsLivePreview: Bool {
         switch self {
         case .ready, .countdown, .smile: true
         case .starting, .review, .naming, .saving, .saved, .fault, .gallery, .photo, .attract: false
@@ -460,5 +473,23 @@ extension Canvas {
     /// Draws `line` centred on `x`.
     mutating func draw(_ line: TextLine, centredAt x: Int, baseline: Int, color: PixelColor) {
         draw(line, atX: x - line.width / 2, baseline: baseline, color: color)
+    }
+}
+
+/// What lies under the booth's words on the screens that show the camera.
+package enum PreviewBackdrop {
+    /// The camera's picture, already fitted to the canvas, painted with the words; `nil`: no
+    /// picture yet (black).
+    case painted(Bitmap?)
+    /// The camera's picture at this size, centred, shown by a display plane under the canvas:
+    /// the canvas stays transparent over it.
+    case below(width: Int, height: Int)
+
+    /// The picture's size on the canvas; `nil` when there is none.
+    var size: (width: Int, height: Int)? {
+        switch self {
+        case .painted(let preview): preview.map { ($0.width, $0.height) }
+        case .below(let width, let height): (width, height)
+        }
     }
 }

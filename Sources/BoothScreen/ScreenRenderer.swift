@@ -68,8 +68,26 @@ package struct ScreenRenderer: ~Copyable {
                 }
             }
         }
+        return paint(content, backdrop: .painted(preview), notice: notice, at: now)
+    }
+
+    /// Draws `content` as a layer over a live preview that a display plane shows at
+    /// `previewSize`, centred: the canvas stays transparent where the preview shows through
+    /// (`nil`: no preview yet, black). Returns when the picture drawn changes by itself, as
+    /// ``render(_:newFrame:notice:at:)`` does.
+    @discardableResult
+    package mutating func renderLayer(
+        _ content: ScreenContent, previewBelow previewSize: (width: Int, height: Int)?, notice: PrinterFault? = nil,
+        at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0)
+    ) -> MonotonicInstant? {
+        paint(content, backdrop: previewSize.map { .below(width: $0.width, height: $0.height) } ?? .painted(nil), notice: notice, at: now)
+    }
+
+    private mutating func paint(
+        _ content: ScreenContent, backdrop: PreviewBackdrop, notice: PrinterFault?, at now: MonotonicInstant
+    ) -> MonotonicInstant? {
         do {
-            return try painter.paint(content, preview: preview, notice: notice, at: now, into: &canvas)
+            return try painter.paint(content, backdrop: backdrop, notice: notice, at: now, into: &canvas)
         } catch {
             failedPaints += 1
             if failedPaints % 100 == 1 {

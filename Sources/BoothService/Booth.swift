@@ -546,11 +546,11 @@ struct DeviceSet: Sendable {
                 on: keypad)
         }
         // The screen last: once open it holds the console in graphics mode until stopped.
-        let framebuffer: FramebufferScreen?
+        let framebuffer: DisplayScreen?
         do {
             framebuffer =
                 real.contains(.screen)
-                ? try FramebufferScreen(
+                ? try DisplayScreen(
                     device: hardware.screen.device, fonts: hardware.screen.fonts,
                     previewFPS: hardware.screen.previewFramesPerSecond, keys: labels, texts: texts, reviews: reviews, guides: guides,
                     logger: logger)

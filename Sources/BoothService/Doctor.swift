@@ -100,7 +100,7 @@ package enum Doctor {
         }
         run("screen", fix: "connect the screen before boot and check `ls -l /dev/fb*`; set screen.device (--screen); the user needs the video group.")
         {
-            try FramebufferScreen.check(device: hardware.screen.device)
+            try DisplayScreen.check(device: hardware.screen.device)
         }
         run("font", fix: "install fonts-dejavu-core, or set screen.font to a TrueType file.") {
             let fonts = Set([hardware.screen.fonts.bold, hardware.screen.fonts.regular]).sorted()

@@ -30,9 +30,12 @@ struct PreviewBenchmark {
         (1280, 800, .xrgb8888), (1280, 800, .rgb565), (1920, 1080, .xrgb8888),
     ]
 
+    /// The screens of the KMS path: its planes are the screen's size whatever their format.
+    static let displays = [(1280, 800), (1920, 1080)]
+
     func run() throws {
         let counter = InstructionCounter()
-        print("The preview per frame: decode at scale and fit, paint the words over it, copy to the framebuffer.")
+        print("The preview per frame on a framebuffer: decode at scale and fit, paint the words over it, copy to the framebuffer.")
         print("Pi 4 share: Callgrind's instructions per frame x \(Self.previewRate) fps / 1.5e9 (an estimate, see docs/benchmarks.md).")
         if let reason = counter.unavailable { print("Instructions not counted: \(reason)") }
         print("")
@@ -42,7 +45,6 @@ struct PreviewBenchmark {
                 let pipeline = try PreviewPipeline(camera: (width, height), screen: screen)
                 let times = pipeline.measure(runs: runs)
                 let instructions = counter.unavailable == nil ? try counter.perFrame(camera: (width, height), screen: screen) : nil
-                let share = instructions.map { Double($0) * Double(Self.previewRate) / Self.piInstructionsPerSecond }
                 print(
                     [
                         "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0),
@@ -52,22 +54,117 @@ struct PreviewBenchmark {
                         Benchmark.format(times.copy).padding(toLength: 7, withPad: " ", startingAt: 0),
                         Benchmark.format(times.total).padding(toLength: 7, withPad: " ", startingAt: 0),
                         "(\(String(format: "%.0f", 1 / times.total.inSeconds)))".padding(toLength: 11, withPad: " ", startingAt: 0),
-                        (instructions.map { String(format: "%.1f M", Double($0) / 1e6) } ?? "-").padding(
-                            toLength: 13, withPad: " ", startingAt: 0),
-                        share.map { String(format: "%.0f%%", $0 * 100) } ?? "-",
+                        Self.cost(instructions),
+                    ].joined(separator: " "))
+            }
+        }
+        print("")
+        print("The preview per frame on KMS: the frame's YUV planes decoded at scale into the preview plane's buffer, which the")
+        print("display scales; the words are on a plane above, painted only when the screen's content changes (paint, once).")
+        print("")
+        print(
+            "camera     screen      decode at     planes                 decode  (fps here)  instructions  Pi 4 core at \(Self.previewRate) fps  paint, once"
+        )
+        for (width, height) in Self.cameras {
+            for (screenWidth, screenHeight) in Self.displays {
+                let pipeline = try PlanePreviewPipeline(camera: (width, height), screen: (screenWidth, screenHeight))
+                let (decode, paint) = pipeline.measure(runs: runs)
+                let instructions =
+                    counter.unavailable == nil
+                    ? try counter.perRepeat(
+                        ["--preview-frames", "\(width)", "\(height)", "\(screenWidth)", "\(screenHeight)", PlanePreviewPipeline.argument])
+                    : nil
+                print(
+                    [
+                        "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0),
+                        "\(screenWidth)x\(screenHeight)".padding(toLength: 11, withPad: " ", startingAt: 0),
+                        "\(pipeline.plan.scale)".padding(toLength: 13, withPad: " ", startingAt: 0),
+                        "\(pipeline.plan.shape.width)x\(pipeline.plan.shape.height) \(pipeline.plan.shape.sampling)".padding(
+                            toLength: 22, withPad: " ", startingAt: 0),
+                        Benchmark.format(decode).padding(toLength: 7, withPad: " ", startingAt: 0),
+                        "(\(String(format: "%.0f", 1 / decode.inSeconds)))".padding(toLength: 11, withPad: " ", startingAt: 0),
+                        Self.cost(instructions).padding(toLength: 33, withPad: " ", startingAt: 0),
+                        Benchmark.format(paint),
                     ].joined(separator: " "))
             }
         }
     }
 
+    /// "97.3 M       97%": instructions per frame and the Pi 4's share at the preview's rate.
+    private static func cost(_ instructions: Int?) -> String {
+        guard let instructions else { return "-             -" }
+        let share = Double(instructions) * Double(previewRate) / piInstructionsPerSecond
+        return String(format: "%.1f M", Double(instructions) / 1e6).padding(toLength: 13, withPad: " ", startingAt: 0)
+            + String(format: " %.0f%%", share * 100)
+    }
+
     /// `--preview-frames W H SW SH FORMAT COUNT`: what the benchmark runs under Callgrind,
-    /// COUNT frames of one case after setting it up.
+    /// COUNT frames of one case after setting it up (FORMAT `KMS`: the plane path).
     static func runFrames(_ arguments: [String]) throws {
         let numbers = arguments.compactMap(Int.init)
-        guard arguments.count == 6, numbers.count == 5, let format = arguments[4] == "RGB565" ? .rgb565 : .xrgb8888 as FramebufferPixelFormat?
-        else { throw UsageError() }
+        guard arguments.count == 6, numbers.count == 5 else { throw UsageError() }
+        if arguments[4] == PlanePreviewPipeline.argument {
+            let pipeline = try PlanePreviewPipeline(camera: (numbers[0], numbers[1]), screen: (numbers[2], numbers[3]))
+            for _ in 0..<numbers[4] { try pipeline.drawFrame() }
+            return
+        }
+        let format: FramebufferPixelFormat = arguments[4] == "RGB565" ? .rgb565 : .xrgb8888
         let pipeline = try PreviewPipeline(camera: (numbers[0], numbers[1]), screen: (numbers[2], numbers[3], format))
         for _ in 0..<numbers[4] { pipeline.drawFrame() }
+    }
+}
+
+/// A webcam's frame at `width` x `height`: JPEG at quality 90 without Huffman tables.
+private func webcamFrame(width: Int, height: Int) throws -> CameraFrame {
+    let picture = TestPattern(width: width, height: height).render(frame: 1, at: Date())
+    let jpeg = try JPEGSegments(try JPEGEncoder().encode(picture, quality: 90)).removingHuffmanTables()
+    return CameraFrame(bytes: jpeg, encoding: .mjpeg, width: width, height: height, timestamp: MonotonicInstant(nanoseconds: 0), sequence: 1)
+}
+
+/// One case of the preview on KMS: a camera's frame decoded into a preview plane's memory (laid
+/// out as the display's buffer: the Y plane, then U and V), and the layer of words above it.
+private final class PlanePreviewPipeline {
+    static let argument = "KMS"
+    let frame: CameraFrame
+    let plan: PlanePreview
+    let memory: UnsafeMutableRawPointer
+    let planes: [(base: UnsafeMutableRawPointer, bytesPerRow: Int)]
+    let decoder: JPEGDecoder
+    var renderer: ScreenRenderer
+
+    init(camera: (width: Int, height: Int), screen: (width: Int, height: Int)) throws {
+        frame = try webcamFrame(width: camera.width, height: camera.height)
+        decoder = try JPEGDecoder()
+        guard let plan = try frame.planePreview(fitting: screen.width, screen.height, decoder: decoder) else {
+            throw BenchmarkError("the test frame has no YUV planes a display takes")
+        }
+        self.plan = plan
+        // As the display's buffer holds them: luma rows of 64-byte multiples, chroma below.
+        let divisors = plan.shape.sampling.divisors
+        let lumaPitch = (plan.shape.width + 63) / 64 * 64
+        let chromaPitch = lumaPitch / divisors.width
+        let chromaLength = chromaPitch * plan.shape.height / divisors.height
+        memory = UnsafeMutableRawPointer.allocate(byteCount: lumaPitch * plan.shape.height + 2 * chromaLength, alignment: 64)
+        let chroma = memory + lumaPitch * plan.shape.height
+        planes = [(memory, lumaPitch), (chroma, chromaPitch), (chroma + chromaLength, chromaPitch)]
+        renderer = try ScreenRenderer(width: screen.width, height: screen.height, keys: KeyLabels(view: "v"), logger: Logger(label: "bench"))
+    }
+
+    deinit { memory.deallocate() }
+
+    /// One preview frame, as the KMS screen's render thread draws it: the plan (the frame's
+    /// header) and the decode into the plane.
+    func drawFrame() throws {
+        guard let plan = try frame.planePreview(fitting: renderer.canvas.width, renderer.canvas.height, decoder: decoder) else { return }
+        try decoder.decodeYUV(frame.bytes, scale: plan.scale, into: planes, fast: true)
+    }
+
+    /// Medians of a frame's decode and of painting the layer above it (once per content).
+    func measure(runs: Int) -> (decode: Duration, paint: Duration) {
+        let decoding = Benchmark.median(runs) { try drawFrame() }
+        let size = (plan.width, plan.height)
+        let painting = Benchmark.median(runs) { renderer.renderLayer(.ready, previewBelow: size) }
+        return (decoding, painting)
     }
 }
 
@@ -80,12 +177,7 @@ private final class PreviewPipeline {
     let decoder: JPEGDecoder
 
     init(camera: (width: Int, height: Int), screen: (width: Int, height: Int, format: FramebufferPixelFormat)) throws {
-        // A frame as a webcam delivers it: JPEG at quality 90 without Huffman tables.
-        let picture = TestPattern(width: camera.width, height: camera.height).render(frame: 1, at: Date())
-        let jpeg = try JPEGSegments(try JPEGEncoder().encode(picture, quality: 90)).removingHuffmanTables()
-        frame = CameraFrame(
-            bytes: jpeg, encoding: .mjpeg, width: camera.width, height: camera.height,
-            timestamp: MonotonicInstant(nanoseconds: 0), sequence: 1)
+        frame = try webcamFrame(width: camera.width, height: camera.height)
         layout = FramebufferLayout(
             width: screen.width, height: screen.height, bytesPerRow: screen.width * screen.format.bytesPerPixel, format: screen.format)
         memory = UnsafeMutableRawPointer.allocate(byteCount: layout.bytesPerRow * layout.height, alignment: 64)
