@@ -11,6 +11,9 @@ Writes (all 640x480):
   frame-5-nodht.jpg           like the others (signature magenta) but with every DHT segment
                               removed, as MJPEG webcams send it; decoders must fall back to the
                               standard tables (JPEG Annex K.3), which the encoder used.
+  solid-1.jpg .. solid-4.jpg  the whole frame in frame N's signature colour, 4:2:2 as webcams
+                              send it: any part of a picture of one tells which frame it was,
+                              so a screen capture that mixes two is a torn frame.
   bayer-1.ba81, bayer-2.ba81  raw V4L2_PIX_FMT_SBGGR8 (BGGR) frames of four flat quadrants:
                               bayer-1 red | green / blue | white, bayer-2 white | blue / green | red.
   bayer-N.expected.png        what a correct demosaic of bayer-N.ba81 looks like.
@@ -122,6 +125,12 @@ def main():
                 f.write(stripped)
         manifest["jpeg"].append({"file": name, "number": number, "name": FRAMES[number][0],
                                  "signature": FRAMES[number][1], "dht": number != NODHT_FRAME})
+
+    for number in range(1, 5):
+        name = f"solid-{number}.jpg"
+        Image.new("RGB", (WIDTH, HEIGHT), FRAMES[number][1]).save(
+            os.path.join(tmp, name), "JPEG", quality=90, optimize=False, progressive=False, subsampling="4:2:2")
+        manifest.setdefault("solid", []).append({"file": name, "number": number, "colour": FRAMES[number][1]})
 
     for number, quadrants in BAYER.items():
         name = f"bayer-{number}.ba81"

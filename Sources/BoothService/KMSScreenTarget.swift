@@ -2,6 +2,7 @@ import BoothCore
 import BoothDevices
 import BoothImaging
 import BoothScreen
+import Foundation
 import Logging
 
 /// The booth's screen on a KMS display (BoothDevices' ``KMSDisplay``).
@@ -34,7 +35,10 @@ struct KMSScreenTarget: ~Copyable, DisplayTarget {
         } catch {
             throw DeviceError.unavailable.detailed("The screen cannot decode preview frames: \(error)")
         }
-        let display = try KMSDisplay(device: device, logger: logger)
+        // A test of the display driver asks for captures of what the display shows (vkms's
+        // writeback connector); a booth never needs them.
+        let captures = ProcessInfo.processInfo.environment["PHOTOBOOTH_SCREEN_CAPTURE"]
+        let display = try KMSDisplay(device: device, captureFolder: captures, logger: logger)
         self.decoder = decoder
         self.display = display
         self.logger = logger

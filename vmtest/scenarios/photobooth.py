@@ -31,7 +31,8 @@ def check(condition, message):
 class Booth:
     """One `photobooth run` in the guest, with its log followed line by line."""
 
-    def __init__(self, vm: VM, name: str, camera: str, extra: str = "", fresh: bool = True, countdown: int = 2):
+    def __init__(self, vm: VM, name: str, camera: str, extra: str = "", fresh: bool = True, countdown: int = 2,
+                 screen: str = "/dev/fb0", env: dict[str, str] | None = None):
         self.vm = vm
         self.log = f"booth/{name}.log"
         self.offset = 0
@@ -41,12 +42,12 @@ class Booth:
         self.command = (
             f"photobooth run --data-dir {DATA} --camera {camera} --camera-size 640x480 --camera-fps 10 "
             f"--gpio-chip {chip} --shutter-line 0 --shutter-polarity active-high --shutter-bias pull-down "
-            f"--led-line led --keypad /dev/ttyS1 --keypad-baud 9600 --screen /dev/fb0 --preview-fps 5 "
+            f"--led-line led --keypad /dev/ttyS1 --keypad-baud 9600 --screen {screen} --preview-fps 5 "
             f"--countdown {countdown} --name-timeout 60 --log-level debug {extra}")
         # What the keypad shows is read from here on: earlier scenarios wrote to it too.
         self.keypad_offset = len(vm.keypad_output())
         vm.sh_ok("ip link set lo up")  # /api/status, on the booth's default port 8080
-        self.pid = vm.spawn(self.command, self.log)
+        self.pid = vm.spawn(self.command, self.log, env=env)
         self.wait(r"Keypad /dev/ttyS1 is listening", timeout=60)
 
     def keypad_shows(self, regex: bytes, timeout: float = 30):

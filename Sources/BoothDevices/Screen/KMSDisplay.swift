@@ -28,11 +28,16 @@ package struct KMSDisplay: ~Copyable {
     private var overlay: KMSBufferPair?
     /// Shapes of preview the primary plane refused (a format, a size, a scaling).
     private var refusedPreviews: Set<KMSPreviewShape> = []
+    /// Captures of what the display shows, where asked for (a test of the display driver).
+    private var writeback: KMSWriteback?
     private let logger: Logger
 
     /// Opens `device`, finds a connected display, and sets its preferred mode with both planes
     /// blank. The corresponding C calls are `open`, `drmSetClientCap` and `drmModeAtomicCommit`.
-    package init(device: String, logger: Logger) throws(DeviceError) {
+    ///
+    /// - Parameter captureFolder: where to write what the display shows through the card's
+    ///   writeback connector, when asked (``KMSWriteback``); `nil`: never.
+    package init(device: String, captureFolder: String? = nil, logger: Logger) throws(DeviceError) {
         let descriptor: FileDescriptor
         do {
             descriptor = try Errno.catching { try FileDescriptor.open(FilePath(device), .readWrite, options: .closeOnExec) }
@@ -45,14 +50,14 @@ package struct KMSDisplay: ~Copyable {
             throw kind.detailed("\(device): open failed: \(error).\(advice)")
         }
         let card = descriptor.rawValue
-        let found: (KMSPipeline, UInt32, KMSBufferPair, KMSBufferPair?)
+        let found: (KMSPipeline, UInt32, KMSBufferPair, KMSBufferPair?, KMSWriteback?)
         do throws(DeviceError) {
-            found = try Self.prepare(card: card, device: device)
+            found = try Self.prepare(card: card, device: device, captureFolder: captureFolder, logger: logger)
         } catch {
             try? descriptor.close()
             throw error
         }
-        (pipeline, modeBlob, primary, overlay) = found
+        (pipeline, modeBlob, primary, overlay, writeback) = found
         self.device = device
         self.descriptor = descriptor
         self.logger = logger
@@ -61,12 +66,17 @@ package struct KMSDisplay: ~Copyable {
     }
 
     /// Turns atomic modesetting on, finds the display and makes its mode blob and first buffers.
-    private static func prepare(card: Int32, device: String) throws(DeviceError) -> (KMSPipeline, UInt32, KMSBufferPair, KMSBufferPair?) {
+    private static func prepare(
+        card: Int32, device: String, captureFolder: String?, logger: Logger
+    ) throws(DeviceError) -> (KMSPipeline, UInt32, KMSBufferPair, KMSBufferPair?, KMSWriteback?) {
         guard drmSetClientCap(card, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0,
             drmSetClientCap(card, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
         else {
             throw DeviceError.unsupported.detailed(
                 "\(device): the driver has no atomic modesetting; set screen.device to /dev/fb0 to draw on its framebuffer.")
+        }
+        if captureFolder != nil, drmSetClientCap(card, UInt64(DRM_CLIENT_CAP_WRITEBACK_CONNECTORS), 1) != 0 {
+            logger.warning("\(device): the driver has no writeback connectors; what the display shows is not captured.")
         }
         let pipeline = try KMSPipeline(card: card, device: device)
         var mode = pipeline.mode
@@ -84,13 +94,21 @@ package struct KMSDisplay: ~Copyable {
                 : try KMSBufferPair(
                     card: card, device: device, shape: KMSPreviewShape(format: .argb8888, width: screen.width, height: screen.height),
                     at: screen)
+            var writeback: KMSWriteback?
+            if let captureFolder, let connector = pipeline.writeback {
+                writeback = KMSWriteback(
+                    connector: connector, properties: KMSProperties(card: card, object: connector, type: DRM_MODE_OBJECT_CONNECTOR),
+                    buffer: try KMSBuffer(card: card, device: device, width: screen.width, height: screen.height, format: .xrgb8888),
+                    folder: captureFolder)
+                logger.notice("\(device): what the display shows is captured to \(captureFolder) when \(captureFolder)/count asks.")
+            }
             // The mode, and both planes with their first (blank) buffers.
-            try commit(
-                card: card, device: device, pipeline: pipeline, modeBlob: blob, primary: primary, overlay: overlay, modeset: true,
-                testOnly: false)
+            _ = try commit(
+                card: card, device: device, pipeline: pipeline, modeBlob: blob, primary: primary, overlay: overlay,
+                writeback: writeback, modeset: true, testOnly: false)
             primary.flip()
             overlay?.flip()
-            return (pipeline, blob, primary, overlay)
+            return (pipeline, blob, primary, overlay, writeback)
         } catch {
             _ = drmModeDestroyPropertyBlob(card, blob)
             throw error
@@ -140,7 +158,7 @@ package struct KMSDisplay: ~Copyable {
         guard pipeline.primary.formats.contains(shape.format.fourcc), !refusedPreviews.contains(shape) else { return nil }
         let candidate = try KMSBufferPair(card: descriptor.rawValue, device: device, shape: shape, at: rectangle)
         do {
-            try commit(primary: candidate, overlay: nil, testOnly: true)
+            try test(primary: candidate, overlay: nil)
         } catch  where error == .unsupported {
             logger.info("\(device): the display cannot show a \(shape) preview at \(rectangle) itself (\(error)); the booth fits it.")
             refusedPreviews.insert(shape)
@@ -158,9 +176,12 @@ package struct KMSDisplay: ~Copyable {
     /// they are on screen; they become the shown ones and the others are hidden. The
     /// corresponding C function is `drmModeAtomicCommit`.
     package mutating func show(primary showsPrimary: Bool, overlay showsOverlay: Bool) throws(DeviceError) {
-        try commit(primary: showsPrimary ? primary : nil, overlay: showsOverlay ? overlay : nil, testOnly: false)
+        let fence = try Self.commit(
+            card: descriptor.rawValue, device: device, pipeline: pipeline, modeBlob: modeBlob, primary: showsPrimary ? primary : nil,
+            overlay: showsOverlay ? overlay : nil, writeback: writeback, modeset: false, testOnly: false)
         if showsPrimary { primary.flip() }
         if showsOverlay { overlay?.flip() }
+        if let fence { writeback?.save(fence: fence) }
     }
 
     private var fullScreen: KMSRectangle { KMSRectangle(x: 0, y: 0, width: width, height: height) }
@@ -174,27 +195,37 @@ package struct KMSDisplay: ~Copyable {
             .keeping(primary)
     }
 
-    /// One atomic commit of the primary plane's and the overlay's hidden buffers, where given.
-    private func commit(primary: KMSBufferPair?, overlay: KMSBufferPair?, testOnly: Bool) throws(DeviceError) {
-        try Self.commit(
+    /// An atomic test of the primary plane's and the overlay's hidden buffers, where given.
+    private func test(primary: KMSBufferPair?, overlay: KMSBufferPair?) throws(DeviceError) {
+        _ = try Self.commit(
             card: descriptor.rawValue, device: device, pipeline: pipeline, modeBlob: modeBlob, primary: primary, overlay: overlay,
-            modeset: false, testOnly: testOnly)
+            writeback: nil, modeset: false, testOnly: true)
     }
 
     /// One atomic commit: the mode (with `modeset`), the primary plane's and the overlay's hidden
-    /// buffers where given. It returns once the display shows them (at a vertical blank).
+    /// buffers where given, and a writeback job where one is wanted. It returns once the display
+    /// shows them (at a vertical blank), with the writeback job's fence when there is one.
     private static func commit(
         card: Int32, device: String, pipeline: KMSPipeline, modeBlob: UInt32, primary: KMSBufferPair?, overlay: KMSBufferPair?,
-        modeset: Bool, testOnly: Bool
-    ) throws(DeviceError) {
+        writeback: KMSWriteback?, modeset: Bool, testOnly: Bool
+    ) throws(DeviceError) -> Int32? {
         let request = KMSAtomicRequest(device: device)
         if modeset {
             try request.set(pipeline.connector, pipeline.connectorProperties, "CRTC_ID", UInt64(pipeline.crtc))
             try request.set(pipeline.crtc, pipeline.crtcProperties, "MODE_ID", UInt64(modeBlob))
             try request.set(pipeline.crtc, pipeline.crtcProperties, "ACTIVE", 1)
+            if let writeback { try request.set(writeback.connector, writeback.properties, "CRTC_ID", UInt64(pipeline.crtc)) }
         }
         if let primary { try place(primary, on: pipeline.primary, crtc: pipeline.crtc, request) }
         if let overlay, let plane = pipeline.overlay { try place(overlay, on: plane, crtc: pipeline.crtc, request) }
+        // The kernel writes the job's fence here during the commit.
+        let fence = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        defer { fence.deallocate() }
+        fence.pointee = -1
+        if !modeset, !testOnly, let writeback, let framebuffer = writeback.wanted {
+            try request.set(writeback.connector, writeback.properties, "WRITEBACK_FB_ID", UInt64(framebuffer))
+            try request.set(writeback.connector, writeback.properties, "WRITEBACK_OUT_FENCE_PTR", UInt64(UInt(bitPattern: fence)))
+        }
         var flags = UInt32(modeset ? DRM_MODE_ATOMIC_ALLOW_MODESET : 0)
         if testOnly { flags |= UInt32(DRM_MODE_ATOMIC_TEST_ONLY) }
         let status = drmModeAtomicCommit(card, request.request, flags, nil)
@@ -211,6 +242,7 @@ package struct KMSDisplay: ~Copyable {
                 throw DeviceError.systemCall("drmModeAtomicCommit", on: device, errno: code)
             }
         }
+        return fence.pointee >= 0 ? fence.pointee : nil
     }
 
     /// Sets `plane` to show `buffers`' hidden buffer at their rectangle of the screen.

@@ -23,6 +23,9 @@ struct KMSPipeline {
     let overlay: Plane?
     let connectorProperties: KMSProperties
     let crtcProperties: KMSProperties
+    /// The card's writeback connector that can capture this CRTC, where the booth asked for
+    /// the writeback connectors (``KMSWriteback``).
+    let writeback: UInt32?
 
     var width: Int { Int(mode.hdisplay) }
     var height: Int { Int(mode.vdisplay) }
@@ -43,6 +46,7 @@ struct KMSPipeline {
         for connectorID in connectors {
             guard let connector = drmModeGetConnector(card, connectorID) else { continue }
             defer { drmModeFreeConnector(connector) }
+            guard connector.pointee.connector_type != DRM_MODE_CONNECTOR_WRITEBACK else { continue }
             let name = Self.name(of: connector.pointee)
             guard connector.pointee.connection == DRM_MODE_CONNECTED, connector.pointee.count_modes > 0 else {
                 seen.append(name)
@@ -60,6 +64,12 @@ struct KMSPipeline {
             (primary, overlay) = try Self.planes(card: card, device: device, crtcIndex: crtcIndex)
             connectorProperties = KMSProperties(card: card, object: connectorID, type: DRM_MODE_OBJECT_CONNECTOR)
             crtcProperties = KMSProperties(card: card, object: crtc, type: DRM_MODE_OBJECT_CRTC)
+            writeback = connectors.first { id in
+                guard let candidate = drmModeGetConnector(card, id) else { return false }
+                defer { drmModeFreeConnector(candidate) }
+                return candidate.pointee.connector_type == DRM_MODE_CONNECTOR_WRITEBACK
+                    && Self.encoders(card: card, of: candidate.pointee).contains { $0 & (1 << UInt32(crtcIndex)) != 0 }
+            }
             return
         }
         // No display connected: like a framebuffer that has no node yet, wait for one.
@@ -89,12 +99,19 @@ struct KMSPipeline {
             defer { drmModeFreeEncoder(encoder) }
             if let index = crtcs.firstIndex(of: encoder.pointee.crtc_id) { return index }
         }
-        for encoderID in UnsafeBufferPointer(start: connector.encoders, count: Int(connector.count_encoders)) {
-            guard let encoder = drmModeGetEncoder(card, encoderID) else { continue }
-            defer { drmModeFreeEncoder(encoder) }
-            if let index = crtcs.indices.first(where: { encoder.pointee.possible_crtcs & (1 << UInt32($0)) != 0 }) { return index }
+        for possible in encoders(card: card, of: connector) {
+            if let index = crtcs.indices.first(where: { possible & (1 << UInt32($0)) != 0 }) { return index }
         }
         return nil
+    }
+
+    /// The CRTCs each of `connector`'s encoders can use, as bit masks of CRTC indices.
+    private static func encoders(card: Int32, of connector: drmModeConnector) -> [UInt32] {
+        UnsafeBufferPointer(start: connector.encoders, count: Int(connector.count_encoders)).compactMap { id in
+            guard let encoder = drmModeGetEncoder(card, id) else { return nil }
+            defer { drmModeFreeEncoder(encoder) }
+            return encoder.pointee.possible_crtcs
+        }
     }
 
     /// The CRTC's primary plane and the first overlay plane that takes ARGB8888.
