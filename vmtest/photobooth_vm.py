@@ -44,7 +44,7 @@ KIT_DIR = Path(__file__).resolve().parent
 # Modules every boot needs, plus those the device helpers load on demand. Their dependencies
 # come from modules.dep. configfs is a module in Debian's kernel (=m) but may be built in elsewhere.
 BOOT_MODULES = ["configfs", "virtio_pci", "9pnet_virtio", "9p", "bochs"]
-DEVICE_MODULES = ["vivid", "v4l2loopback", "gpio-sim"]
+DEVICE_MODULES = ["vivid", "v4l2loopback", "gpio-sim", "vkms"]
 
 FONTS = [
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
