@@ -26,7 +26,8 @@ final class DisplayScreen: Screen {
     /// from a thread of your own.
     ///
     /// - Parameters:
-    ///   - device: a KMS card (`/dev/dri/card0`) or a framebuffer (`/dev/fb0`).
+    ///   - device: a KMS card (`/dev/dri/card0`), a framebuffer (`/dev/fb0`), or `auto`: the
+    ///     KMS card with a display connected (``resolve(_:)``).
     ///   - console: the text console to switch to graphics mode while the booth draws, so that
     ///     its cursor does not blink over the screen; `nil` to leave it alone.
     ///   - previewFPS: the most preview frames drawn per second.
@@ -40,6 +41,7 @@ final class DisplayScreen: Screen {
         guides: PoseGuides? = nil, logger: Logger
     ) throws(DeviceError) {
         precondition(previewFPS > 0, "the preview needs a positive frame rate")
+        let device = Self.resolve(device)
         let requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
         self.requests = requests
         let settings = DisplaySettings(
@@ -63,12 +65,21 @@ final class DisplayScreen: Screen {
         device.hasPrefix("/dev/dri/")
     }
 
-    /// Opens the display `device` as the screen would, and says what it found ("/dev/fb0:
-    /// 1920x1080 XRGB8888, two pages"), drawing nothing on a framebuffer: for `photobooth doctor`.
+    /// The display `auto` stands for: the KMS card with a display connected (else the first
+    /// that drives displays), or the framebuffer `/dev/fb0` where no card drives displays.
+    /// Any other setting is itself.
+    static func resolve(_ device: String) -> String {
+        guard device == "auto" else { return device }
+        return KMSDisplay.findCard() ?? "/dev/fb0"
+    }
+
+    /// Says what the display `device` is ("/dev/fb0: 1920x1080 XRGB8888, two pages";
+    /// "/dev/dri/card1: HDMI-A-1 1920x1080 at 60 Hz; ..."), drawing nothing: for `photobooth
+    /// doctor`, which may run beside the booth.
     static func check(device: String = "/dev/fb0") throws(DeviceError) -> String {
-        let logger = Logger(label: "photobooth.doctor")
+        let device = resolve(device)
         return drivesKMS(device)
-            ? try KMSScreenTarget(device: device, logger: logger).summary : try Framebuffer(device: device, logger: logger).summary
+            ? try KMSDisplay.inspect(device: device) : try Framebuffer(device: device, logger: Logger(label: "photobooth.doctor")).summary
     }
 
     /// The booth's display: only the guest at the booth sees it.

@@ -98,8 +98,11 @@ package enum Doctor {
             try SerialKeypad.check(hardware.keypad)
             return "\(hardware.keypad.device) opens at \(hardware.keypad.baud) baud, 8N1."
         }
-        run("screen", fix: "connect the screen before boot and check `ls -l /dev/fb*`; set screen.device (--screen); the user needs the video group.")
-        {
+        run(
+            "screen",
+            fix:
+                "connect the screen before boot and check `ls -l /dev/dri/ /dev/fb*` and `ls /sys/class/drm/`; set screen.device (--screen) to auto, a card or /dev/fb0; the user needs the video group."
+        ) {
             try DisplayScreen.check(device: hardware.screen.device)
         }
         run("font", fix: "install fonts-dejavu-core, or set screen.font to a TrueType file.") {

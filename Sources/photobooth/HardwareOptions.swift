@@ -44,7 +44,7 @@ struct HardwareOptions: ParsableArguments {
     var keypadLayout: KeypadLayout?
     @Option(.keypadViewKey, help: "The key that opens the gallery", valueName: "key")
     var viewKey: String?
-    @Option(.screenDevice, help: "The framebuffer device", valueName: "path")
+    @Option(.screenDevice, help: "The display: auto, a KMS card (/dev/dri/card0) or a framebuffer (/dev/fb0)", valueName: "path")
     var screen: String?
     @Option(.screenPreviewRate, help: "The preview's frame rate cap", valueName: "fps")
     var previewFps: FrameRate?

@@ -181,6 +181,10 @@ struct ConfigurationTests {
         #expect(message.contains(".yaml:3: camera.format: \"mjpg\" is not allowed; use auto, mjpeg, yuyv, converted"))
         #expect(try failure("keypad: {baud: 9601}").contains("keypad.baud: \"9601\" is not allowed; use 1200, 2400"))
         #expect(try failure("camera: {size: big}").contains("WIDTHxHEIGHT"))
+        #expect(
+            try failure("screen: {device: card1}").contains(
+                "screen.device: \"card1\" is not allowed; use auto, or an absolute path such as /dev/dri/card1 or /dev/fb0"))
+        #expect(try load("screen: {device: auto}").hardware.screen.device == "auto")
     }
 
     @Test("An unknown key or section is refused with the keys there are")

@@ -1,4 +1,5 @@
 import CDRM
+import Foundation
 import Glibc
 
 /// What drives one display on a KMS card: a connected connector, its mode, the CRTC that scans
@@ -142,5 +143,69 @@ struct KMSPipeline {
             throw DeviceError.unsupported.detailed("\(device): the display's primary plane does not take XRGB8888 pixels.")
         }
         return (primary, overlay)
+    }
+}
+
+extension KMSPipeline {
+    /// What the display offers the booth, for `photobooth doctor`: "HDMI-A-1 1920x1080 at 60 Hz;
+    /// primary plane takes YUV420, YUV422; overlay plane above it".
+    var description: String {
+        let yuv = [KMSPixelFormat.yuv420, .yuv422, .yuv444].filter { primary.formats.contains($0.fourcc) }
+        return "\(connectorName) \(width)x\(height) at \(refreshRate) Hz; "
+            + (yuv.isEmpty
+                ? "the preview plane takes RGB only (the booth fits the preview itself)"
+                : "the preview plane takes \(yuv.map(\.description).joined(separator: ", "))")
+            + (overlay == nil ? "; no overlay plane (the booth composes the screen)" : "; an overlay plane above it for the words")
+    }
+}
+
+extension KMSDisplay {
+    /// Describes the display `device` drives, setting nothing (the booth may be drawing on
+    /// it): for `photobooth doctor`.
+    package static func inspect(device: String) throws(DeviceError) -> String {
+        let card = open(device, O_RDWR | O_CLOEXEC)
+        guard card >= 0 else {
+            let code = errno
+            let gone = code == ENOENT || code == ENXIO || code == ENODEV
+            throw (gone ? DeviceError.disconnected : .unavailable).detailed(
+                "\(device): open failed: \(String(cString: strerror(code))).")
+        }
+        defer { close(card) }
+        guard drmSetClientCap(card, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0,
+            drmSetClientCap(card, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
+        else {
+            throw DeviceError.unsupported.detailed(
+                "\(device): the driver has no atomic modesetting; set screen.device to /dev/fb0 to draw on its framebuffer.")
+        }
+        return "\(device): " + (try KMSPipeline(card: card, device: device)).description
+    }
+
+    /// The KMS card `auto` draws on: the first in `folder` with a display connected, else the
+    /// first that drives displays at all (the booth waits for one there); `nil` when no card
+    /// drives displays (a render-only GPU such as the Pi's v3d does not), and then the booth
+    /// draws on the framebuffer.
+    package static func findCard(in folder: String = "/dev/dri") -> String? {
+        let cards = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasPrefix("card") }
+            .sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
+            .map { "\(folder)/\($0)" }
+        var drivesDisplays: String?
+        for card in cards {
+            let descriptor = open(card, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            guard let resources = drmModeGetResources(descriptor) else { continue }
+            defer { drmModeFreeResources(resources) }
+            let connectors = UnsafeBufferPointer(start: resources.pointee.connectors, count: Int(resources.pointee.count_connectors))
+            guard !connectors.isEmpty else { continue }
+            drivesDisplays = drivesDisplays ?? card
+            let connected = connectors.contains { id in
+                guard let connector = drmModeGetConnector(descriptor, id) else { return false }
+                defer { drmModeFreeConnector(connector) }
+                return connector.pointee.connection == DRM_MODE_CONNECTED
+            }
+            if connected { return card }
+        }
+        return drivesDisplays
     }
 }

@@ -28,7 +28,8 @@ struct KMSWriteback {
 
     /// The framebuffer a writeback job fills, when the next commit is to be captured.
     var wanted: UInt32? {
-        let asked = (try? String(contentsOfFile: folder + "/count", encoding: .utf8))
+        let asked =
+            (try? String(contentsOfFile: folder + "/count", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
         return captured < asked ? buffer.framebuffer : nil
     }

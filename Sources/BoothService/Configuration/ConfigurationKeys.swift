@@ -205,8 +205,12 @@ extension Setting<Milliseconds> {
 // MARK: - Screen
 
 extension Setting<String> {
-    /// `screen.device`: the framebuffer.
-    package static var screenDevice: Self { path("screen.device") { $0.hardware.screen.device = $1 } }
+    /// `screen.device`: the display (`auto`, a KMS card or a framebuffer).
+    package static var screenDevice: Self {
+        Setting(
+            "screen.device", allowed: "auto, or an absolute path such as /dev/dri/card1 or /dev/fb0",
+            where: { $0 == "auto" || $0.hasPrefix("/") }, store: { $0.hardware.screen.device = $1 })
+    }
 
     /// `screen.font`: one TrueType font for all text.
     package static var screenFont: Self { path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) } }

@@ -62,9 +62,11 @@ package struct DeviceParts: OptionSet, Sendable, Hashable {
     package static let all: DeviceParts = [.camera, .button, .light, .keypad, .screen]
 }
 
-/// The screen: which framebuffer, how often the preview is redrawn, which font.
+/// The screen: which display, how often the preview is redrawn, which font.
 package struct ScreenSettings: Sendable, Hashable {
-    package var device = "/dev/fb0"
+    /// `auto` (the KMS card with a display connected, else the framebuffer), a KMS card
+    /// (`/dev/dri/card0`) or a framebuffer (`/dev/fb0`).
+    package var device = "auto"
     /// The preview's frame rate cap: the rest of the Pi's CPU is left to the capture path.
     package var previewFramesPerSecond = 15
     /// The TrueType fonts of headlines and of the rest.
