@@ -8,6 +8,9 @@ package struct JPEGHeader: Sendable, Hashable {
 
     public let width: Int
     public let height: Int
+    /// How the colour is sampled, where a display plane can take the JPEG's own YUV planes;
+    /// `nil` for grey, 4:4:0 and 4:1:1.
+    package let sampling: ChromaSampling?
 
     /// Reads the header of `jpeg`. The corresponding C function is `tjDecompressHeader3`.
     package init(_ jpeg: Data) throws(ImageError) {
@@ -15,9 +18,10 @@ package struct JPEGHeader: Sendable, Hashable {
         self = try decoder.header(of: jpeg)
     }
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, sampling: ChromaSampling? = nil) {
         self.width = width
         self.height = height
+        self.sampling = sampling
     }
 }
 
@@ -54,7 +58,7 @@ package struct JPEGDecoder: ~Copyable {
         guard status == 0, width > 0, height > 0 else {
             throw ImageError.notJPEG.detailed("not a readable JPEG header: \(lastError(or: "no data"))")
         }
-        return JPEGHeader(width: Int(width), height: Int(height))
+        return JPEGHeader(width: Int(width), height: Int(height), sampling: ChromaSampling(turboJPEG: subsampling))
     }
 
     /// Decodes `jpeg`, reduced by `scale` while decoding.

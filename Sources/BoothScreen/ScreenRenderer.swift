@@ -77,7 +77,7 @@ package struct ScreenRenderer: ~Copyable {
     /// ``render(_:newFrame:notice:at:)`` does.
     @discardableResult
     package mutating func renderLayer(
-        _ content: ScreenContent, previewBelow previewSize: (width: Int, height: Int)?, notice: PrinterFault? = nil,
+        _ content: ScreenContent, previewBelow previewSize: PixelSize?, notice: PrinterFault? = nil,
         at now: MonotonicInstant = MonotonicInstant(nanoseconds: 0)
     ) -> MonotonicInstant? {
         paint(content, backdrop: previewSize.map { .below(width: $0.width, height: $0.height) } ?? .painted(nil), notice: notice, at: now)

@@ -23,7 +23,7 @@ struct KMSScreenTarget: ~Copyable, DisplayTarget {
     /// When the layer changes by itself (an animation), as the renderer last said.
     private var layerChange: MonotonicInstant?
     /// The size of the preview on screen, once a frame was shown.
-    private var previewSize: (width: Int, height: Int)?
+    private var previewSize: PixelSize?
     private var undecodableFrames = 0
     private let logger: Logger
 
@@ -68,9 +68,7 @@ struct KMSScreenTarget: ~Copyable, DisplayTarget {
         }
         // A frame alone leaves the layer as it is; anything else paints it again (new content, a
         // notice, an animation's next frame, a preview of another size).
-        let repaint =
-            painted.map { $0.content != content || $0.notice != notice } ?? true || frame == nil
-            || previewSize.map { ($0.width, $0.height) } ?? (0, 0) != previousSize.map { ($0.width, $0.height) } ?? (0, 0)
+        let repaint = painted.map { $0.content != content || $0.notice != notice } ?? true || frame == nil || previewSize != previousSize
         if repaint {
             layerChange = renderer.renderLayer(content, previewBelow: content.showsLivePreview ? previewSize : nil, notice: notice, at: now)
             let canvas = renderer.canvas
@@ -99,11 +97,11 @@ struct KMSScreenTarget: ~Copyable, DisplayTarget {
                 at: KMSRectangle(x: plan.x, y: plan.y, width: plan.width, height: plan.height))
         {
             do {
-                try decoder.decodeYUV(frame.bytes, scale: plan.scale, into: picture.planes, fast: true)
+                try decoder.decodeYUV(frame.bytes, as: plan.shape, into: picture.planes, fast: true)
             } catch {
                 return cannotShow(frame, error)
             }
-            previewSize = (plan.width, plan.height)
+            previewSize = PixelSize(width: plan.width, height: plan.height)
             return true
         }
         let bitmap: Bitmap
@@ -113,7 +111,7 @@ struct KMSScreenTarget: ~Copyable, DisplayTarget {
             return cannotShow(frame, error)
         }
         try display.screenPicture().showCentred(bitmap)
-        previewSize = (bitmap.width, bitmap.height)
+        previewSize = PixelSize(width: bitmap.width, height: bitmap.height)
         return true
     }
 
@@ -126,16 +124,5 @@ struct KMSScreenTarget: ~Copyable, DisplayTarget {
                 "Preview frame \(frame.sequence) cannot be shown (\(error)); \(undecodableFrames) so far. The last good picture stays.")
         }
         return false
-    }
-}
-
-extension KMSPixelFormat {
-    /// The planar YUV format that holds a JPEG's planes of `sampling`.
-    init(_ sampling: ChromaSampling) {
-        switch sampling {
-        case .full: self = .yuv444
-        case .halfWidth: self = .yuv422
-        case .halfWidthAndHeight: self = .yuv420
-        }
     }
 }

@@ -78,7 +78,7 @@ struct PreviewBenchmark {
                     [
                         "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0),
                         "\(screenWidth)x\(screenHeight)".padding(toLength: 11, withPad: " ", startingAt: 0),
-                        "\(pipeline.plan.scale)".padding(toLength: 13, withPad: " ", startingAt: 0),
+                        "\(pipeline.plan.shape.scale)".padding(toLength: 13, withPad: " ", startingAt: 0),
                         "\(pipeline.plan.shape.width)x\(pipeline.plan.shape.height) \(pipeline.plan.shape.sampling)".padding(
                             toLength: 22, withPad: " ", startingAt: 0),
                         Benchmark.format(decode).padding(toLength: 7, withPad: " ", startingAt: 0),
@@ -139,14 +139,12 @@ private final class PlanePreviewPipeline {
             throw BenchmarkError("the test frame has no YUV planes a display takes")
         }
         self.plan = plan
-        // As the display's buffer holds them: luma rows of 64-byte multiples, chroma below.
-        let divisors = plan.shape.sampling.divisors
-        let lumaPitch = (plan.shape.width + 63) / 64 * 64
-        let chromaPitch = lumaPitch / divisors.width
-        let chromaLength = chromaPitch * plan.shape.height / divisors.height
-        memory = UnsafeMutableRawPointer.allocate(byteCount: lumaPitch * plan.shape.height + 2 * chromaLength, alignment: 64)
-        let chroma = memory + lumaPitch * plan.shape.height
-        planes = [(memory, lumaPitch), (chroma, chromaPitch), (chroma + chromaLength, chromaPitch)]
+        // As the display's buffer holds them.
+        let format = KMSPixelFormat(plan.shape.sampling)
+        let layout = format.planes(bytesPerRow: format.requestedRowLength(width: plan.shape.width), height: plan.shape.height)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: layout.length, alignment: 64)
+        self.memory = memory
+        planes = layout.planes.map { (base: memory + $0.offset, bytesPerRow: $0.bytesPerRow) }
         renderer = try ScreenRenderer(width: screen.width, height: screen.height, keys: KeyLabels(view: "v"), logger: Logger(label: "bench"))
     }
 
@@ -156,13 +154,13 @@ private final class PlanePreviewPipeline {
     /// header) and the decode into the plane.
     func drawFrame() throws {
         guard let plan = try frame.planePreview(fitting: renderer.canvas.width, renderer.canvas.height, decoder: decoder) else { return }
-        try decoder.decodeYUV(frame.bytes, scale: plan.scale, into: planes, fast: true)
+        try decoder.decodeYUV(frame.bytes, as: plan.shape, into: planes, fast: true)
     }
 
     /// Medians of a frame's decode and of painting the layer above it (once per content).
     func measure(runs: Int) -> (decode: Duration, paint: Duration) {
         let decoding = Benchmark.median(runs) { try drawFrame() }
-        let size = (plan.width, plan.height)
+        let size = PixelSize(width: plan.width, height: plan.height)
         let painting = Benchmark.median(runs) { renderer.renderLayer(.ready, previewBelow: size) }
         return (decoding, painting)
     }

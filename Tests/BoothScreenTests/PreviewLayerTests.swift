@@ -14,7 +14,7 @@ struct PreviewLayerTests {
         var composed = try ScreenRenderer(width: 1280, height: 800, logger: ScreenFixtures.logger)
         composed.render(.countdown(secondsLeft: 3), newFrame: frame)
         var layered = try ScreenRenderer(width: 1280, height: 800, logger: ScreenFixtures.logger)
-        layered.renderLayer(.countdown(secondsLeft: 3), previewBelow: (1280, 720))
+        layered.renderLayer(.countdown(secondsLeft: 3), previewBelow: PixelSize(width: 1280, height: 720))
         let layer = layered.canvas
         #expect(layer.alpha(x: 40, y: 100) == 0, "the camera shows through away from the digit")
         #expect(layer.alpha(x: 640, y: 20) == 255 && layer[640, 20] == .black, "the bars are black")
@@ -44,7 +44,7 @@ struct PreviewLayerTests {
         var renderer = try ScreenRenderer(width: 640, height: 480, logger: ScreenFixtures.logger)
         renderer.renderLayer(.ready, previewBelow: nil)
         #expect(renderer.canvas.alpha(x: 320, y: 100) == 255 && renderer.canvas[320, 100] == .black)
-        renderer.renderLayer(.saving, previewBelow: (640, 360))
+        renderer.renderLayer(.saving, previewBelow: PixelSize(width: 640, height: 360))
         let canvas = renderer.canvas
         #expect((0..<480).allSatisfy { canvas.alpha(x: 5, y: $0) == 255 && canvas.alpha(x: 320, y: $0) == 255 })
     }

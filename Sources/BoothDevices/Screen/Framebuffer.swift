@@ -32,19 +32,8 @@ package struct Framebuffer: ~Copyable {
     /// Opens and maps `device`. The corresponding C calls are `open`,
     /// `ioctl(FBIOGET_FSCREENINFO)`, `ioctl(FBIOGET_VSCREENINFO)` and `mmap`.
     package init(device: String = "/dev/fb0", logger: Logger) throws(DeviceError) {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try Errno.catching { try FileDescriptor.open(FilePath(device), .readWrite, options: .closeOnExec) }
-        } catch {
-            let advice =
-                error == .permissionDenied
-                ? " Add the booth's user to the video group."
-                : error == .noSuchFileOrDirectory ? " Is a display connected, and its driver loaded?" : ""
-            // No node: no display yet (a Pi's KMS driver makes /dev/fb0 once one is connected).
-            let kind =
-                error == .noSuchFileOrDirectory || error == .operationNotSupportedByDevice ? DeviceError.disconnected : .unavailable
-            throw kind.detailed("\(device): open failed: \(error).\(advice)")
-        }
+        // No node: no display yet (a Pi's KMS driver makes /dev/fb0 once one is connected).
+        let descriptor = try DisplayNode.open(device, missing: "Is a display connected, and its driver loaded?")
         var fixed = fb_fix_screeninfo()
         var screen = fb_var_screeninfo()
         let layout: FramebufferLayout

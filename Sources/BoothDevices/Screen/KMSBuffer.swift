@@ -38,6 +38,24 @@ package enum KMSPixelFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The bytes per row a buffer of `width` pixels is asked for: for YUV, luma rows a multiple
+    /// of 64 bytes, so that chroma rows start aligned too.
+    package func requestedRowLength(width: Int) -> Int {
+        isYUV ? (width + 63) / 64 * 64 : width * 4
+    }
+
+    /// Where each plane starts in one buffer of `height` rows whose first plane's rows are
+    /// `bytesPerRow` long, and the bytes from one row to the next in it: the Y plane, then U
+    /// and V below it (each chroma row as much shorter as the chroma is narrower); one plane for
+    /// RGB. `length` is the buffer's size.
+    package func planes(bytesPerRow: Int, height: Int) -> (planes: [(offset: Int, bytesPerRow: Int)], length: Int) {
+        guard isYUV else { return ([(0, bytesPerRow)], bytesPerRow * height) }
+        let chromaPitch = bytesPerRow / chromaDivisors.width
+        let chromaLength = chromaPitch * height / chromaDivisors.height
+        let luma = bytesPerRow * height
+        return ([(0, bytesPerRow), (luma, chromaPitch), (luma + chromaLength, chromaPitch)], luma + 2 * chromaLength)
+    }
+
     package var description: String {
         switch self {
         case .xrgb8888: "XRGB8888"
@@ -45,6 +63,17 @@ package enum KMSPixelFormat: Sendable, Hashable, CustomStringConvertible {
         case .yuv420: "YUV420"
         case .yuv422: "YUV422"
         case .yuv444: "YUV444"
+        }
+    }
+}
+
+extension KMSPixelFormat {
+    /// The planar YUV format that holds a JPEG's planes of `sampling`.
+    package init(_ sampling: ChromaSampling) {
+        switch sampling {
+        case .full: self = .yuv444
+        case .halfWidth: self = .yuv422
+        case .halfWidthAndHeight: self = .yuv420
         }
     }
 }
@@ -74,13 +103,12 @@ final class KMSBuffer {
     /// corresponding C functions are `drmModeCreateDumbBuffer`, `drmModeMapDumbBuffer`, `mmap`
     /// and `drmModeAddFB2`.
     init(card: Int32, device: String, width: Int, height: Int, format: KMSPixelFormat) throws(DeviceError) {
-        // A YUV picture is one buffer of bytes: the Y plane, then U and V below it, each chroma
-        // row half the luma row's length where the chroma is half as wide.
-        let divisors = format.chromaDivisors
-        let rows = format.isYUV ? height + 2 * height / (divisors.width * divisors.height) : height
-        // Luma rows a multiple of 64 bytes, so that chroma rows start aligned too.
-        let allocatedWidth = format.isYUV ? (width + 63) / 64 * 64 : width
+        // A YUV picture is one buffer of bytes (``KMSPixelFormat/planes(bytesPerRow:height:)``),
+        // asked for as rows of 8-bit pixels.
+        let requested = format.requestedRowLength(width: width)
         let bitsPerPixel: UInt32 = format.isYUV ? 8 : 32
+        let allocatedWidth = format.isYUV ? requested : width
+        let rows = format.planes(bytesPerRow: requested, height: height).length / requested
         var handle: UInt32 = 0
         var pitch: UInt32 = 0
         var size: UInt64 = 0
@@ -96,12 +124,8 @@ final class KMSBuffer {
             throw DeviceError.systemCall("mapping a display buffer", on: device, errno: code)
         }
         let lumaPitch = Int(pitch)
-        var planes: [(base: UnsafeMutableRawPointer, bytesPerRow: Int)] = [(mapping, lumaPitch)]
-        if format.isYUV {
-            let chromaPitch = lumaPitch / divisors.width
-            let chromaLength = chromaPitch * height / divisors.height
-            planes.append((mapping + lumaPitch * height, chromaPitch))
-            planes.append((mapping + lumaPitch * height + chromaLength, chromaPitch))
+        let planes = format.planes(bytesPerRow: lumaPitch, height: height).planes.map {
+            (base: mapping + $0.offset, bytesPerRow: $0.bytesPerRow)
         }
         var handles: (UInt32, UInt32, UInt32, UInt32) = (handle, format.isYUV ? handle : 0, format.isYUV ? handle : 0, 0)
         var pitches: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)

@@ -38,17 +38,7 @@ package struct KMSDisplay: ~Copyable {
     /// - Parameter captureFolder: where to write what the display shows through the card's
     ///   writeback connector, when asked (``KMSWriteback``); `nil`: never.
     package init(device: String, captureFolder: String? = nil, logger: Logger) throws(DeviceError) {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try Errno.catching { try FileDescriptor.open(FilePath(device), .readWrite, options: .closeOnExec) }
-        } catch {
-            let advice =
-                error == .permissionDenied
-                ? " Add the booth's user to the video group."
-                : error == .noSuchFileOrDirectory ? " Is the display's driver loaded (vc4-kms-v3d on a Raspberry Pi)?" : ""
-            let kind = error == .noSuchFileOrDirectory || error == .noSuchAddressOrDevice ? DeviceError.disconnected : .unavailable
-            throw kind.detailed("\(device): open failed: \(error).\(advice)")
-        }
+        let descriptor = try DisplayNode.open(device, missing: Self.missingAdvice)
         let card = descriptor.rawValue
         let found: (KMSPipeline, UInt32, KMSBufferPair, KMSBufferPair?, KMSWriteback?)
         do throws(DeviceError) {

@@ -160,17 +160,15 @@ extension KMSPipeline {
 }
 
 extension KMSDisplay {
+    /// What to check when a card's node is missing.
+    static let missingAdvice = "Is the display's driver loaded (vc4-kms-v3d on a Raspberry Pi)?"
+
     /// Describes the display `device` drives, setting nothing (the booth may be drawing on
     /// it): for `photobooth doctor`.
     package static func inspect(device: String) throws(DeviceError) -> String {
-        let card = open(device, O_RDWR | O_CLOEXEC)
-        guard card >= 0 else {
-            let code = errno
-            let gone = code == ENOENT || code == ENXIO || code == ENODEV
-            throw (gone ? DeviceError.disconnected : .unavailable).detailed(
-                "\(device): open failed: \(String(cString: strerror(code))).")
-        }
-        defer { close(card) }
+        let descriptor = try DisplayNode.open(device, missing: missingAdvice)
+        defer { try? descriptor.close() }
+        let card = descriptor.rawValue
         guard drmSetClientCap(card, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0,
             drmSetClientCap(card, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0
         else {
