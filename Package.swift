@@ -57,6 +57,10 @@ let package = Package(
         .target(name: "CJPEGRows", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .systemLibrary(name: "CLinuxFB"),
+        // libcamera (Debian's libcamera-dev): the Raspberry Pi's camera modules, through a
+        // small C face of its C++ API (CLibcameraShim).
+        .systemLibrary(name: "CLibcamera", pkgConfig: "libcamera", providers: [.apt(["libcamera-dev"])]),
+        .target(name: "CLibcameraShim", dependencies: ["CLibcamera"]),
         // libdrm: the screen through kernel modesetting (atomic commits, planes, page flips).
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // What Swift's Glibc module leaves out: pthread_setname_np and malloc_trim.
@@ -321,5 +325,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-    ]
+    ],
+    // libcamera's headers need C++17 (std::optional, structured bindings).
+    cxxLanguageStandard: .cxx17
 )
