@@ -129,6 +129,7 @@ let package = Package(
                 "CGPIOD",
                 "CLinuxFB",
                 "CDRM",
+                "CLibcameraShim",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

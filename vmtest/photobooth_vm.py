@@ -44,7 +44,7 @@ KIT_DIR = Path(__file__).resolve().parent
 # Modules every boot needs, plus those the device helpers load on demand. Their dependencies
 # come from modules.dep. configfs is a module in Debian's kernel (=m) but may be built in elsewhere.
 BOOT_MODULES = ["configfs", "virtio_pci", "9pnet_virtio", "9p", "bochs"]
-DEVICE_MODULES = ["vivid", "v4l2loopback", "gpio-sim", "vkms"]
+DEVICE_MODULES = ["vivid", "v4l2loopback", "gpio-sim", "vkms", "vimc"]
 
 FONTS = [
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -362,16 +362,23 @@ def binary_layer(binary: str, staging: Path, out: Path) -> None:
             if os.path.dirname(lib) not in lib_dirs:
                 lib_dirs.append(os.path.dirname(lib))
             pending.append(real)
-            # libv4l2 loads its plugins (libv4l-mplane ...) from a directory at run time.
-            if os.path.basename(lib).startswith(("libv4l2.so", "libv4lconvert.so")):
-                plugin_dir = os.path.join(os.path.dirname(lib), "libv4l")
-                if os.path.isdir(plugin_dir) and plugin_dir not in done:
+            # Plugins loaded from a directory at run time: libv4l2's (libv4l-mplane ...), and
+            # libcamera's image processing modules with their signatures, proxies and tuning files.
+            plugin_dirs = {("libv4l2.so", "libv4lconvert.so"): ["libv4l"],
+                           ("libcamera.so",): ["libcamera", "/usr/share/libcamera"]}
+            for prefixes, folders in plugin_dirs.items():
+                if not os.path.basename(lib).startswith(prefixes):
+                    continue
+                for folder in folders:
+                    plugin_dir = os.path.join(os.path.dirname(lib), folder)
+                    if not os.path.isdir(plugin_dir) or plugin_dir in done:
+                        continue
                     done.add(plugin_dir)
                     for root, _dirs, files in os.walk(plugin_dir):
                         for name in files:
                             path = os.path.join(root, name)
                             _copy_into(staging, path)
-                            if name.endswith(".so") or ".so." in name:
+                            if name.endswith(".so") or ".so." in name or name.endswith("_proxy"):
                                 pending.append(path)
     # An ld.so.cache for the copied directories: the binary may have found some of them through
     # the host's ld.so.conf (the Swift runtime, for one), which the guest does not have.

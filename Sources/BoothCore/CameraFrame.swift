@@ -11,6 +11,21 @@ public struct CameraFrame: Sendable {
         /// Red, green, blue, 3 bytes per pixel, `bytesPerRow` bytes per row: what libv4l2 converts
         /// Bayer and vendor formats to.
         case rgb24(bytesPerRow: Int)
+        /// Planar 4:2:0 YUV (I420), full-range BT.601 as JPEG has it: the luma plane's rows
+        /// `bytesPerRow` bytes apart, then the U plane and the V plane, a row half as long for
+        /// every two rows of luma. What the Raspberry Pi's camera modules give through libcamera.
+        case yuv420(bytesPerRow: Int)
+
+        /// The fewest bytes a raw frame of `width` x `height` holds (the last row need not be
+        /// padded); `nil` for Motion JPEG, whose length says nothing of its size.
+        public func bytesNeeded(width: Int, height: Int) -> Int? {
+            switch self {
+            case .mjpeg: nil
+            case .yuyv(let bytesPerRow): bytesPerRow * (height - 1) + width * 2
+            case .rgb24(let bytesPerRow): bytesPerRow * (height - 1) + width * 3
+            case .yuv420(let bytesPerRow): bytesPerRow * height + 2 * (bytesPerRow / 2) * ((height + 1) / 2)
+            }
+        }
     }
 
     /// The bytes exactly as the camera delivered them.

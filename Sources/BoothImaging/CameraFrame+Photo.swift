@@ -19,7 +19,27 @@ extension CameraFrame {
         case .rgb24(let bytesPerRow):
             try requireRows(of: bytesPerRow, bytesPerPixel: 3)
             return try JPEGEncoder().encode(rgbBitmap(bytesPerRow: bytesPerRow), quality: Self.photoQuality)
+        case .yuv420(let bytesPerRow):
+            // The camera's own planes, encoded as they are: no colour conversion, no copy.
+            try requireRows(of: bytesPerRow, bytesPerPixel: 1)
+            let planes = yuv420Planes(bytesPerRow: bytesPerRow)
+            let encoded = bytes.withUnsafeBytes { raw in
+                let base = raw.bindMemory(to: UInt8.self).baseAddress!
+                return Result { () throws(ImageError) in
+                    try JPEGEncoder().encode(
+                        planes: planes.offsets.map { base + $0 }, strides: planes.strides, width: width, height: height,
+                        subsampling: .halfWidthAndHeight, quality: Self.photoQuality)
+                }
+            }
+            return try encoded.get()
         }
+    }
+
+    /// Where a `.yuv420` frame's planes start in ``bytes``, and their rows' lengths.
+    func yuv420Planes(bytesPerRow: Int) -> (offsets: [Int], strides: [Int]) {
+        let chromaStart = bytesPerRow * height
+        let chromaSize = (bytesPerRow / 2) * ((height + 1) / 2)
+        return ([0, chromaStart, chromaStart + chromaSize], [bytesPerRow, bytesPerRow / 2, bytesPerRow / 2])
     }
 
     /// Checks that a raw frame holds every row it claims: a short buffer is a damaged frame.
@@ -27,10 +47,10 @@ extension CameraFrame {
         guard width > 0, height > 0, width % 2 == 0 || bytesPerPixel != 2 else {
             throw ImageError.malformed.detailed("a \(width)x\(height) raw frame cannot be a picture")
         }
-        guard bytesPerRow >= width * bytesPerPixel, bytes.count >= bytesPerRow * (height - 1) + width * bytesPerPixel
-        else {
+        let needed = encoding.bytesNeeded(width: width, height: height) ?? 0
+        guard bytesPerRow >= width * bytesPerPixel, bytes.count >= needed else {
             throw ImageError.truncated.detailed(
-                "a \(width)x\(height) raw frame needs \(bytesPerRow * height) bytes, the camera delivered \(bytes.count)")
+                "a \(width)x\(height) raw frame needs \(needed) bytes, the camera delivered \(bytes.count)")
         }
     }
 

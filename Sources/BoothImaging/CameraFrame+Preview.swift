@@ -30,13 +30,19 @@ extension CameraFrame {
             let fitted = FittedSize(fitting: self.width, self.height, within: width, height)
             return sampledRGB(bytesPerRow: bytesPerRow, size: fitted.atMost(self.width, self.height))
                 .resampled(toWidth: fitted.width, height: fitted.height)
+        case .yuv420(let bytesPerRow):
+            try requireRows(of: bytesPerRow, bytesPerPixel: 1)
+            let fitted = FittedSize(fitting: self.width, self.height, within: width, height)
+            return sampledYUV420(bytesPerRow: bytesPerRow, size: fitted.atMost(self.width, self.height))
+                .resampled(toWidth: fitted.width, height: fitted.height)
         }
     }
 
     /// Converts a YUYV frame to `.bgrx` at `size` (no larger than the frame), sampling the
     /// nearest source pixel, with the BT.601 limited-range matrix webcams use.
     private func sampledYUYV(bytesPerRow: Int, size: FittedSize) -> Bitmap {
-        sampled(bytesPerRow: bytesPerRow, size: size) { source, rowStart, column in
+        sampled(size: size) { source, row, column in
+            let rowStart = row * bytesPerRow
             // Y0 U Y1 V: each pair of pixels shares one U and one V.
             let pair = rowStart + (column & ~1) * 2
             let luma = 298 * (Int(source[rowStart + column * 2]) - 16) + 128
@@ -52,18 +58,35 @@ extension CameraFrame {
     /// Converts an RGB24 frame to `.bgrx` at `size` (no larger than the frame), sampling the
     /// nearest source pixel.
     private func sampledRGB(bytesPerRow: Int, size: FittedSize) -> Bitmap {
-        sampled(bytesPerRow: bytesPerRow, size: size) { source, rowStart, column in
-            let pixel = rowStart + column * 3
+        sampled(size: size) { source, row, column in
+            let pixel = row * bytesPerRow + column * 3
             return (source[pixel + 2], source[pixel + 1], source[pixel])
         }
     }
 
+    /// Converts a planar 4:2:0 frame to `.bgrx` at `size` (no larger than the frame), sampling
+    /// the nearest source pixel, with the full-range BT.601 matrix (JPEG's, which the booth asks
+    /// of libcamera).
+    private func sampledYUV420(bytesPerRow: Int, size: FittedSize) -> Bitmap {
+        let planes = yuv420Planes(bytesPerRow: bytesPerRow)
+        let (uStart, vStart, chromaRow) = (planes.offsets[1], planes.offsets[2], planes.strides[1])
+        return sampled(size: size) { source, row, column in
+            let luma = Int(source[row * bytesPerRow + column]) << 8 + 128
+            let chroma = (row / 2) * chromaRow + column / 2
+            let u = Int(source[uStart + chroma]) - 128
+            let v = Int(source[vStart + chroma]) - 128
+            return (
+                UInt8(clamping: (luma + 454 * u) >> 8), UInt8(clamping: (luma - 88 * u - 183 * v) >> 8),
+                UInt8(clamping: (luma + 359 * v) >> 8)
+            )
+        }
+    }
+
     /// A `.bgrx` bitmap at `size` whose every pixel is `convert` of the nearest source pixel
-    /// (given the raw bytes, the row's start and the column).
+    /// (given the raw bytes, the source row and column).
     @inline(__always)
     private func sampled(
-        bytesPerRow: Int, size: FittedSize,
-        convert: (UnsafeBufferPointer<UInt8>, _ rowStart: Int, _ column: Int) -> (blue: UInt8, green: UInt8, red: UInt8)
+        size: FittedSize, convert: (UnsafeBufferPointer<UInt8>, _ row: Int, _ column: Int) -> (blue: UInt8, green: UInt8, red: UInt8)
     ) -> Bitmap {
         let columns = nearestSamples(size.width, of: width)
         let rows = nearestSamples(size.height, of: height)
@@ -72,9 +95,8 @@ extension CameraFrame {
                 let source = raw.bindMemory(to: UInt8.self)
                 var offset = 0
                 for row in rows {
-                    let rowStart = row * bytesPerRow
                     for column in columns {
-                        let (blue, green, red) = convert(source, rowStart, column)
+                        let (blue, green, red) = convert(source, row, column)
                         output[offset] = blue
                         output[offset + 1] = green
                         output[offset + 2] = red

@@ -36,19 +36,29 @@ package struct JPEGEncoder: ~Copyable {
     /// Encodes planar 4:2:2 YUV (a camera's YUYV, deinterleaved) at `quality` without converting
     /// colours. The corresponding C function is `tjCompressFromYUVPlanes`.
     func encode(_ planes: YUV422Planes, quality: Int) throws(ImageError) -> Data {
-        var buffer: UnsafeMutablePointer<UInt8>? = nil
-        var size: UInt = 0
-        let strides: [Int32] = [Int32(planes.width), Int32(planes.width / 2), Int32(planes.width / 2)]
-        let status = planes.y.withUnsafeBufferPointer { y in
-            planes.u.withUnsafeBufferPointer { u in
-                planes.v.withUnsafeBufferPointer { v in
-                    var sources: [UnsafePointer<UInt8>?] = [y.baseAddress, u.baseAddress, v.baseAddress]
-                    return tjCompressFromYUVPlanes(
-                        handle, &sources, Int32(planes.width), strides, Int32(planes.height),
-                        Int32(TJSAMP_422.rawValue), &buffer, &size, Int32(min(max(quality, 1), 100)), 0)
+        try planes.y.withUnsafeBufferPointer { y throws(ImageError) in
+            try planes.u.withUnsafeBufferPointer { u throws(ImageError) in
+                try planes.v.withUnsafeBufferPointer { v throws(ImageError) in
+                    try encode(
+                        planes: [y.baseAddress!, u.baseAddress!, v.baseAddress!], strides: [planes.width, planes.width / 2, planes.width / 2],
+                        width: planes.width, height: planes.height, subsampling: .halfWidth, quality: quality)
                 }
             }
         }
+    }
+
+    /// Encodes planar YUV (full-range BT.601, JPEG's own) at `quality` without converting colours:
+    /// the luma, U and V planes at `planes`, their rows `strides` bytes apart, the chroma
+    /// subsampled as `subsampling`. The corresponding C function is `tjCompressFromYUVPlanes`.
+    func encode(
+        planes: [UnsafePointer<UInt8>], strides: [Int], width: Int, height: Int, subsampling: ChromaSampling, quality: Int
+    ) throws(ImageError) -> Data {
+        var buffer: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        var sources: [UnsafePointer<UInt8>?] = planes
+        let status = tjCompressFromYUVPlanes(
+            handle, &sources, Int32(width), strides.map { Int32($0) }, Int32(height), subsampling.turboJPEG, &buffer, &size,
+            Int32(min(max(quality, 1), 100)), 0)
         return try takeOver(buffer, size: size, status: status)
     }
 

@@ -494,7 +494,7 @@ struct DeviceSet: Sendable {
         let photoOnScreen = real.contains(.screen) || mirrored
         let camera: any Camera =
             real.contains(.camera)
-            ? V4L2Camera(settings: hardware.camera, logger: logger)
+            ? hardware.realCamera(logger: logger)
             : SimulatedCamera(
                 width: hardware.camera.width, height: hardware.camera.height, framesPerSecond: hardware.camera.framesPerSecond)
         let button = real.contains(.button) ? try GPIOButton(settings: hardware.shutter, logger: logger) : nil

@@ -39,13 +39,40 @@ package enum Doctor {
         }
 
         let cameraFix =
-            "plug the camera in and check `ls -l /dev/photobooth/ /dev/video*` (the booth's udev rules name a UVC webcam /dev/photobooth/camera; hardware.md says how to pick another); set camera.device (--camera) to its capture node; the user needs the video group."
+            "plug the camera in and check `ls -l /dev/photobooth/ /dev/video*` (the booth's udev rules name a UVC webcam /dev/photobooth/camera; hardware.md says how to pick another); set camera.device (--camera) to its capture node, or to libcamera:0 for a Raspberry Pi camera module (`cam -l` lists them); the user needs the video group."
         var formats: String?
-        run("camera", fix: cameraFix) {
-            let inspection = try V4L2Camera.inspect(hardware.camera)
-            let more = inspection.formats.count > 4 ? "; and \(inspection.formats.count - 4) more" : ""
-            formats = inspection.formats.prefix(4).joined(separator: "; ") + more
-            return "\(hardware.camera.device) is \(inspection.identity); the booth uses \(inspection.plan)."
+        let libcameraCamera = LibcameraCamera(settings: hardware.camera, logger: logger)
+        // libcamera's cameras (the Pi's camera modules), whichever camera is configured: what
+        // camera.device may name.
+        let listed = Result { () throws(DeviceError) in try LibcameraCamera.list() }
+        if case .success(let cameras) = listed, !cameras.isEmpty || libcameraCamera != nil {
+            let lines = cameras.map { camera in
+                "\(camera.name) \"\(camera.id)\"\(camera.model.map { " (\($0))" } ?? ""): \(camera.modes.joined(separator: ", "))"
+            }
+            checks.append(
+                Check(part: "libcamera cameras", passed: true, detail: lines.isEmpty ? "none found." : lines.joined(separator: "; "), fix: nil))
+        }
+        if let libcameraCamera {
+            run("camera", fix: cameraFix) {
+                let cameras = try listed.get()
+                let found: LibcameraCamera.Listing? =
+                    switch libcameraCamera.choice {
+                    case .index(let index): index < cameras.count ? cameras[index] : nil
+                    case .id(let id): cameras.first { $0.id == id }
+                    }
+                guard let found else {
+                    throw DoctorFailure("libcamera has no camera \(libcameraCamera.choice) (it finds \(cameras.count)).")
+                }
+                formats = found.modes.joined(separator: "; ")
+                return "\(libcameraCamera.name) is \"\(found.id)\"\(found.model.map { " (\($0))" } ?? ""), through libcamera."
+            }
+        } else {
+            run("camera", fix: cameraFix) {
+                let inspection = try V4L2Camera.inspect(hardware.camera)
+                let more = inspection.formats.count > 4 ? "; and \(inspection.formats.count - 4) more" : ""
+                formats = inspection.formats.prefix(4).joined(separator: "; ") + more
+                return "\(hardware.camera.device) is \(inspection.identity); the booth uses \(inspection.plan)."
+            }
         }
         if let formats {
             checks.append(Check(part: "camera formats", passed: true, detail: formats, fix: nil))
@@ -53,10 +80,13 @@ package enum Doctor {
                 "camera frames",
                 fix: "another program may hold the camera (`fuser \(hardware.camera.device)`), or choose another camera.size/camera.format."
             ) {
-                let camera = V4L2Camera(settings: hardware.camera, logger: logger)
-                guard let frame = try camera.captureOneFrame(timeout: .seconds(10)) else {
-                    throw DoctorFailure("no frame within 10 s in the chosen mode.")
-                }
+                let frame =
+                    if let libcameraCamera {
+                        try libcameraCamera.captureOneFrame(timeout: .seconds(10))
+                    } else {
+                        try V4L2Camera(settings: hardware.camera, logger: logger).captureOneFrame(timeout: .seconds(10))
+                    }
+                guard let frame else { throw DoctorFailure("no frame within 10 s in the chosen mode.") }
                 let image = try frame.photoJPEG()
                 return "delivered a \(frame.width)x\(frame.height) frame (\(image.count / 1024) KiB as a photo)."
             }

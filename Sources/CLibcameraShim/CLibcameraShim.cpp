@@ -1,8 +1,11 @@
 #include "CLibcameraShim.h"
 
 #include <libcamera/libcamera.h>
+#include <dirent.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -28,6 +31,29 @@ struct Mapping {
     std::vector<std::pair<void *, size_t>> regions;
 };
 
+/// Whether a device node this process has open (a camera's /dev/video*, /dev/v4l-subdev* or
+/// /dev/media*, which only libcamera opens in the booth) was removed: its device went away.
+bool deviceNodeRemoved() {
+    DIR *folder = opendir("/proc/self/fd");
+    if (folder == nullptr) return false;
+    bool removed = false;
+    while (dirent *entry = readdir(folder)) {
+        char target[256];
+        std::string link = std::string("/proc/self/fd/") + entry->d_name;
+        ssize_t length = readlink(link.c_str(), target, sizeof(target) - 1);
+        if (length <= 0) continue;
+        std::string path(target, static_cast<size_t>(length));
+        bool camera = path.rfind("/dev/video", 0) == 0 || path.rfind("/dev/v4l-subdev", 0) == 0 || path.rfind("/dev/media", 0) == 0;
+        const std::string deleted = " (deleted)";
+        if (camera && path.size() > deleted.size() && path.compare(path.size() - deleted.size(), deleted.size(), deleted) == 0) {
+            removed = true;
+            break;
+        }
+    }
+    closedir(folder);
+    return removed;
+}
+
 }  // namespace
 
 struct pb_lc_camera {
@@ -40,6 +66,7 @@ struct pb_lc_camera {
     pb_lc_frame_callback callback = nullptr;
     void *context = nullptr;
     bool started = false;
+    std::atomic<bool> stopping{false};
 
     /// On libcamera's thread: hands the finished request's frame over.
     void completed(Request *request) {
@@ -51,6 +78,9 @@ struct pb_lc_camera {
         if (found != request->buffers().end()) {
             const FrameMetadata &metadata = found->second->metadata();
             frame.sequence = metadata.sequence;
+            // The buffer's own time where the pipeline gave no sensor timestamp: the driver's,
+            // on the same monotonic clock.
+            if (frame.timestamp == 0) frame.timestamp = static_cast<int64_t>(metadata.timestamp);
             if (metadata.status == FrameMetadata::FrameError) frame.status = 2;
             const Mapping &mapping = mappings.at(frame.buffer);
             frame.plane_count = static_cast<uint32_t>(std::min<size_t>(3, mapping.planes.size()));
@@ -62,6 +92,16 @@ struct pb_lc_camera {
             }
         }
         callback(context, &frame);
+        // The buffer goes back to the camera once its frame is copied, but not while stopping.
+        if (request->status() == Request::RequestCancelled || stopping) return;
+        request->reuse(Request::ReuseBuffers);
+        if (int status = camera->queueRequest(request); status != 0) {
+            pb_lc_frame refused{};
+            refused.buffer = frame.buffer;
+            refused.status = 3;
+            refused.error = -status;
+            callback(context, &refused);
+        }
     }
 };
 
@@ -151,6 +191,9 @@ extern "C" pb_lc_camera *pb_lc_open(
             break;
         }
     }
+    // YUV as JPEG has it (full-range BT.601): the booth encodes the shot from the planes as
+    // they are, without converting colours.
+    if (stream.pixelFormat == formats::YUV420) stream.colorSpace = ColorSpace::Sycc;
     if (opened->configuration->validate() == CameraConfiguration::Invalid) {
         release();
         say(error, error_size, "the camera cannot be configured for " + stream.toString());
@@ -207,8 +250,28 @@ extern "C" void pb_lc_stream(pb_lc_camera *camera, uint32_t *width, uint32_t *he
     *stride = stream.stride;
 }
 
-extern "C" int32_t pb_lc_start(pb_lc_camera *camera) {
-    if (int status = camera->camera->start(); status != 0) return status;
+extern "C" void pb_lc_stream_text(pb_lc_camera *camera, char *text, size_t text_size) {
+    const StreamConfiguration &stream = camera->configuration->at(0);
+    say(text, text_size, stream.toString() + " " + ColorSpace::toString(stream.colorSpace) + " (" +
+        std::to_string(stream.bufferCount) + " buffers)");
+}
+
+extern "C" int32_t pb_lc_camera_model(pb_lc_manager *manager, const char *id, char *text, size_t text_size) {
+    std::shared_ptr<Camera> camera = manager->cameras.get(id);
+    if (!camera) return -1;
+    const auto model = camera->properties().get(properties::Model);
+    say(text, text_size, model ? *model : std::string());
+    return 0;
+}
+
+extern "C" int32_t pb_lc_start(pb_lc_camera *camera, uint32_t frames_per_second) {
+    // The frame rate, where the camera lets it be set (vimc does not).
+    ControlList controls(controls::controls);
+    if (frames_per_second > 0 && camera->camera->controls().count(&controls::FrameDurationLimits) > 0) {
+        const int64_t frame = 1000000 / frames_per_second;
+        controls.set(controls::FrameDurationLimits, Span<const int64_t, 2>({frame, frame}));
+    }
+    if (int status = camera->camera->start(&controls); status != 0) return status;
     camera->started = true;
     for (auto &request : camera->requests) {
         if (int status = camera->camera->queueRequest(request.get()); status != 0) return status;
@@ -216,16 +279,18 @@ extern "C" int32_t pb_lc_start(pb_lc_camera *camera) {
     return 0;
 }
 
-extern "C" int32_t pb_lc_requeue(pb_lc_camera *camera, int32_t buffer) {
-    if (buffer < 0 || static_cast<size_t>(buffer) >= camera->requests.size()) return -EINVAL;
-    Request *request = camera->requests[buffer].get();
-    request->reuse(Request::ReuseBuffers);
-    return camera->camera->queueRequest(request);
+extern "C" int32_t pb_lc_gone(pb_lc_camera *camera) {
+    (void)camera;
+    return deviceNodeRemoved() ? 1 : 0;
 }
 
 extern "C" void pb_lc_close(pb_lc_camera *camera) {
     if (camera == nullptr) return;
-    if (camera->started) camera->camera->stop();
+    camera->stopping = true;
+    // A camera whose device went away is left as it is: libcamera 0.0.3 cannot stop it (its
+    // devices refuse to stop streaming, so its requests never come back) and aborts the
+    // process on that. Its buffers and devices are freed with the camera manager.
+    if (camera->started && !deviceNodeRemoved()) camera->camera->stop();
     camera->camera->requestCompleted.disconnect(camera);
     camera->requests.clear();
     camera->allocator.reset();

@@ -185,6 +185,8 @@ struct ConfigurationTests {
             try failure("screen: {device: card1}").contains(
                 "screen.device: \"card1\" is not allowed; use auto, or an absolute path such as /dev/dri/card1 or /dev/fb0"))
         #expect(try load("screen: {device: auto}").hardware.screen.device == "auto")
+        #expect(try failure("camera: {device: video0}").contains("use an absolute path such as /dev/video0, or libcamera:0"))
+        #expect(try load("camera: {device: \"libcamera:0\"}").hardware.camera.device == "libcamera:0")
     }
 
     @Test("An unknown key or section is refused with the keys there are")

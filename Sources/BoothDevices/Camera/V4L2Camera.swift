@@ -269,10 +269,10 @@ final class CameraSession {
             let tail = buffer.bytes.suffix(4096)
             let ended = zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
             if !ended { return "cut short (no end-of-image marker)" }
-        case .yuyv(let bytesPerRow), .rgb24(let bytesPerRow):
-            let bytesPerPixel = if case .yuyv = encoding { 2 } else { 3 }
-            let needed = bytesPerRow * (height - 1) + width * bytesPerPixel
-            if buffer.bytes.count < needed { return "short: \(buffer.bytes.count) of \(needed) bytes" }
+        case .yuyv, .rgb24, .yuv420:
+            if let needed = encoding.bytesNeeded(width: width, height: height), buffer.bytes.count < needed {
+                return "short: \(buffer.bytes.count) of \(needed) bytes"
+            }
         }
         return nil
     }

@@ -52,8 +52,13 @@ extension Setting<String> {
 // MARK: - Camera
 
 extension Setting<String> {
-    /// `camera.device`: the camera's capture node.
-    package static var cameraDevice: Self { path("camera.device") { $0.hardware.camera.device = $1 } }
+    /// `camera.device`: the camera's capture node, or a libcamera camera (`libcamera:0`, or
+    /// `libcamera:` and its id).
+    package static var cameraDevice: Self {
+        Setting(
+            "camera.device", allowed: "an absolute path such as /dev/video0, or libcamera:0 (or libcamera: and the camera's id)",
+            where: { $0.hasPrefix("/") || LibcameraCamera.Choice(device: $0) != nil }, store: { $0.hardware.camera.device = $1 })
+    }
 }
 
 extension Setting<FrameSize> {

@@ -20,14 +20,17 @@ typedef struct pb_lc_camera pb_lc_camera;
 
 /// A finished frame, valid during the callback only. `planes` are mapped read-only.
 typedef struct {
-    /// The buffer's number, for pb_lc_requeue once the frame has been copied.
+    /// The buffer's number.
     int32_t buffer;
-    /// The sensor's timestamp of the frame's start of exposure, in nanoseconds (libcamera's
-    /// SensorTimestamp; 0 when the pipeline gave none).
+    /// The sensor's timestamp of the frame's start of exposure, in nanoseconds of the monotonic
+    /// clock (libcamera's SensorTimestamp, else the buffer's own).
     int64_t timestamp;
     uint32_t sequence;
-    /// 0: complete; 1: cancelled (the camera stopped); 2: an error (the camera is gone).
+    /// 0: complete; 1: cancelled (the camera stopped); 2: an error (the frame is lost);
+    /// 3: the camera refused the buffer back (`error` says why: it is gone).
     int32_t status;
+    /// The errno of status 3.
+    int32_t error;
     uint32_t plane_count;
     const uint8_t *planes[3];
     size_t lengths[3];
@@ -55,11 +58,20 @@ pb_lc_camera *pb_lc_open(
     pb_lc_frame_callback callback, void *context, char *error, size_t error_size);
 /// The stream as configured: size, format (DRM fourcc) and bytes per row of the first plane.
 void pb_lc_stream(pb_lc_camera *camera, uint32_t *width, uint32_t *height, uint32_t *format, uint32_t *stride);
-/// Starts the camera and queues every buffer; 0 or a negative errno.
-int32_t pb_lc_start(pb_lc_camera *camera);
-/// Gives buffer `buffer` back to the camera; 0 or a negative errno.
-int32_t pb_lc_requeue(pb_lc_camera *camera, int32_t buffer);
-/// Stops the camera (pending frames come back cancelled) and releases it.
+/// The stream as configured, in libcamera's words ("640x480-YUV420 sYCC (4 buffers)").
+void pb_lc_stream_text(pb_lc_camera *camera, char *text, size_t text_size);
+/// Camera `id`'s sensor model ("imx708"; empty when the pipeline names none) into `text`; 0,
+/// or -1 when there is no such camera.
+int32_t pb_lc_camera_model(pb_lc_manager *manager, const char *id, char *text, size_t text_size);
+/// Starts the camera at `frames_per_second` (where it lets it be set; 0 for its own rate) and
+/// queues every buffer; 0 or a negative errno. Each buffer goes back to the camera once the
+/// callback for its frame has returned.
+int32_t pb_lc_start(pb_lc_camera *camera, uint32_t frames_per_second);
+/// 1 when a camera device node libcamera has open was removed (the camera, or another, was
+/// unplugged or its driver unbound), else 0.
+int32_t pb_lc_gone(pb_lc_camera *camera);
+/// Stops the camera (pending frames come back cancelled) and releases it; a camera whose
+/// device went away is not stopped (libcamera 0.0.3 would abort).
 void pb_lc_close(pb_lc_camera *camera);
 
 #ifdef __cplusplus
