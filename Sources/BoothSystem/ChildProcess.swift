@@ -5,7 +5,8 @@ import SystemPackage
 /// standard error is the booth's (the journal, the serial console). Used where a library may
 /// abort the process that hosts it: the booth keeps running when the child dies.
 ///
-/// Every call blocks; a child is run and read from a dedicated thread.
+/// Every call blocks; a child is run and read from a dedicated thread. A child is ended and
+/// waited for when its owner is done with it, never left behind.
 package final class ChildProcess {
     package let pid: pid_t
     /// The read end of the child's standard output.
@@ -24,10 +25,23 @@ package final class ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
         posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        // The child starts with no signal blocked or ignored: the booth ignores some (SIGPIPE,
+        // SIGHUP, and SIGTERM while it waits for it on a dispatch source), which a child would
+        // inherit.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         close(ends[1])
         guard status == 0 else {
             close(ends[0])
@@ -53,10 +67,11 @@ package final class ChildProcess {
         return true
     }
 
-    /// Ends the child (SIGTERM, which it does not catch) and waits for it; returns how it ended.
+    /// Ends the child at once (SIGKILL: it holds nothing to save, and the kernel releases its
+    /// devices) and waits for it; returns how it ended.
     @discardableResult
     package func stop() -> String {
-        if reaped == nil { kill(pid, SIGTERM) }
+        if reaped == nil { kill(pid, SIGKILL) }
         return wait()
     }
 
