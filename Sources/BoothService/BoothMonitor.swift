@@ -21,6 +21,7 @@ final class BoothMonitor: Sendable {
         var photosTaken = 0
         var saveBucketCounts = Array(repeating: 0, count: BoothMonitor.saveBuckets.count)
         var saveSum = 0.0
+        var frames: UInt64 = 0
         var droppedFrames: UInt64 = 0
         var cameraReconnects = 0
         var state = BoothState.Kind.starting
@@ -67,6 +68,10 @@ final class BoothMonitor: Sendable {
                 counts.saveBucketCounts[index] += 1
             }
         }
+    }
+
+    func frameDelivered() {
+        counts.withLock { $0.frames += 1 }
     }
 
     func framesDropped(_ count: UInt64) {
@@ -131,6 +136,9 @@ final class BoothMonitor: Sendable {
         text.addHistogram(
             "photobooth_save_duration_seconds", help: "From the chosen frame to the photo committed to disk and catalog.",
             buckets: Array(zip(Self.saveBuckets, counts.saveBucketCounts)), sum: counts.saveSum, count: counts.photosTaken)
+        text.add(
+            "photobooth_camera_frames_total", .counter, help: "Frames the camera delivered (their rate is the camera's frame rate).",
+            value: counts.frames)
         text.add(
             "photobooth_camera_dropped_frames_total", .counter,
             help: "Frames the camera or the booth dropped (gaps in the camera's frame counter).", value: counts.droppedFrames)

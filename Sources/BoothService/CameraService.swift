@@ -94,6 +94,7 @@ final class CameraService: Service {
                             metrics?.framesDropped(frame.sequence - lastSequence - 1)
                         }
                         lastSequence = frame.sequence
+                        metrics?.frameDelivered()
                         progress.lastFrame.store(MonotonicClock().now.nanoseconds, ordering: .relaxed)
                         if !progress.delivered.exchange(true, ordering: .relaxed) {
                             logger.info("Camera \(camera.name) delivers frames.")

@@ -14,6 +14,8 @@ struct BoothMonitorTests {
         let monitor = BoothMonitor(dataDirectory: URL(fileURLWithPath: NSTemporaryDirectory()))
         monitor.photoStored(after: .milliseconds(40))
         monitor.photoStored(after: .milliseconds(700))
+        monitor.frameDelivered()
+        monitor.frameDelivered()
         monitor.framesDropped(3)
         monitor.cameraReconnected()
         monitor.stateChanged(to: .idle)
@@ -37,6 +39,9 @@ struct BoothMonitorTests {
             photobooth_save_duration_seconds_bucket{le="+Inf"} 2
             photobooth_save_duration_seconds_sum 0.74
             photobooth_save_duration_seconds_count 2
+            # HELP photobooth_camera_frames_total Frames the camera delivered (their rate is the camera's frame rate).
+            # TYPE photobooth_camera_frames_total counter
+            photobooth_camera_frames_total 2
             # HELP photobooth_camera_dropped_frames_total Frames the camera or the booth dropped (gaps in the camera's frame counter).
             # TYPE photobooth_camera_dropped_frames_total counter
             photobooth_camera_dropped_frames_total 3
