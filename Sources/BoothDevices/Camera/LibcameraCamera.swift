@@ -131,25 +131,32 @@ public struct LibcameraCamera: Camera {
             case .timedOut: continue
             case .ready: break
             }
-            let frame: CameraFrame?
+            let record: Record
             do {
-                guard let record = try readRecord(from: child, header: &header) else {
-                    throw DeviceError.disconnected.detailed("the camera process ended (\(child.wait())); it said why above.")
-                }
-                frame = record
-            } catch let error as DeviceError {
-                throw error
+                record = try readRecord(from: child, header: &header)
             } catch {
                 throw DeviceError.disconnected.detailed("the camera process's output broke off (\(error)); it ended with \(child.stop()).")
             }
-            if let frame { deliver(frame) }
+            switch record {
+            case .frame(let frame): deliver(frame)
+            case .unreadable: continue
+            case .end: throw DeviceError.disconnected.detailed("the camera process ended (\(child.wait())); it said why above.")
+            }
         }
     }
 
-    /// Reads one record of the camera process: `nil` at the end of its output; the frame, or
-    /// `nil` inside for a frame the booth cannot read (counted and dropped).
-    private func readRecord(from child: ChildProcess, header: inout [UInt8]) throws -> CameraFrame?? {
-        guard try header.withUnsafeMutableBytes({ try child.read(into: $0) }) else { return nil }
+    /// What the camera process sent.
+    private enum Record {
+        case frame(CameraFrame)
+        /// A frame the booth cannot read (counted and dropped).
+        case unreadable
+        /// The end of its output: it ended.
+        case end
+    }
+
+    /// Reads one record of the camera process.
+    private func readRecord(from child: ChildProcess, header: inout [UInt8]) throws -> Record {
+        guard try header.withUnsafeMutableBytes({ try child.read(into: $0) }) else { return .end }
         let record = try header.withUnsafeBytes { try LibcameraWire.header($0) }
         var model = [UInt8](repeating: 0, count: record.modelLength)
         var bytes = Data(count: record.length)
@@ -160,9 +167,9 @@ public struct LibcameraCamera: Camera {
             if count == 1 || count % 100 == 0 {
                 logger.warning("Camera \(name) sent a frame the booth cannot read (\(record)); \(count) so far.")
             }
-            return .some(nil)
+            return .unreadable
         }
-        return frame
+        return .frame(frame)
     }
 
     /// Opens the camera in the configured mode and waits up to `timeout` for a frame it can use.
