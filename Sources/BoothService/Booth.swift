@@ -633,3 +633,11 @@ struct ScreenGroup: Screen {
 package struct BoothError: Error, CustomStringConvertible {
     package let description: String
 }
+
+extension HardwareConfiguration {
+    /// The camera `camera.device` names: a libcamera camera (`libcamera:0`) or a V4L2 device.
+    func realCamera(logger: Logger) -> any Camera {
+        if let camera = LibcameraCamera(settings: camera, logger: logger) { return camera }
+        return V4L2Camera(settings: camera, logger: logger)
+    }
+}

@@ -25,24 +25,24 @@ import SystemPackage
 /// so the shot is the frame exposed nearest the end of the countdown, as with a V4L2 camera.
 public struct LibcameraCamera: Camera {
     /// The prefix of `camera.device` that names a libcamera camera.
-    package static let scheme = "libcamera:"
+    public static let scheme = "libcamera:"
 
     /// Which camera `camera.device` names.
-    package enum Choice: Sendable, Hashable, CustomStringConvertible {
+    public enum Choice: Sendable, Hashable, CustomStringConvertible {
         /// The camera at this place in libcamera's list (0: the first).
         case index(Int)
         /// The camera with this id ("/base/soc/i2c0mux/i2c@1/imx708@1a").
         case id(String)
 
         /// The camera `device` names, or `nil` when it names no libcamera camera.
-        package init?(device: String) {
+        public init?(device: String) {
             guard device.hasPrefix(LibcameraCamera.scheme) else { return nil }
             let rest = String(device.dropFirst(LibcameraCamera.scheme.count))
             guard !rest.isEmpty else { return nil }
             if let index = Int(rest), index >= 0 { self = .index(index) } else { self = .id(rest) }
         }
 
-        package var description: String {
+        public var description: String {
             switch self {
             case .index(let index): "\(LibcameraCamera.scheme)\(index)"
             case .id(let id): "\(LibcameraCamera.scheme)\(id)"

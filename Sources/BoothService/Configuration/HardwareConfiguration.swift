@@ -2,7 +2,6 @@ import BoothCore
 import BoothDevices
 import BoothScreen
 import Foundation
-import Logging
 
 /// The booth's real parts and how they are wired. Every field has the default a Raspberry Pi
 /// booth with a USB webcam and a USB-serial keypad needs.
@@ -74,12 +73,4 @@ package struct ScreenSettings: Sendable, Hashable {
     package var fonts = ScreenFonts.dejaVu
 
     package init() {}
-}
-
-extension HardwareConfiguration {
-    /// The camera `camera.device` names: a libcamera camera (`libcamera:0`) or a V4L2 device.
-    func realCamera(logger: Logger) -> any Camera {
-        if let camera = LibcameraCamera(settings: camera, logger: logger) { return camera }
-        return V4L2Camera(settings: camera, logger: logger)
-    }
 }
