@@ -16,7 +16,7 @@ struct HardwareOptions: ParsableArguments {
             valueName: "file"))
     var config: String?
 
-    @Option(.cameraDevice, help: "The camera's device", valueName: "path")
+    @Option(.cameraDevice, help: "The camera's device, or libcamera:0 for a Raspberry Pi camera module", valueName: "path")
     var camera: String?
     @Option(.cameraSize, help: "The camera's frame size", valueName: "WxH")
     var cameraSize: FrameSize?
