@@ -20,9 +20,11 @@ struct LibcameraCameraCommand: ParsableCommand {
     var cameraFps: Int
     @Option(name: .long, help: "Frames dropped while exposure and white balance settle.")
     var settleFrames: Int = 5
+    @Option(name: .long, help: "The least important log lines written: the booth's own level.")
+    var logLevel: String = "info"
 
     func run() throws {
-        startLogging(at: .info)
+        startLogging(at: Logger.Level(rawValue: logLevel) ?? .info)
         let logger = Logger(label: "photobooth")
         let sides = cameraSize.split(separator: "x").compactMap { Int($0) }
         guard sides.count == 2 else { throw ValidationError("--camera-size takes WxH, such as 1280x720.") }

@@ -97,6 +97,7 @@ public struct LibcameraCamera: Camera {
         [
             "photobooth", "libcamera-camera", "--camera", settings.device, "--camera-size", "\(settings.width)x\(settings.height)",
             "--camera-fps", "\(settings.framesPerSecond)", "--settle-frames", "\(settings.settleFrames)",
+            "--log-level", logger.logLevel.rawValue,
         ]
     }
 
