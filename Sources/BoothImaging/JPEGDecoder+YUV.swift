@@ -103,9 +103,9 @@ extension JPEGDecoder {
     }
 }
 
-/// How a display plane that scales shows a Motion JPEG frame as the live preview: the JPEG's
-/// YUV planes decoded at their shape's scale, stretched by the display to `width` x `height`
-/// (the largest size with the frame's shape that fits the screen), centred.
+/// How a display plane that scales shows a camera frame as the live preview: the frame's YUV
+/// planes at their shape's scale, stretched by the display to `width` x `height` (the largest
+/// size with the frame's shape that fits the screen), centred.
 package struct PlanePreview: Sendable, Hashable {
     package let shape: YUVShape
     package let x: Int
@@ -114,21 +114,90 @@ package struct PlanePreview: Sendable, Hashable {
     package let height: Int
 }
 
+extension YUVShape {
+    /// A planar 4:2:0 frame's planes with every `scale`th sample of every `scale`th row kept.
+    init(yuv420Width width: Int, height: Int, scale: ScalingFactor) {
+        let (pictureWidth, pictureHeight) = (scale.scaled(width), scale.scaled(height))
+        // Whole chroma samples, as TurboJPEG's planes: the last row or column repeated.
+        self.init(
+            width: (pictureWidth + 1) & ~1, height: (pictureHeight + 1) & ~1, sampling: .halfWidthAndHeight, scale: scale,
+            pictureWidth: pictureWidth, pictureHeight: pictureHeight)
+    }
+}
+
 extension CameraFrame {
     /// How a plane that scales shows this frame on a `screenWidth` x `screenHeight` screen; `nil`
-    /// when it must be decoded to pixels instead (not Motion JPEG, or colour no plane takes).
+    /// when it must be converted to pixels instead (a YUYV or RGB frame, a Motion JPEG whose
+    /// colour no plane takes).
     ///
-    /// The decode is no larger than the screen needs: the strongest TurboJPEG reduction whose
-    /// picture still covers the fitted size, so the display only ever shrinks it a little.
+    /// The planes are no larger than the screen needs: the strongest power-of-two reduction
+    /// whose picture still covers the fitted size (TurboJPEG's while it decodes a Motion JPEG
+    /// frame, every other sample of a 4:2:0 frame's), so the display only ever shrinks it a
+    /// little.
     package func planePreview(fitting screenWidth: Int, _ screenHeight: Int, decoder: borrowing JPEGDecoder) throws(ImageError)
         -> PlanePreview?
     {
-        guard encoding == .mjpeg else { return nil }
         let fitted = FittedSize(fitting: width, height, within: screenWidth, screenHeight)
         let scale = ScalingFactor.strongest(keepingLongestSide: max(fitted.width, fitted.height), width: width, height: height)
-        guard let shape = try decoder.header(of: bytes).yuvShape(scale: scale) else { return nil }
+        let shape: YUVShape
+        switch encoding {
+        case .mjpeg:
+            guard let decoded = try decoder.header(of: bytes).yuvShape(scale: scale) else { return nil }
+            shape = decoded
+        case .yuv420(let bytesPerRow):
+            try requireRows(of: bytesPerRow, bytesPerPixel: 1)
+            shape = YUVShape(yuv420Width: width, height: height, scale: scale)
+        case .yuyv, .rgb24:
+            return nil
+        }
         return PlanePreview(
             shape: shape, x: (screenWidth - fitted.width) / 2, y: (screenHeight - fitted.height) / 2, width: fitted.width,
             height: fitted.height)
+    }
+
+    /// Writes this frame's YUV planes, as `shape` (its ``planePreview(fitting:_:decoder:)``'s)
+    /// holds them, into `planes` (Y, U, V: where each starts and the bytes from one row to the
+    /// next): a Motion JPEG frame decoded at the shape's scale with the fast DCT, a 4:2:0 frame's
+    /// planes copied, every `scale`th sample of every `scale`th row. No colour is converted.
+    package func writePlanes(
+        _ shape: YUVShape, into planes: [(base: UnsafeMutableRawPointer, bytesPerRow: Int)], decoder: borrowing JPEGDecoder
+    ) throws(ImageError) {
+        switch encoding {
+        case .mjpeg:
+            try decoder.decodeYUV(bytes, as: shape, into: planes, fast: true)
+        case .yuv420(let bytesPerRow):
+            try requireRows(of: bytesPerRow, bytesPerPixel: 1)
+            copyYUV420(bytesPerRow: bytesPerRow, as: shape, into: planes)
+        case .yuyv, .rgb24:
+            throw ImageError.malformed.detailed("a \(encoding) frame has no YUV planes to show")
+        }
+    }
+
+    /// Copies a `.yuv420` frame's planes into `planes` at `shape`'s scale; rows and columns the
+    /// shape has beyond the frame's repeat its last.
+    private func copyYUV420(bytesPerRow: Int, as shape: YUVShape, into planes: [(base: UnsafeMutableRawPointer, bytesPerRow: Int)]) {
+        precondition(planes.count == 3, "YUV has three planes")
+        let source = yuv420Planes(bytesPerRow: bytesPerRow)
+        let step = shape.scale.rawValue
+        bytes.withUnsafeBytes { raw in
+            let frame = raw.bindMemory(to: UInt8.self).baseAddress!
+            for (plane, target) in planes.enumerated() {
+                let divisor = plane == 0 ? 1 : 2
+                let (sourceWidth, sourceHeight) = ((width + divisor - 1) / divisor, (height + divisor - 1) / divisor)
+                for row in 0..<shape.height / divisor {
+                    let from = frame + source.offsets[plane] + min(row * step, sourceHeight - 1) * source.strides[plane]
+                    let to = (target.base + row * target.bytesPerRow).assumingMemoryBound(to: UInt8.self)
+                    // The columns the frame has, then its last one repeated.
+                    let rowWidth = shape.width / divisor
+                    let inside = min(rowWidth, (sourceWidth - 1) / step + 1)
+                    if step == 1 {
+                        to.update(from: from, count: inside)
+                    } else {
+                        for column in 0..<inside { to[column] = from[column &* step] }
+                    }
+                    (to + inside).update(repeating: from[sourceWidth - 1], count: rowWidth - inside)
+                }
+            }
+        }
     }
 }

@@ -9,12 +9,12 @@ import Logging
 ///
 /// With an overlay plane, a preview frame costs only its decode: a Motion JPEG frame's YUV
 /// planes are decoded at the scale the screen needs straight into the preview plane's hidden
-/// buffer, and the display scales and converts them; the booth's words are painted on the
-/// transparent layer above only when the content changes (a countdown's second, a new screen).
-/// Where the plane cannot show the frame so (a raw camera frame, a display that cannot scale),
-/// the frame is decoded and fitted to the screen into the plane's screen-sized buffer. Without
-/// an overlay plane the whole screen is composed on the CPU, as on a framebuffer, and shown
-/// tear-free.
+/// buffer (a 4:2:0 frame's, a libcamera camera's, are copied there), and the display scales
+/// and converts them; the booth's words are painted on the transparent layer above only when
+/// the content changes (a countdown's second, a new screen). Where the plane cannot show the
+/// frame so (a YUYV or RGB frame, a display that cannot scale), the frame is decoded and fitted
+/// to the screen into the plane's screen-sized buffer. Without an overlay plane the whole screen
+/// is composed on the CPU, as on a framebuffer, and shown tear-free.
 struct KMSScreenTarget: ~Copyable, DisplayTarget {
     private var display: KMSDisplay
     private let decoder: JPEGDecoder
@@ -97,7 +97,7 @@ struct KMSScreenTarget: ~Copyable, DisplayTarget {
                 at: KMSRectangle(x: plan.x, y: plan.y, width: plan.width, height: plan.height))
         {
             do {
-                try decoder.decodeYUV(frame.bytes, as: plan.shape, into: picture.planes, fast: true)
+                try frame.writePlanes(plan.shape, into: picture.planes, decoder: decoder)
             } catch {
                 return cannotShow(frame, error)
             }

@@ -59,33 +59,35 @@ struct PreviewBenchmark {
             }
         }
         print("")
-        print("The preview per frame on KMS: the frame's YUV planes decoded at scale into the preview plane's buffer, which the")
-        print("display scales; the words are on a plane above, painted only when the screen's content changes (paint, once).")
+        print("The preview per frame on KMS: the frame's YUV planes decoded at scale into the preview plane's buffer (a Motion JPEG")
+        print("webcam's), or copied there (a libcamera camera's 4:2:0), which the display scales; the words are on a plane above,")
+        print("painted only when the screen's content changes (paint, once).")
         print("")
         print(
-            "camera     screen      decode at     planes                 decode  (fps here)  instructions  Pi 4 core at \(Self.previewRate) fps  paint, once"
+            "camera            screen      decode at     planes                 decode  (fps here)  instructions  Pi 4 core at \(Self.previewRate) fps  paint, once"
         )
-        for (width, height) in Self.cameras {
-            for (screenWidth, screenHeight) in Self.displays {
-                let pipeline = try PlanePreviewPipeline(camera: (width, height), screen: (screenWidth, screenHeight))
-                let (decode, paint) = pipeline.measure(runs: runs)
-                let instructions =
-                    counter.unavailable == nil
-                    ? try counter.perRepeat(
-                        ["--preview-frames", "\(width)", "\(height)", "\(screenWidth)", "\(screenHeight)", PlanePreviewPipeline.argument])
-                    : nil
-                print(
-                    [
-                        "\(width)x\(height)".padding(toLength: 10, withPad: " ", startingAt: 0),
-                        "\(screenWidth)x\(screenHeight)".padding(toLength: 11, withPad: " ", startingAt: 0),
-                        "\(pipeline.plan.shape.scale)".padding(toLength: 13, withPad: " ", startingAt: 0),
-                        "\(pipeline.plan.shape.width)x\(pipeline.plan.shape.height) \(pipeline.plan.shape.sampling)".padding(
-                            toLength: 22, withPad: " ", startingAt: 0),
-                        Benchmark.format(decode).padding(toLength: 7, withPad: " ", startingAt: 0),
-                        "(\(String(format: "%.0f", 1 / decode.inSeconds)))".padding(toLength: 11, withPad: " ", startingAt: 0),
-                        Self.cost(instructions).padding(toLength: 33, withPad: " ", startingAt: 0),
-                        Benchmark.format(paint),
-                    ].joined(separator: " "))
+        for kind in PlanePreviewPipeline.Kind.allCases {
+            for (width, height) in Self.cameras {
+                for (screenWidth, screenHeight) in Self.displays {
+                    let pipeline = try PlanePreviewPipeline(kind, camera: (width, height), screen: (screenWidth, screenHeight))
+                    let (decode, paint) = pipeline.measure(runs: runs)
+                    let instructions =
+                        counter.unavailable == nil
+                        ? try counter.perRepeat(["--preview-frames", "\(width)", "\(height)", "\(screenWidth)", "\(screenHeight)", kind.rawValue])
+                        : nil
+                    print(
+                        [
+                            "\(width)x\(height) \(kind.frames)".padding(toLength: 17, withPad: " ", startingAt: 0),
+                            "\(screenWidth)x\(screenHeight)".padding(toLength: 11, withPad: " ", startingAt: 0),
+                            "\(pipeline.plan.shape.scale)".padding(toLength: 13, withPad: " ", startingAt: 0),
+                            "\(pipeline.plan.shape.width)x\(pipeline.plan.shape.height) \(pipeline.plan.shape.sampling)".padding(
+                                toLength: 22, withPad: " ", startingAt: 0),
+                            Benchmark.format(decode).padding(toLength: 7, withPad: " ", startingAt: 0),
+                            "(\(String(format: "%.0f", 1 / decode.inSeconds)))".padding(toLength: 11, withPad: " ", startingAt: 0),
+                            Self.cost(instructions).padding(toLength: 33, withPad: " ", startingAt: 0),
+                            Benchmark.format(paint),
+                        ].joined(separator: " "))
+                }
             }
         }
     }
@@ -99,12 +101,13 @@ struct PreviewBenchmark {
     }
 
     /// `--preview-frames W H SW SH FORMAT COUNT`: what the benchmark runs under Callgrind,
-    /// COUNT frames of one case after setting it up (FORMAT `KMS`: the plane path).
+    /// COUNT frames of one case after setting it up (FORMAT `KMS` or `KMS-YUV420`: the plane
+    /// path).
     static func runFrames(_ arguments: [String]) throws {
         let numbers = arguments.compactMap(Int.init)
         guard arguments.count == 6, numbers.count == 5 else { throw UsageError() }
-        if arguments[4] == PlanePreviewPipeline.argument {
-            let pipeline = try PlanePreviewPipeline(camera: (numbers[0], numbers[1]), screen: (numbers[2], numbers[3]))
+        if let kind = PlanePreviewPipeline.Kind(rawValue: arguments[4]) {
+            let pipeline = try PlanePreviewPipeline(kind, camera: (numbers[0], numbers[1]), screen: (numbers[2], numbers[3]))
             for _ in 0..<numbers[4] { try pipeline.drawFrame() }
             return
         }
@@ -121,10 +124,34 @@ private func webcamFrame(width: Int, height: Int) throws -> CameraFrame {
     return CameraFrame(bytes: jpeg, encoding: .mjpeg, width: width, height: height, timestamp: MonotonicInstant(nanoseconds: 0), sequence: 1)
 }
 
-/// One case of the preview on KMS: a camera's frame decoded into a preview plane's memory (laid
+/// The same picture as a libcamera camera's frame: planar 4:2:0 (YUV420), rows unpadded.
+private func libcameraFrame(width: Int, height: Int) throws -> CameraFrame {
+    let jpeg = try webcamFrame(width: width, height: height)
+    let decoder = try JPEGDecoder()
+    guard let shape = try decoder.header(of: jpeg.bytes).yuvShape(scale: .full), shape.sampling == .halfWidthAndHeight else {
+        throw BenchmarkError("the test frame is not 4:2:0")
+    }
+    let (lumaLength, chromaLength) = (width * height, (width / 2) * (height / 2))
+    var bytes = Data(count: lumaLength + 2 * chromaLength)
+    try bytes.withUnsafeMutableBytes { raw in
+        let base = raw.baseAddress!
+        try decoder.decodeYUV(
+            jpeg.bytes, as: shape, into: [(base, width), (base + lumaLength, width / 2), (base + lumaLength + chromaLength, width / 2)])
+    }
+    return CameraFrame(bytes: bytes, encoding: .yuv420(bytesPerRow: width), width: width, height: height, timestamp: jpeg.timestamp, sequence: 1)
+}
+
+/// One case of the preview on KMS: a camera's frame written into a preview plane's memory (laid
 /// out as the display's buffer: the Y plane, then U and V), and the layer of words above it.
 private final class PlanePreviewPipeline {
-    static let argument = "KMS"
+    /// The camera's frames, and the argument that names them to `--preview-frames`.
+    enum Kind: String, CaseIterable {
+        case mjpeg = "KMS"
+        case yuv420 = "KMS-YUV420"
+
+        var frames: String { self == .mjpeg ? "MJPEG" : "YUV420" }
+    }
+
     let frame: CameraFrame
     let plan: PlanePreview
     let memory: UnsafeMutableRawPointer
@@ -132,8 +159,12 @@ private final class PlanePreviewPipeline {
     let decoder: JPEGDecoder
     var renderer: ScreenRenderer
 
-    init(camera: (width: Int, height: Int), screen: (width: Int, height: Int)) throws {
-        frame = try webcamFrame(width: camera.width, height: camera.height)
+    init(_ kind: Kind, camera: (width: Int, height: Int), screen: (width: Int, height: Int)) throws {
+        frame =
+            switch kind {
+            case .mjpeg: try webcamFrame(width: camera.width, height: camera.height)
+            case .yuv420: try libcameraFrame(width: camera.width, height: camera.height)
+            }
         decoder = try JPEGDecoder()
         guard let plan = try frame.planePreview(fitting: screen.width, screen.height, decoder: decoder) else {
             throw BenchmarkError("the test frame has no YUV planes a display takes")
@@ -151,10 +182,10 @@ private final class PlanePreviewPipeline {
     deinit { memory.deallocate() }
 
     /// One preview frame, as the KMS screen's render thread draws it: the plan (the frame's
-    /// header) and the decode into the plane.
+    /// header) and the decode or copy into the plane.
     func drawFrame() throws {
         guard let plan = try frame.planePreview(fitting: renderer.canvas.width, renderer.canvas.height, decoder: decoder) else { return }
-        try decoder.decodeYUV(frame.bytes, as: plan.shape, into: planes, fast: true)
+        try frame.writePlanes(plan.shape, into: planes, decoder: decoder)
     }
 
     /// Medians of a frame's decode and of painting the layer above it (once per content).

@@ -91,7 +91,75 @@ struct YUVDecodeTests {
         #expect(plan.shape.width == scale.scaled(camera) && plan.shape.height == scale.scaled(cameraHeight))
     }
 
-    @Test("A raw frame has no YUV planes to hand a display: it is decoded to pixels instead")
+    /// A planar 4:2:0 frame (libcamera's YUV420) whose every sample differs from its
+    /// neighbours: luma rows `stride` bytes apart, chroma rows half that, junk in the padding.
+    private func yuv420Frame(width: Int, height: Int, stride: Int) -> CameraFrame {
+        let (chromaWidth, chromaHeight) = ((width + 1) / 2, (height + 1) / 2)
+        func plane(_ width: Int, _ height: Int, _ stride: Int, seed: Int) -> [UInt8] {
+            (0..<height).flatMap { row in (0..<stride).map { column in column < width ? UInt8((row * 7 + column * 3 + seed) & 0xFF) : 0xAA } }
+        }
+        let bytes =
+            plane(width, height, stride, seed: 0) + plane(chromaWidth, chromaHeight, stride / 2, seed: 50)
+            + plane(chromaWidth, chromaHeight, stride / 2, seed: 150)
+        return CameraFrame(
+            bytes: Data(bytes), encoding: .yuv420(bytesPerRow: stride), width: width, height: height,
+            timestamp: MonotonicInstant(nanoseconds: 0), sequence: 1)
+    }
+
+    /// `frame`'s planes as written for a plane that scales on a `screen` x `screenHeight`
+    /// display, in memory laid out as its buffer (`pitch` bytes a luma row).
+    private func written(_ frame: CameraFrame, screen: Int, _ screenHeight: Int, pitch: Int) throws -> (
+        plan: PlanePreview, memory: [UInt8], planes: [(Int, Int)]
+    ) {
+        let decoder = try JPEGDecoder()
+        let plan = try #require(try frame.planePreview(fitting: screen, screenHeight, decoder: decoder))
+        var (memory, layout) = planes(for: plan.shape, pitch: pitch)
+        try memory.withUnsafeMutableBytes { raw in
+            try frame.writePlanes(plan.shape, into: layout.map { (raw.baseAddress! + $0.0, $0.1) }, decoder: decoder)
+        }
+        return (plan, memory, layout)
+    }
+
+    @Test(
+        "A 4:2:0 frame (libcamera's) goes to the plane as it is, every sample where it was, or every other one for a small screen",
+        arguments: [(1280, 800, ScalingFactor.full), (320, 200, .half), (160, 100, .quarter)])
+    func yuv420Planes(screen: Int, screenHeight: Int, scale: ScalingFactor) throws {
+        let frame = yuv420Frame(width: 640, height: 360, stride: 704)
+        let (plan, memory, layout) = try written(frame, screen: screen, screenHeight, pitch: 704)
+        #expect(plan.shape.scale == scale && plan.shape.sampling == .halfWidthAndHeight)
+        #expect(plan.shape.width == 640 / scale.rawValue && plan.shape.height == 360 / scale.rawValue)
+        let step = scale.rawValue
+        let source = [UInt8](frame.bytes)
+        let sourcePlanes = [(0, 704), (704 * 360, 352), (704 * 360 + 352 * 180, 352)]
+        for plane in 0..<3 {
+            let divisor = plane == 0 ? 1 : 2
+            for (row, column) in [(0, 0), (1, 1), (7, 3), (plan.shape.height / divisor - 1, plan.shape.width / divisor - 1)] {
+                let expected = source[sourcePlanes[plane].0 + row * step * sourcePlanes[plane].1 + column * step]
+                #expect(memory[layout[plane].0 + row * layout[plane].1 + column] == expected, "plane \(plane) at \(row), \(column)")
+            }
+            // Nothing is written into a row's padding.
+            #expect(memory[layout[plane].0 + plan.shape.width / divisor] == 0xEE)
+        }
+    }
+
+    @Test("An odd-sized 4:2:0 frame fills whole chroma samples with its last column and row")
+    func yuv420OddSize() throws {
+        let frame = yuv420Frame(width: 101, height: 75, stride: 128)
+        let (plan, memory, layout) = try written(frame, screen: 1280, 800, pitch: 128)
+        #expect(plan.shape.width == 102 && plan.shape.height == 76)
+        let source = [UInt8](frame.bytes)
+        #expect(memory[layout[0].0 + 10 * 128 + 101] == source[10 * 128 + 100], "the last column repeated")
+        #expect(memory[layout[0].0 + 75 * 128 + 20] == source[74 * 128 + 20], "the last row repeated")
+    }
+
+    @Test("A 4:2:0 frame shorter than its planes is refused before anything is copied")
+    func yuv420Short() throws {
+        var frame = yuv420Frame(width: 64, height: 48, stride: 64)
+        frame.bytes = frame.bytes.dropLast()
+        #expect(throws: ImageError.truncated) { try frame.planePreview(fitting: 640, 480, decoder: JPEGDecoder()) }
+    }
+
+    @Test("A YUYV frame has no planes a display takes here: it is decoded to pixels instead")
     func rawFrame() throws {
         let frame = CameraFrame(
             bytes: Data(count: 64 * 48 * 2), encoding: .yuyv(bytesPerRow: 128), width: 64, height: 48,
