@@ -75,21 +75,13 @@ public struct LibcameraCamera: Camera {
 
     package var name: String { choice.description }
 
+    /// Starts the camera process and reads its frames on a dedicated thread until the stream is
+    /// dropped or the process ends (the camera failed or went away).
     package func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: CameraFrame.self, bufferingPolicy: .bufferingNewest(FrameRing().capacity))
-        let wakeup = Wakeup()
-        continuation.onTermination = { _ in wakeup.requestStop() }
         let camera = self
-        _ = DedicatedThread(name: "camera \(name)", wakeup: wakeup) { wakeup in
-            do {
-                try camera.read(until: wakeup) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        return CameraThread.frames(named: "camera \(name)") { wakeup, deliver in
+            try camera.read(until: wakeup, deliver: deliver)
         }
-        return stream
     }
 
     /// The camera process's command line for these settings.

@@ -61,21 +61,11 @@ public struct V4L2Camera: Camera {
     /// Opens the device, negotiates the mode and streams on a dedicated thread until the stream
     /// is dropped, the device fails or it goes away.
     package func frames() -> AsyncThrowingStream<CameraFrame, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(
-            of: CameraFrame.self, bufferingPolicy: .bufferingNewest(FrameRing().capacity))
-        let wakeup = Wakeup()
-        continuation.onTermination = { _ in wakeup.requestStop() }
         let camera = self
-        _ = DedicatedThread(name: "camera \(settings.device)", wakeup: wakeup) { wakeup in
-            do {
-                let session = try CameraSession(settings: camera.settings, logger: camera.logger)
-                try session.stream(until: wakeup, drops: camera.drops) { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
+        return CameraThread.frames(named: "camera \(settings.device)") { wakeup, deliver in
+            let session = try CameraSession(settings: camera.settings, logger: camera.logger)
+            try session.stream(until: wakeup, drops: camera.drops, deliver: deliver)
         }
-        return stream
     }
 }
 
