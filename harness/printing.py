@@ -47,7 +47,7 @@ TempDir {d}/spool/temp
 AccessLog {d}/log/access_log
 ErrorLog {d}/log/error_log
 PageLog {d}/log/page_log
-Printcap
+Printcap {d}/printcap
 FileDevice Yes
 Sandboxing Off
 """
