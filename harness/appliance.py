@@ -87,6 +87,9 @@ STATE = re.compile(r"photobooth\[\d+\]: (\w+(?:\(\w+\))?) -> (\w+(?:\(\w+\))?) \
 READY = r"photobooth\[\d+\]: \S+ -> idle \("
 # The least time a guest command gets before the guest kills it (Machine.sh).
 COMMAND_TIMEOUT = 120
+# The initramfs's /init writes its first line a few seconds after QEMU starts (under TCG, on a
+# busy machine): a console still empty after this long is a kernel that never got there.
+SILENT_BOOT = 120
 
 
 class ApplianceError(Exception):
@@ -397,7 +400,8 @@ class Machine(pv.VM):
 
     def __init__(self, env, initramfs: Path, disk: Path, run_dir: Path):
         super().__init__(env, initramfs, run_dir, boot_timeout=300, kernel_args=KERNEL_ARGS,
-                         extra_qemu_args=("-drive", f"file={disk},format=raw,if=virtio"))
+                         extra_qemu_args=("-drive", f"file={disk},format=raw,if=virtio"),
+                         silent_timeout=SILENT_BOOT)
         self.offset = 0              # how far the checks have read photobooth.log
         self.keypad_offset = 0
         self.started_watch: ConsoleWatch | None = None
@@ -429,6 +433,13 @@ class Machine(pv.VM):
                 # VM.start connects once QEMU's socket files exist; a QEMU descheduled between
                 # bind() and listen() on a loaded machine refuses that connection. The guest was
                 # still paused (-S): nothing ran, so starting again is the same boot.
+                # A guest silent on its console never reached /init, which mounts the disk: it
+                # changed nothing, and its registers are kept (registers.txt) before the retry.
+                if isinstance(e, pv.VMSilent) and attempt < 2 and self.cut_at is None:
+                    log(f"the guest's kernel never reached /init ({attempt + 1}); starting it again: "
+                        f"{str(e).splitlines()[0]}")
+                    self._keep_silent_evidence(attempt + 1)
+                    continue
                 if "Connection refused" not in str(e) or attempt == 2 or self.cut_at is not None:
                     raise
                 log(f"QEMU refused the connection to its sockets ({attempt + 1}); starting it again")
@@ -436,6 +447,13 @@ class Machine(pv.VM):
                    "mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 share /share")
         self.spawn("journalctl -b -f -n all -u photobooth.service -o short-monotonic --no-hostname",
                    "photobooth.log")
+
+    def _keep_silent_evidence(self, attempt: int) -> None:
+        """A silent boot's files, renamed silent-N-* so that the next attempt starts afresh."""
+        for name in ["console.log", "registers.txt", "qemu.stderr", "qemu-command.txt"]:
+            path = self.run_dir / name
+            if path.exists():
+                path.rename(self.run_dir / f"silent-{attempt}-{name}")
 
     def shutdown(self, timeout: float = 120) -> None:
         """systemctl poweroff, and wait for QEMU to exit (-no-reboot)."""

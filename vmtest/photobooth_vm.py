@@ -64,6 +64,10 @@ class VMTimeout(VMError):
     """A wait on the guest ran out of time."""
 
 
+class VMSilent(VMTimeout):
+    """The guest wrote nothing on its console: it never reached its initramfs's /init."""
+
+
 def log(msg: str) -> None:
     print(f"photobooth-vm: {msg}", file=sys.stderr, flush=True)
 
@@ -520,7 +524,7 @@ class VM:
     def __init__(self, env: dict[str, str], initramfs: Path, run_dir: Path,
                  memory_mb: int = 1024, cpus: int = 2, boot_timeout: float = 90,
                  kernel_args: str = "console=ttyS0 loglevel=4 panic=-1 rdinit=/init",
-                 extra_qemu_args: tuple[str, ...] = ()):
+                 extra_qemu_args: tuple[str, ...] = (), silent_timeout: float | None = None):
         self.env = env
         self.initramfs = Path(initramfs)
         # Another root (vmtest/boot's Debian disk) changes these; the devices stay the same.
@@ -532,6 +536,9 @@ class VM:
         self.memory_mb = memory_mb
         self.cpus = cpus
         self.boot_timeout = boot_timeout
+        # With an /init that writes a line first, a console still empty after this long means
+        # the kernel never got there (VMSilent), which waiting out boot_timeout would not change.
+        self.silent_timeout = silent_timeout
         self.fixtures = Path(env["FIXTURES"])          # the same files are at /fixtures in the guest
         self.guest_fixtures = GUEST_FIXTURES
         self.proc: subprocess.Popen | None = None
@@ -628,7 +635,13 @@ class VM:
             except subprocess.TimeoutExpired:
                 pass
             raise VMError(f"QEMU failed to start ({e}): {self._qemu_stderr_tail().strip()}") from e
-        if not self.control.wait_for(re.compile(rb"__READY__\n"), self.boot_timeout):
+        ready = re.compile(rb"__READY__\n")
+        if self.silent_timeout is not None and not self.control.wait_for(ready, self.silent_timeout):
+            if not self.console_log.exists() or self.console_log.stat().st_size == 0:
+                registers = self._guest_registers()
+                raise VMSilent(f"the guest wrote nothing on its console within {self.silent_timeout:.0f} s "
+                               f"(its registers: {registers})\n{self._evidence()}")
+        if not self.control.wait_for(ready, self.boot_timeout - (self.silent_timeout or 0)):
             raise VMTimeout(f"no control shell within {self.boot_timeout} s\n{self._evidence()}")
         self._ctl_pos = len(self.control.buf)
         self.boot_seconds = time.monotonic() - t0
@@ -680,6 +693,18 @@ class VM:
             return (self.run_dir / "qemu.stderr").read_text(errors="replace")[-2000:]
         except OSError:
             return ""
+
+    def _guest_registers(self) -> str:
+        """Where the guest's CPUs are, from QEMU's monitor, kept in run_dir/registers.txt: the
+        evidence of a hang before the console says anything (look RIP up in the kernel's
+        System.map). Returns the file's path, or why there is none."""
+        try:
+            text = self.qmp.execute("human-monitor-command", **{"command-line": "info registers -a"})
+        except (OSError, VMError, AttributeError) as e:
+            return f"not read: {e}"
+        path = self.run_dir / "registers.txt"
+        path.write_text(str(text))
+        return str(path)
 
     def _evidence(self) -> str:
         parts = [f"--- console (last lines of {self.console_log}) ---", self.console_tail()]
