@@ -61,6 +61,9 @@ let package = Package(
         // small C face of its C++ API (CLibcameraShim).
         .systemLibrary(name: "CLibcamera", pkgConfig: "libcamera", providers: [.apt(["libcamera-dev"])]),
         .target(name: "CLibcameraShim", dependencies: ["CLibcamera"]),
+        // ALSA (Debian's libasound2-dev): the booth's sounds; a C file silences libasound's
+        // own messages, which needs a variadic function.
+        .target(name: "CALSA", linkerSettings: [.linkedLibrary("asound")]),
         // libdrm: the screen through kernel modesetting (atomic commits, planes, page flips).
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // What Swift's Glibc module leaves out: pthread_setname_np and malloc_trim.
@@ -130,6 +133,7 @@ let package = Package(
                 "CLinuxFB",
                 "CDRM",
                 "CLibcameraShim",
+                "CALSA",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

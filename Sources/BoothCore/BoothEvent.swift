@@ -116,6 +116,13 @@ public enum BoothEffect: Sendable, Hashable {
     /// Tell guests, beside whatever the screens show, that the printer holds prints for this
     /// fault and what becomes of theirs; `nil` ends it.
     case showPrinterNotice(PrinterFault?)
+    /// Play `sound` so that it is heard from `instant` on (a countdown's seconds and its
+    /// shutter are asked for as the countdown starts); a speaker that cannot be on time plays
+    /// it as soon as it can.
+    case play(BoothSound, at: MonotonicInstant)
+    /// Drop the sounds asked for that have not started: the sequence they belonged to ended
+    /// before its shot.
+    case silence
     /// The event had no effect in the current state (a press during the countdown, say); worth
     /// a log line.
     case ignored(BoothEvent)

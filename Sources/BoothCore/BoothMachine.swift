@@ -576,8 +576,9 @@ public struct BoothMachine: Sendable {
         if case .browsing = next {} else { search = nil }
         // The main screen waits for a guest from the moment it shows.
         if case .idle = next { attractAt = settings.attractAfter.map { now + $0 } } else { attractAt = nil }
+        let old = state
         state = next
-        return [.show(screen(now: now))] + giveUpSequence(unless: next)
+        return [.show(screen(now: now))] + sounds(from: old, to: next, now: now) + giveUpSequence(unless: next)
     }
 
     /// The picture being made, given up when the booth leaves its sequence for `next` (a
@@ -623,7 +624,7 @@ public struct BoothMachine: Sendable {
 
     /// The number the countdown shows: whole seconds left, rounded up, so "1" is on screen
     /// during the last second.
-    private static func secondsLeft(until shutterAt: MonotonicInstant, now: MonotonicInstant) -> Int {
+    static func secondsLeft(until shutterAt: MonotonicInstant, now: MonotonicInstant) -> Int {
         let remaining = now.duration(to: shutterAt).inNanoseconds
         guard remaining > 0 else { return 0 }
         return Int((remaining + 999_999_999) / 1_000_000_000)

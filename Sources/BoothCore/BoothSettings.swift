@@ -26,6 +26,8 @@ public struct BoothSettings: Sendable, Hashable {
     public var keys: KeyBindings
     /// The kinds of picture a press makes, and how.
     public var modes: PictureModes
+    /// What the booth says besides its sounds (`sound.voice`).
+    public var voice: VoiceMode
 
     public init(
         countdown: Duration = .seconds(3),
@@ -39,7 +41,8 @@ public struct BoothSettings: Sendable, Hashable {
         attractAfter: Duration? = nil,
         attractSlide: Duration = .seconds(6),
         keys: KeyBindings = KeyBindings(),
-        modes: PictureModes = PictureModes()
+        modes: PictureModes = PictureModes(),
+        voice: VoiceMode = .off
     ) {
         self.countdown = countdown
         self.nameTimeout = nameTimeout
@@ -53,5 +56,6 @@ public struct BoothSettings: Sendable, Hashable {
         self.attractSlide = attractSlide
         self.keys = keys
         self.modes = modes
+        self.voice = voice
     }
 }

@@ -26,6 +26,13 @@ public enum BoothText: String, CaseIterable, Sendable {
     case theAnimationButton
     case theBoomerangButton
     case smile
+    /// Spoken as a countdown starts (`sound.voice`), and its last three seconds.
+    case spokenGetReady
+    case spokenThree
+    case spokenTwo
+    case spokenOne
+    /// Spoken when the picture is saved.
+    case spokenSaved
     /// A collage's shot just taken: `{number}` of `{count}`.
     case shotOfCount
     case namingPrompt

@@ -160,6 +160,9 @@ package enum Booth {
         // Photos are dated by the store's time once the sync has heard it (a Pi has no clock of
         // its own until NTP syncs).
         let wallClock = CorrectedClock()
+        let speaker = await DedicatedThread.run(name: "sound") {
+            BoothSpeaker.open(configuration.hardware.sound, voice: configuration.settings.voice, language: configuration.language, logger: logger)
+        }
         let runtime = BoothRuntime(
             settings: settings, clock: MonotonicClock(), frames: frames, button: devices.button, modeButtons: devices.modeButtons,
             printButton: devices.printButton, keypad: devices.keypad,
@@ -168,7 +171,7 @@ package enum Booth {
             heartbeat: reporter.watchdogInterval.map { .init(interval: $0, beat: { reporter.alive() }) }, wallClock: wallClock,
             composer: composer, memory: decodeMemory, blanks: configuration.layoutBlanks,
             autoPrintCopies: configuration.printing.printer != nil && configuration.printing.auto ? configuration.printing.copies : 0,
-            printCopies: configuration.printing.copies,
+            printCopies: configuration.printing.copies, speaker: speaker.speaker,
             logger: logger)
         let webPreview = PreviewPublisher(feed: live.preview)
         let cameraService = CameraService(
@@ -269,7 +272,13 @@ package enum Booth {
         }
         services.append(.init(service: runtime, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: "booth"))
         // SIGTERM and SIGINT come through TrappedSignal.stop, which hears them for the whole run.
-        try await runUntilStopped(ServiceGroup(configuration: .init(services: services, logger: logger)), stops: stops)
+        do {
+            try await runUntilStopped(ServiceGroup(configuration: .init(services: services, logger: logger)), stops: stops)
+        } catch {
+            await speaker.stop()
+            throw error
+        }
+        await speaker.stop()
         live.preview.close()
         live.photoAdded.close()
         return runtime.isRestarting ? .reload : .stopped

@@ -53,6 +53,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     private let writer: PhotoWriter
     private let observer: BoothObserver
     private let heartbeat: Heartbeat?
+    private let speaker: any Speaker
     private let restarting = Atomic(false)
     /// The number of each picture being made, reserved with its first shot.
     private let pictureNumbers = Mutex<[UUID: Int]>([:])
@@ -75,6 +76,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     ///   - autoPrintCopies: the copies of every picture printed when saved (`print.auto`); 0
     ///     for none.
     ///   - printCopies: the copies a guest's print key asks for (`print.copies`).
+    ///   - speaker: where the machine's sounds play; none by default.
     init(
         settings: BoothSettings, clock: TimeSource, frames: RecentFrames, button: any ShutterButton,
         modeButtons: [PictureMode: any ShutterButton] = [:], printButton: (any ShutterButton)? = nil, keypad: any Keypad, screen: any Screen,
@@ -84,6 +86,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         deletionKey: @escaping @Sendable (UUID) -> String? = { _ in nil }, join: WiFiJoin? = nil, observer: BoothObserver = BoothObserver(),
         heartbeat: Heartbeat? = nil, wallClock: CorrectedClock = CorrectedClock(), composer: sending PictureComposer? = nil,
         memory: DecodeMemory = DecodeMemory(), blanks: [TextBlank: String] = [:], autoPrintCopies: Int = 0, printCopies: Int = 1,
+        speaker: any Speaker = NoSpeaker(),
         logger: Logger
     ) {
         self.settings = settings
@@ -99,6 +102,7 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
         self.logger = logger
         self.observer = observer
         self.heartbeat = heartbeat
+        self.speaker = speaker
         let (inputs, sink) = AsyncStream.makeStream(of: Input.self)
         self.inputs = inputs
         self.sink = sink
@@ -276,6 +280,10 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
             } else {
                 observer.stopping()
             }
+        case .play(let sound, let instant):
+            speaker.play(sound, at: instant)
+        case .silence:
+            speaker.silence()
         case .ignored(.shutterPressed):
             logger.info("Shutter press ignored: the booth is in \(state.kind).")
         case .ignored(let event):

@@ -142,6 +142,7 @@ package enum Doctor {
             }
             return fonts.joined(separator: ", ")
         }
+        checks.append(Check(part: "sound", passed: true, detail: BoothSpeaker.check(hardware.sound), fix: nil))
         if configuration.web.enabled {
             let web = configuration.web
             run(

@@ -395,7 +395,8 @@ final class PhotoWriter: Sendable {
                 logger.info(
                     """
                     saved \(photo.id.lowercased) \(photo.caption.quoted) \(photo.width)x\(photo.height) \(photo.byteCount / 1024) KiB: \
-                    frame #\(frame.sequence) \(String(format: "%+.1f", offset)) ms from the shutter; \
+                    frame #\(frame.sequence) \(String(format: "%+.1f", offset)) ms from the shutter, exposed at \
+                    \(String(format: "%.6f", Double(frame.timestamp.nanoseconds) / 1e9)) s; \
                     decode \((prepared - started).formattedMilliseconds), write \(timings.write.formattedMilliseconds), \
                     commit \(timings.commit.formattedMilliseconds)
                     """)

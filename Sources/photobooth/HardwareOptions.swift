@@ -48,6 +48,12 @@ struct HardwareOptions: ParsableArguments {
     var screen: String?
     @Option(.screenPreviewRate, help: "The preview's frame rate cap", valueName: "fps")
     var previewFps: FrameRate?
+    @Option(.soundDevice, help: "The speaker: default, none, or an ALSA device such as plughw:1,0", valueName: "device")
+    var sound: String?
+    @Option(.soundVolume, help: "Percent of the sounds' own level, 0 to 100", valueName: "percent")
+    var soundVolume: Int?
+    @Option(.soundVoice, help: "What the booth says: off, prompts or countdown", valueName: "voice")
+    var voice: VoiceMode?
     @Option(.countdown, help: "Seconds from the button press to the shot", valueName: "seconds")
     var countdown: Seconds?
     @Option(.pictureMode, help: "The picture the button makes: single, collage, animation or boomerang", valueName: "mode")
@@ -120,6 +126,9 @@ struct HardwareOptions: ParsableArguments {
         configuration.override(.keypadViewKey, with: viewKey)
         configuration.override(.screenDevice, with: screen)
         configuration.override(.screenPreviewRate, with: previewFps)
+        configuration.override(.soundDevice, with: sound)
+        configuration.override(.soundVolume, with: soundVolume)
+        configuration.override(.soundVoice, with: voice)
         configuration.override(.countdown, with: countdown)
         configuration.override(.pictureMode, with: mode)
         configuration.override(.pictureLayout, with: layout)

@@ -65,6 +65,7 @@ extension LightLine: ExpressibleByArgument {
 extension V4L2Camera.FormatPreference: ExpressibleByArgument {}
 
 extension PictureMode: ExpressibleByArgument {}
+extension VoiceMode: ExpressibleByArgument {}
 
 extension BaudRate: ExpressibleByArgument {
     package init?(argument: String) { self.init(settingText: argument) }

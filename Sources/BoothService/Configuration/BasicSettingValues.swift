@@ -36,6 +36,7 @@ extension Int: NumericSettingValue {
 
 /// `true`, `yes` or `on`; `false`, `no` or `off`, in any case.
 extension PictureMode: SettingValue {}
+extension VoiceMode: SettingValue {}
 
 extension Bool: SettingValue {
     package init?(settingText text: String) {

@@ -20,6 +20,7 @@ extension ConfigurationKey {
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
         Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key, Setting.attractAfter.key,
+        Setting.soundDevice.key, Setting.soundVolume.key, Setting.soundVoice.key,
         Setting.pictureMode.key, Setting.pictureLayout.key, Setting.nextCountdown.key, Setting.animationFrames.key,
         Setting.collageKey.key, Setting.animationKey.key, Setting.boomerangKey.key, Setting.printKey.key,
         Setting.countdown.key, Setting.namingTimeout.key, Setting.boothName.key, Setting.boothWelcome.key, Setting.language.key,
@@ -225,6 +226,31 @@ extension Setting<FrameRate> {
     /// `screen.preview_fps`: the live preview's frame rate cap.
     package static var screenPreviewRate: Self {
         Setting("screen.preview_fps", in: 1...60) { $0.hardware.screen.previewFramesPerSecond = $1.framesPerSecond }
+    }
+}
+
+// MARK: - Sound
+
+extension Setting<String> {
+    /// `sound.device`: the ALSA output, or `none`.
+    package static var soundDevice: Self {
+        Setting(
+            "sound.device", allowed: "default, none, or an ALSA device name such as plughw:1,0 (aplay -L lists them)",
+            where: { !$0.isEmpty && !$0.contains(where: \.isWhitespace) }, store: { $0.hardware.sound.device = $1 == "none" ? nil : $1 })
+    }
+}
+
+extension Setting<Int> {
+    /// `sound.volume`: percent of the clips' level.
+    package static var soundVolume: Self {
+        Setting("sound.volume", in: 0...100) { $0.hardware.sound.volume = $1 }
+    }
+}
+
+extension Setting<VoiceMode> {
+    /// `sound.voice`: what the booth says besides its sounds.
+    package static var soundVoice: Self {
+        Setting("sound.voice", allowed: "off, prompts or countdown") { $0.settings.voice = $1 }
     }
 }
 

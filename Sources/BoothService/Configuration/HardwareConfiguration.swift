@@ -20,6 +20,7 @@ package struct HardwareConfiguration: Sendable, Hashable {
     package var lightActiveLow = false
     package var keypad = SerialKeypad.Settings()
     package var screen = ScreenSettings()
+    package var sound = SoundSettings()
 
     package init() {}
 
@@ -71,6 +72,19 @@ package struct ScreenSettings: Sendable, Hashable {
     package var previewFramesPerSecond = 15
     /// The TrueType fonts of headlines and of the rest.
     package var fonts = ScreenFonts.dejaVu
+
+    package init() {}
+}
+
+/// The speaker: which ALSA device, how loud.
+package struct SoundSettings: Sendable, Hashable {
+    /// An ALSA device name (`default`: the system's output; `plughw:1,0`), or `nil` for a
+    /// booth without sound (`none`).
+    package var device: String? = "default"
+    /// Percent of the clips' own level, 0 to 100.
+    package var volume = 80
+    /// Where the package keeps the spoken prompts it rendered, a folder per language.
+    package var voiceDirectory = URL(fileURLWithPath: "/usr/share/photobooth/voice")
 
     package init() {}
 }
