@@ -32,6 +32,24 @@ package struct FrameRing: Sendable {
         }
     }
 
+    /// When the camera will expose the frame nearest `instant`, if it keeps its pace: the newest
+    /// frame's exposure plus whole frame periods. The period is the ring's span over the frames
+    /// it stands for, counted by the median gap, so a dropped frame does not stretch it. `nil`
+    /// with fewer than three frames or frames out of order; the nearest kept frame for an instant
+    /// the ring already covers.
+    package func expectedExposure(near instant: MonotonicInstant) -> MonotonicInstant? {
+        guard frames.count >= 3, let first = frames.first, let newest else { return nil }
+        if covers(instant) { return nearest(to: instant).first?.timestamp }
+        let gaps = zip(frames, frames.dropFirst()).map { $1.timestamp.nanoseconds - $0.timestamp.nanoseconds }.sorted()
+        let median = gaps[gaps.count / 2]
+        guard median > 0, gaps[0] > 0 else { return nil }
+        let span = newest.timestamp.nanoseconds - first.timestamp.nanoseconds
+        let periods = (Double(span) / Double(median)).rounded()
+        let period = Double(span) / periods
+        let ahead = (Double(instant.nanoseconds - newest.timestamp.nanoseconds) / period).rounded()
+        return MonotonicInstant(nanoseconds: newest.timestamp.nanoseconds + Int64(ahead * period))
+    }
+
     /// Whether a frame exposed at or after `instant` has arrived, so that no later frame can be
     /// nearer to it than one already here.
     package func covers(_ instant: MonotonicInstant) -> Bool {

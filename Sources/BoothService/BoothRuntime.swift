@@ -280,6 +280,10 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
             } else {
                 observer.stopping()
             }
+        case .play(.shutter, let instant):
+            // The shutter sounds as the shot's frame is exposed: the frame nearest the shutter
+            // instant, at the camera's pace, up to half a frame from the instant itself.
+            speaker.play(.shutter, at: frames.expectedExposure(near: instant))
         case .play(let sound, let instant):
             speaker.play(sound, at: instant)
         case .silence:

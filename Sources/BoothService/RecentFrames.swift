@@ -32,6 +32,12 @@ final class RecentFrames: Sendable {
         for waiter in ready { waiter.continuation.resume() }
     }
 
+    /// When the frame nearest `instant` will be exposed, at the camera's pace (see
+    /// ``FrameRing/expectedExposure(near:)``); `instant` itself when the pace is not known yet.
+    func expectedExposure(near instant: MonotonicInstant) -> MonotonicInstant {
+        state.withLock { $0.ring.expectedExposure(near: instant) } ?? instant
+    }
+
     /// The shot for `instant`: the frames exposed within `window` of it, nearest first (frames
     /// further away show a moment the guest did not pose for: the camera stalled, or has just
     /// started). Waits, at most `timeout`, for a frame exposed at or after `instant`, since that

@@ -40,6 +40,25 @@ struct FrameRingTests {
         #expect(ring.nearest(to: at(1020)).first?.timestamp == at(1000))
     }
 
+    @Test("The frame nearest an instant to come is expected at the camera's pace, a dropped frame or not")
+    func expectedExposure() {
+        var ring = FrameRing()
+        #expect(ring.expectedExposure(near: at(5000)) == nil, "no pace without frames")
+        // About 10 frames a second, 100.5 ms apart on average as a timestamp in whole
+        // milliseconds gives them, one of them dropped.
+        for milliseconds: Int64 in [1000, 1100, 1201, 1301, 1502, 1603] { ring.append(frame(at: milliseconds)) }
+        // 3 s on: 30 periods of 100.5 ms (3015 ms); the median gap (101 ms) would say 3030.
+        #expect(ring.expectedExposure(near: at(4580)) == at(4618))
+        #expect(ring.expectedExposure(near: at(4660)) == at(4618))
+        #expect(ring.expectedExposure(near: at(4670)) == MonotonicInstant(nanoseconds: 4_718_500_000))
+        // An instant the ring covers: the frame it holds.
+        #expect(ring.expectedExposure(near: at(1280)) == at(1301))
+        // Frames out of order give no pace.
+        var disordered = FrameRing()
+        for milliseconds: Int64 in [1000, 1100, 1050, 1200] { disordered.append(frame(at: milliseconds)) }
+        #expect(disordered.expectedExposure(near: at(3000)) == nil)
+    }
+
     @Test("Covers an instant once a frame at or after it has arrived")
     func covers() {
         var ring = FrameRing()
