@@ -55,6 +55,9 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
     private let heartbeat: Heartbeat?
     private let speaker: any Speaker
     private let restarting = Atomic(false)
+    /// Counts the machine's `silence`s: a shutter sound waiting to be placed plays only if none
+    /// came since it was asked for.
+    private let silences = Atomic(0)
     /// The number of each picture being made, reserved with its first shot.
     private let pictureNumbers = Mutex<[UUID: Int]>([:])
 
@@ -281,12 +284,12 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
                 observer.stopping()
             }
         case .play(.shutter, let instant):
-            // The shutter sounds as the shot's frame is exposed: the frame nearest the shutter
-            // instant, at the camera's pace, up to half a frame from the instant itself.
-            speaker.play(.shutter, at: frames.expectedExposure(near: instant))
+            let silences = silences.load(ordering: .relaxed)
+            group.addTask { await self.playShutter(at: instant, unlessSilencedSince: silences) }
         case .play(let sound, let instant):
             speaker.play(sound, at: instant)
         case .silence:
+            silences.add(1, ordering: .relaxed)
             speaker.silence()
         case .ignored(.shutterPressed):
             logger.info("Shutter press ignored: the booth is in \(state.kind).")
@@ -294,6 +297,20 @@ final class BoothRuntime<TimeSource: Clock<Duration>>: Service where TimeSource.
             logger.debug("Ignored \(event) in \(state.kind).")
         }
     }
+
+    /// Plays the shutter as the shot's frame is exposed: the frame nearest the shutter instant,
+    /// up to half a frame from the instant itself, expected at the camera's pace. It is placed
+    /// ``shutterPlacement`` before the instant, from the frames just before it, rather than as
+    /// the countdown starts: a pace measured on a few frames and carried over seconds would
+    /// drift by more than the sound may be off. A `silence` since it was asked for drops it.
+    private func playShutter(at instant: MonotonicInstant, unlessSilencedSince count: Int) async {
+        guard (try? await clock.sleep(until: instant - Self.shutterPlacement, tolerance: nil)) != nil else { return }
+        guard silences.load(ordering: .relaxed) == count else { return }
+        speaker.play(.shutter, at: frames.expectedExposure(near: instant))
+    }
+
+    /// How long before the shutter instant its sound is placed: more than the speaker's lead.
+    static var shutterPlacement: Duration { .milliseconds(300) }
 
     /// Picks the frames exposed nearest the shutter instant, as the machine asked, and queues
     /// them for saving as its photo, under the library's next number.

@@ -37,7 +37,8 @@ final class Rig: Sendable {
         controls: TestControls = TestControls(), dateFormat: PhotoDateFormat = .standard,
         photoLink: @escaping @Sendable (UUID) -> String? = { _ in nil }, observer: BoothObserver = BoothObserver(),
         modes: PictureModes = PictureModes(), composer: sending PictureComposer? = nil,
-        modeButtons: [PictureMode: any ShutterButton] = [:], printButton: (any ShutterButton)? = nil
+        modeButtons: [PictureMode: any ShutterButton] = [:], printButton: (any ShutterButton)? = nil,
+        speaker: any Speaker = NoSpeaker()
     ) throws {
         self.controls = controls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("photobooth-runtime-\(UUID().lowercased)")
@@ -51,7 +52,7 @@ final class Rig: Sendable {
                 decodes.sizes.withLock { $0.append(screen) }
                 return try ShotDecoder(screen: screen).decode(jpeg)
             }, dateFormat: dateFormat, photoLink: photoLink, observer: observer, composer: composer,
-            blanks: [.event: "Anna & Ben"], logger: Logger(label: "test"))
+            blanks: [.event: "Anna & Ben"], speaker: speaker, logger: Logger(label: "test"))
         cameraService = CameraService(
             camera: camera, frames: frames, logger: Logger(label: "test"), stallTimeout: stallTimeout
         ) { [runtime] in
