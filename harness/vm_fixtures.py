@@ -180,6 +180,9 @@ class GuestPool:
         self.boots += 1
         guest = HarnessVM(self.env, self.initramfs, self.run_root / f"vm-{self.boots}", **self.vm_options)
         guest.binary = pv.GUEST_BINARY if self.binary else None
+        # The same binary on the host, for what a scenario prepares there (the sound test's
+        # spoken prompts, rendered from its texts).
+        guest.host_binary = self.binary
         guest.start()
         self.boot_seconds.append(guest.boot_seconds)
         return guest

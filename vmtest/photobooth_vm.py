@@ -366,10 +366,12 @@ def binary_layer(binary: str, staging: Path, out: Path) -> None:
             if os.path.dirname(lib) not in lib_dirs:
                 lib_dirs.append(os.path.dirname(lib))
             pending.append(real)
-            # Plugins loaded from a directory at run time: libv4l2's (libv4l-mplane ...), and
-            # libcamera's image processing modules with their signatures, proxies and tuning files.
+            # Plugins loaded from a directory at run time: libv4l2's (libv4l-mplane ...),
+            # libcamera's image processing modules with their signatures, proxies and tuning
+            # files, and libasound's configuration (alsa.conf, which every device name needs).
             plugin_dirs = {("libv4l2.so", "libv4lconvert.so"): ["libv4l"],
-                           ("libcamera.so",): ["libcamera", "/usr/share/libcamera"]}
+                           ("libcamera.so",): ["libcamera", "/usr/share/libcamera"],
+                           ("libasound.so",): ["alsa-lib", "/usr/share/alsa"]}
             for prefixes, folders in plugin_dirs.items():
                 if not os.path.basename(lib).startswith(prefixes):
                     continue
@@ -553,6 +555,7 @@ class VM:
         self.boot_seconds: float | None = None
         self.started_at: float | None = None    # time.monotonic() when QEMU was started
         self.binary: str | None = None    # GUEST_BINARY when the initramfs has photobooth
+        self.host_binary: Path | None = None    # the binary put into the initramfs, on the host
 
     def share_path(self, name: str) -> tuple[Path, str]:
         """(host path, guest path) of a file or directory in the 9p share; creates parents."""

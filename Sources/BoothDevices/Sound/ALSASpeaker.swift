@@ -156,11 +156,19 @@ private final class PCMStream {
         bufferFrames = Int(buffer)
         periodFrames = max(Int(period), 64)
         // The stream starts with its first block, so the delay read before a write is what is
-        // queued ahead of it from the start (ALSA's default waits for a full buffer).
+        // queued ahead of it from the start (ALSA's default waits for a full buffer). What has
+        // been played is zeroed at once (a silence size of the boundary): a device that reads
+        // on past the end of a drained stream, as DMA does up to a period and snd-aloop did in
+        // the QEMU test, plays silence rather than the buffer's last round, a chunk of the
+        // sound again.
         var software: OpaquePointer?
         if snd_pcm_sw_params_malloc(&software) == 0, let software {
             snd_pcm_sw_params_current(pcm, software)
             snd_pcm_sw_params_set_start_threshold(pcm, software, 1)
+            var boundary: snd_pcm_uframes_t = 0
+            snd_pcm_sw_params_get_boundary(software, &boundary)
+            snd_pcm_sw_params_set_silence_threshold(pcm, software, 0)
+            snd_pcm_sw_params_set_silence_size(pcm, software, boundary)
             status = snd_pcm_sw_params(pcm, software)
             snd_pcm_sw_params_free(software)
             guard status == 0 else {
