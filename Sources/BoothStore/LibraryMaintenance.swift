@@ -335,16 +335,28 @@ extension LibraryMaintenance {
     /// Gives a row the name, hidden flag and favourite mark of its sidecar when they differ;
     /// returns what it did, or `nil` when they agree.
     func restore(_ photo: Photo, hidden: Bool, from sidecar: PhotoSidecar) throws(LibraryError) -> String? {
-        guard sidecar.caption != photo.caption || sidecar.hidden != hidden || sidecar.favourite != photo.favourite else { return nil }
+        // What kind of picture it is, too: a catalog taken back to before pictures had kinds,
+        // or rebuilt by an older booth, calls an animation a photo, and its GIF is then printed
+        // and shared as a JPEG would be.
+        let kindDiffers = sidecar.kind != photo.kind || sidecar.layout != photo.layout
+        guard sidecar.caption != photo.caption || sidecar.hidden != hidden || sidecar.favourite != photo.favourite || kindDiffers else {
+            return nil
+        }
         try catalog.write("restore a photo from its sidecar") { db in
             guard var row = try PhotoRecord.fetchOne(db, key: photo.id.lowercased) else { return }
             try row.updateChanges(db) { row in
                 row.caption = sidecar.caption.text
                 row.hidden = sidecar.hidden
                 row.favourite = sidecar.favourite
+                row.kind = sidecar.kind.rawValue
+                row.layout = sidecar.layout
             }
         }
         var changes: [String] = []
+        if kindDiffers {
+            let layout = sidecar.layout.map { " in the layout \($0)" } ?? ""
+            changes.append("its kind, \(sidecar.kind)\(layout) (the catalog had \(photo.kind))")
+        }
         if sidecar.caption != photo.caption { changes.append("the name \"\(sidecar.caption)\" (the catalog had \"\(photo.caption)\")") }
         if sidecar.hidden != hidden { changes.append(sidecar.hidden ? "its hidden flag" : "its visibility") }
         if sidecar.favourite != photo.favourite {

@@ -111,6 +111,27 @@ struct PartTests {
         #expect(partFiles(fixture).isEmpty, "the temporary file went too")
     }
 
+    @Test("A catalog that lost a picture's kind (taken back to before pictures had kinds) gets it back from the sidecar")
+    func kindRestoredFromSidecar() throws {
+        let fixture = try LibraryFixture()
+        let picture = UUID()
+        let shots = try (0..<2).map { try addShot(fixture.library, of: picture, index: $0, at: taken + Double($0)) }
+        let jpeg = try LibraryFixture.jpeg(width: 600, height: 1800)
+        _ = try fixture.library.add(
+            jpeg, thumbnail: try JPEGThumbnailer().thumbnail(of: jpeg), id: picture, number: 12, caption: Caption(sanitizing: "Anna")!,
+            createdAt: taken, kind: .collage, layout: "strip-3", parts: shots)
+        try fixture.library.catalog.write("lose the picture's kind") { db in
+            try db.execute(sql: "UPDATE photo SET kind = 'photo', layout = NULL WHERE id = ?", arguments: [picture.lowercased])
+        }
+        #expect(try fixture.library.gallery.photo(id: picture)?.kind == .photo)
+        let actions = try fixture.library.maintenance.reconcile()
+        let restoredKind = "restored its kind, collage in the layout strip-3 (the catalog had photo) of photo \(picture.lowercased) from its sidecar"
+        #expect(actions.contains(restoredKind), "\(actions)")
+        let restored = try fixture.library.gallery.photo(id: picture)
+        #expect(restored?.kind == .collage && restored?.layout == "strip-3")
+        #expect(try fixture.library.parts(of: picture).count == 2)
+    }
+
     @Test("Deleting a collage deletes its shots: no start brings them back, whenever it crashed")
     func deletingACollageDeletesItsShots() throws {
         let fixture = try StartupTests.started()

@@ -88,6 +88,9 @@ private struct Booth {
             // The writer composes (or lets go of) the picture, or queues its print, on its own;
             // nothing comes back.
             return []
+        case .play, .silence:
+            // The speaker plays (or drops) its sounds on its own; nothing comes back.
+            return []
         case .stop, .ignored:
             return []
         }
