@@ -11,8 +11,16 @@ public struct SoundClip: Sendable, Hashable {
         self.samples = samples
     }
 
-    /// How long it plays.
-    public var duration: Duration { .microseconds(Int64(samples.count) * 1_000_000 / Int64(Self.rate)) }
+    /// The samples played in `duration`, rounded to the nearest.
+    static func samples(in duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(((Double(seconds) + Double(attoseconds) / 1e18) * Double(rate)).rounded())
+    }
+
+    /// How long `samples` samples play.
+    public static func duration(ofSamples samples: Int) -> Duration {
+        .nanoseconds(Int64(samples) * 1_000_000_000 / Int64(rate))
+    }
 }
 
 /// The sounds the speaker mixes: each one asked for at an instant, started at the sample heard
@@ -92,7 +100,7 @@ public struct SoundMixer: Sendable {
                     scheduled[index] = item
                     continue
                 }
-                let samples = Self.samples(in: early)
+                let samples = SoundClip.samples(in: early)
                 guard samples < count else { continue }
                 offset = max(samples, 0)
                 started.append((item.sound, offset))
@@ -115,12 +123,5 @@ public struct SoundMixer: Sendable {
             Int16(clamping: Int32((Float(sum) * gain).rounded()))
         }
         return Block(samples: samples, started: started, dropped: dropped)
-    }
-
-    /// The samples played in `duration`, rounded to the nearest.
-    static func samples(in duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        let fraction = Double(attoseconds) / 1e18
-        return Int(((Double(seconds) + fraction) * Double(SoundClip.rate)).rounded())
     }
 }

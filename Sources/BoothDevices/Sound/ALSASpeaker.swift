@@ -120,13 +120,6 @@ private final class SoundQueue: Sendable {
     }
 }
 
-extension SoundClip {
-    /// How long `samples` samples play.
-    static func duration(ofSamples samples: Int) -> Duration {
-        .nanoseconds(Int64(samples) * 1_000_000_000 / Int64(rate))
-    }
-}
-
 /// An ALSA playback stream: 16-bit mono at ``SoundClip/rate``, converted by ALSA's plug layer
 /// where the device takes something else.
 private final class PCMStream {
