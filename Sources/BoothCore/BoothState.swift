@@ -14,7 +14,7 @@ public struct TakenPhoto: Sendable, Hashable {
 }
 
 /// Why the booth cannot take photos right now.
-public enum BoothFault: Sendable, Hashable {
+public enum BoothFault: Sendable, Hashable, CaseIterable {
     /// No camera, or the camera stopped delivering frames.
     case cameraMissing
     /// The camera delivered no usable frame for the shot.

@@ -69,6 +69,9 @@ package struct Canvas: Sendable, Hashable {
     /// `0xAARRGGBB` per pixel (premultiplied), rows top to bottom: the layout of an XRGB8888
     /// framebuffer and of an ARGB8888 plane, so presenting it there is a copy.
     package private(set) var pixels: [UInt32]
+    /// Every line of text drawn since this was set to `[]`, for checking what a screen shows
+    /// (``textProblems()``, ``contrast(of:)``); `nil`, as it starts: nothing is recorded.
+    package var drawnText: [DrawnText]?
 
     /// A canvas filled with `color`.
     package init(width: Int, height: Int, color: PixelColor = .black) {

@@ -39,7 +39,9 @@ extension FontFace {
                 tooWide = middle
             }
         }
-        return try line(shortened(keeping: fits), size: fittedSize, haloRadius: haloRadius)
+        var cut = try line(shortened(keeping: fits), size: fittedSize, haloRadius: haloRadius)
+        cut.isShortened = true
+        return cut
     }
 
     /// The largest size from `preferred` down to `minimum` at which `text` fits `maxWidth`
@@ -58,11 +60,20 @@ extension FontFace {
     }
 
     /// `text` broken at spaces into lines of at most `maxWidth` pixels, as even as they can be
-    /// (no lone word on a last line); what does not fit in `maxLines` lines is cut with an
-    /// ellipsis.
-    func lines(wrapping text: String, size: Int, maxWidth: Int, maxLines: Int) throws(ScreenError) -> [TextLine] {
+    /// (no lone word on a last line), set smaller down to `minimumSize` until it takes at most
+    /// `maxLines` lines; what still does not fit is cut with an ellipsis.
+    func lines(wrapping text: String, size preferred: Int, minimumSize: Int? = nil, maxWidth: Int, maxLines: Int) throws(ScreenError)
+        -> [TextLine]
+    {
         let words = text.split(separator: " ").map(String.init)
+        let minimum = min(preferred, minimumSize ?? preferred)
+        var size = preferred
         var lines = try fill(words, size: size, maxWidth: maxWidth)
+        while size > minimum {
+            if lines.count <= maxLines, try widest(words, size: size) <= maxWidth { break }
+            size = max(minimum, size - max(1, size / 16))
+            lines = try fill(words, size: size, maxWidth: maxWidth)
+        }
         if lines.count > maxLines {
             lines = Array(lines.prefix(maxLines - 1)) + [lines[(maxLines - 1)...].joined(separator: " ")]
         } else if lines.count > 1 {
@@ -84,6 +95,13 @@ extension FontFace {
             laidOut.append(try line(text, size: size, minimumSize: size, maxWidth: maxWidth))
         }
         return laidOut
+    }
+
+    /// The width of the widest of `words` at `size`: a line can be no narrower.
+    private func widest(_ words: [String], size: Int) throws(ScreenError) -> Int {
+        var widest = 0
+        for word in words { widest = max(widest, try line(word, size: size).width) }
+        return widest
     }
 
     /// `words` put on lines of at most `maxWidth` pixels, as many on each line as fit; a word

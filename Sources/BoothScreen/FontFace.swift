@@ -50,6 +50,11 @@ package struct TextLine {
     package let width: Int
     /// How far each glyph's halo reaches beyond it; 0 for none.
     let haloRadius: Int
+    /// The text laid out.
+    package let text: String
+    /// Whether the text was too long for its place and lost its end or its start to an
+    /// ellipsis (``FontFace/line(_:size:minimumSize:maxWidth:truncating:haloRadius:)``).
+    package internal(set) var isShortened = false
 
     /// How far the letters themselves reach above the baseline (the height of a digit), in
     /// pixels: what centres a line on its ink rather than on the font's line box.
@@ -125,7 +130,7 @@ package final class FontFace {
             pen += glyph.advance
             previous = glyph.index
         }
-        return TextLine(glyphs: glyphs, size: size, width: (pen + 32) >> 6, haloRadius: haloRadius)
+        return TextLine(glyphs: glyphs, size: size, width: (pen + 32) >> 6, haloRadius: haloRadius, text: text)
     }
 
     /// How far the font's tallest letters reach above the baseline at `size` pixels per em:
@@ -236,5 +241,31 @@ extension Canvas {
         for (glyph, penX) in line.glyphs where !glyph.mask.values.isEmpty {
             draw(glyph.mask, atX: x + penX + glyph.left, y: baseline - glyph.top, color: color)
         }
+        if drawnText != nil { drawnText?.append(DrawnText(line, atX: x, baseline: baseline, color: color)) }
+    }
+}
+
+extension DrawnText {
+    /// `line` as drawn at `x` on `baseline`: its letters' coverage in one mask.
+    init(_ line: TextLine, atX x: Int, baseline: Int, color: PixelColor) {
+        let placed = line.glyphs.filter { !$0.glyph.mask.values.isEmpty }.map { glyph, penX in
+            (glyph.mask, PixelRect(x: x + penX + glyph.left, y: baseline - glyph.top, width: glyph.mask.width, height: glyph.mask.height))
+        }
+        let left = placed.map(\.1.x).min() ?? x
+        let top = placed.map(\.1.y).min() ?? baseline
+        let frame = PixelRect(
+            x: left, y: top, width: (placed.map(\.1.maxX).max() ?? left) - left, height: (placed.map(\.1.maxY).max() ?? top) - top)
+        var values = [UInt8](repeating: 0, count: frame.width * frame.height)
+        for (mask, rect) in placed {
+            for row in 0..<rect.height {
+                for column in 0..<rect.width {
+                    let index = (rect.y - top + row) * frame.width + rect.x - left + column
+                    values[index] = max(values[index], mask.values[row * mask.width + column])
+                }
+            }
+        }
+        self.init(
+            text: line.text, color: color, size: line.size, isShortened: line.isShortened, frame: frame,
+            ink: CoverageMask(width: frame.width, height: frame.height, values: values))
     }
 }

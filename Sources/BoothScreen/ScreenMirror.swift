@@ -36,8 +36,8 @@ package final class ScreenMirror: Screen {
     /// - Parameter reviews: the pictures of the shots just taken, which the mirror shows as the
     ///   booth's screen does (it registers its size there).
     package init(
-        width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
-        reviews: ReviewPictures? = nil, guides: PoseGuides? = nil,
+        width: Int = 1280, height: Int = 720, fonts: ScreenFonts = .dejaVu, theme: ScreenTheme = .standard, keys: KeyLabels = .keyboard,
+        texts: BoothTexts = .english, reviews: ReviewPictures? = nil, guides: PoseGuides? = nil,
         picturesPerSecond: Int = 5, logger: Logger
     ) throws(ScreenError) {
         precondition(picturesPerSecond > 0, "the mirror needs a positive picture rate")
@@ -54,8 +54,8 @@ package final class ScreenMirror: Screen {
         thread = try DedicatedThread(name: "screen mirror", priority: .background, wakeup: requests.wakeup) {
             (_, started) throws(ScreenError) in
             var renderer = try ScreenRenderer(
-                width: width, height: height, fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: .anyone, guides: guides,
-                logger: logger)
+                width: width, height: height, fonts: fonts, theme: theme, keys: keys, texts: texts, reviews: reviews, audience: .anyone,
+                guides: guides, logger: logger)
             let encoder = try Self.makeEncoder()
             reviews?.register(screen: PixelSize(width: width, height: height)) { requests.redraw(showingPhoto: $0) }
             started()

@@ -22,17 +22,17 @@ extension ScreenPainter {
         canvas.fill(canvas.bounds, with: .black)
         canvas.draw(picture, atX: (layout.width - picture.width) / 2, y: (layout.height - picture.height) / 2)
         let band = Self.attractBand(layout)
-        canvas.fill(band, with: .black, opacity: 200)
+        canvas.fill(band, with: .black, opacity: palette.band)
         let captionSize = band.height * 34 / 100
         let caption = try bold.line(
             entry.caption.text, size: captionSize, minimumSize: captionSize * 3 / 4, maxWidth: layout.textWidth, truncating: .tail)
-        canvas.draw(caption, centredAt: layout.midX, baseline: band.y + band.height * 44 / 100, color: Palette.text)
+        canvas.draw(caption, centredAt: layout.midX, baseline: band.y + band.height * 44 / 100, color: palette.text)
         try paint(invitation, size: band.height * 22 / 100, centredAt: band.y + band.height * 82 / 100, layout, &canvas)
     }
 
-    /// The band over the bottom of a slide: a fifth of the screen.
+    /// The band over the bottom of a slide: a fifth of the screen, more for larger text.
     static func attractBand(_ layout: Layout) -> PixelRect {
-        let height = layout.height * 20 / 100
+        let height = layout.scaled(layout.height * 20 / 100)
         return PixelRect(x: 0, y: layout.height - height, width: layout.width, height: height)
     }
 
@@ -42,7 +42,7 @@ extension ScreenPainter {
     {
         let fitted = try bold.size(toFit: runs.map(\.text).joined(), preferred: size, maxWidth: layout.textWidth)
         var lines: [(TextLine, PixelColor)] = []
-        for run in runs { lines.append((try bold.line(run.text, size: fitted), run.emphasized ? Palette.accent : Palette.text)) }
+        for run in runs { lines.append((try bold.line(run.text, size: fitted), run.emphasized ? palette.accent : palette.text)) }
         var x = layout.midX - lines.reduce(0) { $0 + $1.0.width } / 2
         for (line, color) in lines {
             canvas.draw(line, atX: x, baseline: baseline, color: color)

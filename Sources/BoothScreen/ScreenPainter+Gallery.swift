@@ -9,8 +9,9 @@ extension ScreenPainter {
     func paintGallery(_ list: GalleryList, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let position = list.position
         let headerBaseline = layout.height * 9 / 100
-        let title = try bold.line(texts(.galleryTitle), size: layout.height / 14, minimumSize: layout.minimum, maxWidth: layout.textWidth / 2)
-        canvas.draw(title, atX: layout.margin, baseline: headerBaseline, color: Palette.text)
+        let title = try bold.line(
+            texts(.galleryTitle), size: layout.scaled(layout.height / 14), minimumSize: layout.minimum, maxWidth: layout.textWidth / 2)
+        canvas.draw(title, atX: layout.margin, baseline: headerBaseline, color: palette.text)
         guard position.count > 0 else {
             try paintEmptyGallery(layout, &canvas)
             return
@@ -18,7 +19,7 @@ extension ScreenPainter {
         let counter = try regular.line(
             texts(.galleryPosition, ["index": "\(position.index + 1)", "count": "\(position.count)"]), size: layout.body, minimumSize: layout.minimum,
             maxWidth: layout.textWidth / 2)
-        canvas.draw(counter, atX: layout.width - layout.margin - counter.width, baseline: headerBaseline, color: Palette.secondary)
+        canvas.draw(counter, atX: layout.width - layout.margin - counter.width, baseline: headerBaseline, color: palette.secondary)
         if let search = list.search {
             try paintHint(keys.findingLine(search, in: texts), layout, &canvas)
         } else {
@@ -53,8 +54,8 @@ extension ScreenPainter {
     /// it; the selected row stands out on a lighter band with an accent bar.
     private func paintRow(_ row: GalleryList.Row, frame: PixelRect, selected: Bool, _ canvas: inout Canvas) throws(ScreenError) {
         if selected {
-            canvas.fill(frame, with: Palette.selection)
-            canvas.fill(PixelRect(x: frame.x, y: frame.y, width: max(4, frame.height / 16), height: frame.height), with: Palette.accent)
+            canvas.fill(frame, with: palette.selection)
+            canvas.fill(PixelRect(x: frame.x, y: frame.y, width: max(4, frame.height / 16), height: frame.height), with: palette.accent)
         }
         let box = Self.thumbnailBox(in: frame)
         canvas.fill(box, with: .black)
@@ -67,20 +68,21 @@ extension ScreenPainter {
         let captionSize = frame.height * 36 / 100
         let caption = try bold.line(
             row.entry.caption.text, size: captionSize, minimumSize: captionSize * 3 / 4, maxWidth: room, truncating: .tail)
-        canvas.draw(caption, atX: textX, baseline: frame.y + frame.height * 47 / 100, color: selected ? Palette.accent : Palette.text)
+        canvas.draw(caption, atX: textX, baseline: frame.y + frame.height * 47 / 100, color: selected ? palette.accent : palette.text)
         let timeSize = frame.height * 24 / 100
         let time = try regular.line(row.entry.takenOn, size: timeSize, minimumSize: timeSize * 3 / 4, maxWidth: room)
-        canvas.draw(time, atX: textX, baseline: frame.y + frame.height * 80 / 100, color: Palette.secondary)
+        canvas.draw(time, atX: textX, baseline: frame.y + frame.height * 80 / 100, color: palette.secondary)
     }
 
     /// What an empty library shows: what to do about it.
     private func paintEmptyGallery(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let headline = try bold.line(texts(.galleryEmpty), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 44 / 100, color: Palette.text)
+        canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 44 / 100, color: palette.text)
         let lines = try regular.lines(
-            wrapping: texts(.galleryEmptyHint, ["button": texts(.theButton)]), size: layout.body, maxWidth: layout.textWidth, maxLines: 2)
+            wrapping: texts(.galleryEmptyHint, ["button": texts(.theButton)]), size: layout.body, minimumSize: layout.minimum,
+            maxWidth: layout.textWidth, maxLines: 2)
         for (index, line) in lines.enumerated() {
-            canvas.draw(line, centredAt: layout.midX, baseline: layout.height * 58 / 100 + index * layout.body * 135 / 100, color: Palette.accent)
+            canvas.draw(line, centredAt: layout.midX, baseline: layout.height * 58 / 100 + index * layout.body * 135 / 100, color: palette.accent)
         }
         try paintHint(texts(.galleryEmptyBack, ["back": keys.back]), layout, &canvas)
     }
@@ -97,7 +99,7 @@ extension ScreenPainter {
             try paintMessage(texts(.photoUnreadable), layout, &canvas)
         }
         let band = Self.photoBand(layout)
-        canvas.fill(band, with: .black, opacity: 210)
+        canvas.fill(band, with: .black, opacity: palette.band)
         let half = layout.textWidth / 2
         let firstBaseline = band.y + band.height * 45 / 100
         let secondBaseline = band.y + band.height * 82 / 100
@@ -105,37 +107,38 @@ extension ScreenPainter {
             texts(.galleryPosition, ["index": "\(photo.position.index + 1)", "count": "\(photo.position.count)"]), size: layout.hint,
             minimumSize: layout.minimum,
             maxWidth: half)
-        canvas.draw(counter, atX: layout.width - layout.margin - counter.width, baseline: firstBaseline, color: Palette.secondary)
+        canvas.draw(counter, atX: layout.width - layout.margin - counter.width, baseline: firstBaseline, color: palette.secondary)
         let hint = try regular.line(
             texts(.photoHint, ["up": keys.up, "down": keys.down, "back": keys.back]), size: layout.hint * 8 / 10,
             minimumSize: 10, maxWidth: half)
-        canvas.draw(hint, atX: layout.width - layout.margin - hint.width, baseline: secondBaseline, color: Palette.secondary)
+        canvas.draw(hint, atX: layout.width - layout.margin - hint.width, baseline: secondBaseline, color: palette.secondary)
         guard let entry = photo.entry else { return }
         let captionSize = band.height * 36 / 100
         let caption = try bold.line(
             entry.caption.text, size: captionSize, minimumSize: captionSize * 3 / 4, maxWidth: half, truncating: .tail)
-        canvas.draw(caption, atX: layout.margin, baseline: firstBaseline, color: Palette.text)
+        canvas.draw(caption, atX: layout.margin, baseline: firstBaseline, color: palette.text)
         let time = try regular.line(entry.takenOn, size: band.height * 24 / 100, minimumSize: 10, maxWidth: half)
-        canvas.draw(time, atX: layout.margin, baseline: secondBaseline, color: Palette.secondary)
+        canvas.draw(time, atX: layout.margin, baseline: secondBaseline, color: palette.secondary)
     }
 
-    /// The band over the bottom of a full-screen photo: a seventh of the screen.
+    /// The band over the bottom of a full-screen photo: a seventh of the screen, more for
+    /// larger text.
     static func photoBand(_ layout: Layout) -> PixelRect {
-        let height = layout.height * 14 / 100
+        let height = layout.scaled(layout.height * 14 / 100)
         return PixelRect(x: 0, y: layout.height - height, width: layout.width, height: height)
     }
 
     /// The keys to press, small and grey at the bottom of the screen.
     private func paintHint(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let hint = try regular.line(text, size: layout.hint, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 95 / 100, color: Palette.secondary)
+        canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 95 / 100, color: palette.secondary)
     }
 
     /// A line of hints whose marked words (the name being found) stand out in the accent colour.
     private func paintHint(_ runs: [BoothTexts.Run], _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let size = try regular.size(toFit: runs.map(\.text).joined(), preferred: layout.hint, maxWidth: layout.textWidth)
         var lines: [(TextLine, PixelColor)] = []
-        for run in runs { lines.append((try regular.line(run.text, size: size), run.emphasized ? Palette.accent : Palette.secondary)) }
+        for run in runs { lines.append((try regular.line(run.text, size: size), run.emphasized ? palette.accent : palette.secondary)) }
         var x = layout.midX - lines.reduce(0) { $0 + $1.0.width } / 2
         for (line, color) in lines {
             canvas.draw(line, atX: x, baseline: layout.height * 95 / 100, color: color)

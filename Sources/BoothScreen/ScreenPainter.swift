@@ -29,6 +29,9 @@ package struct ScreenPainter {
     let audience: ScreenAudience
     /// The layout's frame over the live preview, by shot; `nil`: none.
     let guides: PoseGuides?
+    /// The colours and the size of the words.
+    let theme: ScreenTheme
+    var palette: Palette { theme.palette }
 
     /// Loads the fonts.
     ///
@@ -38,9 +41,10 @@ package struct ScreenPainter {
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
     ///   - audience: who sees what is painted; anyone unless the screen is the guest's own.
     ///   - guides: the layout's frame the live preview shows, so that guests pose inside it.
+    ///   - theme: the screen's contrast and text size.
     package init(
         fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil,
-        audience: ScreenAudience = .anyone, guides: PoseGuides? = nil
+        audience: ScreenAudience = .anyone, guides: PoseGuides? = nil, theme: ScreenTheme = .standard
     ) throws(ScreenError) {
         bold = try FontFace(path: fonts.bold)
         regular = try FontFace(path: fonts.regular)
@@ -50,6 +54,12 @@ package struct ScreenPainter {
         self.reviews = reviews
         self.audience = audience
         self.guides = guides
+        self.theme = theme
+    }
+
+    /// The lengths of a screen of `canvas`'s size, the text's in the theme's size.
+    func layout(_ canvas: Canvas) -> Layout {
+        Layout(canvas: canvas, textPercent: theme.textSize.percent)
     }
 
     /// Paints `content` over the whole canvas, on top of `preview` (a camera picture already
@@ -87,32 +97,33 @@ package struct ScreenPainter {
     /// neither the main screen's options nor the name being typed: what is wrong, and what
     /// becomes of the guest's print.
     private func paintNotice(_ fault: PrinterFault, _ canvas: inout Canvas) throws(ScreenError) {
-        let layout = Layout(canvas: canvas)
+        let layout = self.layout(canvas)
         let size = max(layout.minimum, layout.hint)
         let first = try bold.line(texts(fault.guestText), size: size, minimumSize: layout.minimum, maxWidth: layout.textWidth)
         // What becomes of the print, broken over two lines where one is too narrow.
         let later = try regular.lines(
-            wrapping: texts(.printerWillPrintLater), size: max(layout.minimum, size * 4 / 5), maxWidth: layout.textWidth, maxLines: 2)
+            wrapping: texts(.printerWillPrintLater), size: max(layout.minimum, size * 4 / 5), minimumSize: layout.minimum,
+            maxWidth: layout.textWidth, maxLines: 2)
         // Each line's height its size and a half.
         let firstHeight = first.size * 3 / 2
         let laterHeight = later.reduce(0) { $0 + $1.size * 3 / 2 }
         let height = firstHeight + laterHeight + size
-        canvas.fill(PixelRect(x: 0, y: 0, width: canvas.width, height: height), with: .black, opacity: 220)
-        canvas.draw(first, centredAt: layout.midX, baseline: size / 2 + firstHeight * 3 / 4, color: Palette.accent)
+        canvas.fill(PixelRect(x: 0, y: 0, width: canvas.width, height: height), with: .black, opacity: palette.notice)
+        canvas.draw(first, centredAt: layout.midX, baseline: size / 2 + firstHeight * 3 / 4, color: palette.accent)
         var top = size / 2 + firstHeight
         for line in later {
-            canvas.draw(line, centredAt: layout.midX, baseline: top + line.size * 9 / 8, color: .white)
+            canvas.draw(line, centredAt: layout.midX, baseline: top + line.size * 9 / 8, color: palette.text)
             top += line.size * 3 / 2
         }
     }
 
     private func paintContent(_ content: ScreenContent, backdrop: PreviewBackdrop, into canvas: inout Canvas) throws(ScreenError) {
-        let layout = Layout(canvas: canvas)
+        let layout = self.layout(canvas)
         if content.showsLivePreview {
             paintPreview(backdrop, &canvas)
             paintGuide(for: content, over: backdrop.size, &canvas)
         } else {
-            canvas.fill(canvas.bounds, with: Palette.background)
+            canvas.fill(canvas.bounds, with: palette.background)
         }
         switch content {
         case .starting:
@@ -124,25 +135,24 @@ package struct ScreenPainter {
             if let shot {
                 let line = try bold.line(
                     texts(.shotOfCount, ["number": "\(shot.number)", "count": "\(shot.count)"]), size: layout.hint * 3 / 2,
-                    minimumSize: layout.minimum, maxWidth: layout.textWidth, haloRadius: max(1, layout.hint / 12))
-                canvas.draw(line, atX: layout.midX - line.width / 2, baseline: layout.height / 10, color: Palette.accent)
+                    minimumSize: layout.minimum, maxWidth: layout.textWidth, haloRadius: haloRadius(forSize: layout.hint * 3 / 2))
+                canvas.draw(line, atX: layout.midX - line.width / 2, baseline: layout.height / 10, color: palette.accent)
             }
         case .smile:
             canvas.fill(canvas.bounds, with: .white, opacity: 110)
-            try paintOverPreview(texts(.smile), size: layout.height / 5, color: Palette.accent, layout, &canvas)
+            try paintOverPreview(texts(.smile), size: layout.scaled(layout.height / 5), color: palette.accent, layout, &canvas)
         case .review(let shot, let number, let count):
             paintReview(shot, in: Self.namingPhotoBox(layout), &canvas)
             let line = try bold.line(
                 texts(.shotOfCount, ["number": "\(number)", "count": "\(count)"]), size: layout.headline, minimumSize: layout.minimum,
                 maxWidth: layout.textWidth)
-            canvas.draw(line, centredAt: layout.midX, baseline: layout.height * 80 / 100, color: Palette.accent)
+            canvas.draw(line, centredAt: layout.midX, baseline: layout.height * 80 / 100, color: palette.accent)
         case .naming(let typed, let placeholder, let photo):
             try paintNaming(typed: typed, placeholder: placeholder.text, photo: photo, layout, &canvas)
         case .saving:
             try paintMessage(texts(.saving), layout, &canvas)
         case .saved(let caption, let photo, let link, let pendingName, let printing):
-            try paintSaved(caption, photo: photo, link: link, pendingName: pendingName, layout, &canvas)
-            try paintPrintLine(printing: printing, layout, &canvas)
+            try paintSaved(caption, photo: photo, link: link, pendingName: pendingName, printing: printing, layout, &canvas)
         case .fault(let fault):
             try paintFault(fault, layout, &canvas)
         case .gallery(let list):
@@ -195,23 +205,23 @@ package struct ScreenPainter {
     /// One headline in the middle of the screen.
     func paintMessage(_ text: String, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let line = try bold.line(text, size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: Palette.text)
+        canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: palette.text)
     }
 
     /// The main screen's two options, on a dark band over the bottom of the preview.
     private func paintOptions(_ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
         let options = (keys.invitations(button: texts(.theButton), in: texts) + [texts.runs(.readyToBrowse, ["key": keys.view])])
-            .map { runs in runs.map { ($0.text, $0.emphasized ? Palette.accent : Palette.text) } }
+            .map { runs in runs.map { ($0.text, $0.emphasized ? palette.accent : palette.text) } }
         // Both options in the same size, whichever is longer: they matter equally.
-        var size = layout.height / 13
+        var size = layout.scaled(layout.height / 13)
         for option in options {
             size = try bold.size(toFit: option.map(\.0).joined(), preferred: size, maxWidth: layout.textWidth)
         }
         // Two options in the bottom 27 %; each mode's key adds a line above them.
         let lineGap = size * 135 / 100
-        let bandHeight = layout.height * 27 / 100 + lineGap * (options.count - 2)
+        let bandHeight = max(layout.height * 27 / 100 + lineGap * (options.count - 2), lineGap * options.count + size * 2 / 3)
         let band = PixelRect(x: 0, y: layout.height - bandHeight, width: layout.width, height: bandHeight)
-        canvas.fill(band, with: .black, opacity: 200)
+        canvas.fill(band, with: .black, opacity: palette.band)
         let capHeight = size * 73 / 100
         for (index, option) in options.enumerated() {
             let baseline = band.midY + capHeight / 2 + (2 * index - (options.count - 1)) * lineGap / 2
@@ -231,8 +241,14 @@ package struct ScreenPainter {
         _ text: String, size: Int, color: PixelColor, _ layout: Layout, _ canvas: inout Canvas
     ) throws(ScreenError) {
         let line = try bold.line(
-            text, size: size, minimumSize: layout.minimum, maxWidth: layout.textWidth, haloRadius: max(2, size / 20))
+            text, size: size, minimumSize: layout.minimum, maxWidth: layout.textWidth, haloRadius: haloRadius(forSize: size))
         canvas.draw(line, centredAt: layout.midX, baseline: layout.height / 2 + line.inkAscent / 2, color: color)
+    }
+
+    /// How far the dark outline of text of `size` over the preview reaches: thicker in high
+    /// contrast, so that the letters' surroundings are the outline, never the picture.
+    private func haloRadius(forSize size: Int) -> Int {
+        max(2, size / palette.haloDivisor)
     }
 
     /// The photo just taken, large, over the prompt, the name typed so far in a field with a
@@ -244,13 +260,14 @@ package struct ScreenPainter {
         paintReview(photo, in: Self.namingPhotoBox(layout), &canvas)
         let prompt = try bold.line(
             texts(.namingPrompt), size: layout.body, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(prompt, centredAt: layout.midX, baseline: layout.height * 67 / 100, color: Palette.text)
+        canvas.draw(prompt, centredAt: layout.midX, baseline: layout.height * 67 / 100, color: palette.text)
 
         let field = Self.nameField(layout)
-        canvas.fill(field, with: Palette.accent)
-        canvas.fill(field.inset(by: max(2, layout.height / 200)), with: Palette.field)
+        canvas.fill(field, with: palette.accent)
+        canvas.fill(field.inset(by: max(2, layout.height / 200)), with: palette.field)
 
-        let preferred = layout.height * 2 / 23
+        // Large, but never more than the field holds.
+        let preferred = min(layout.scaled(layout.height * 2 / 23), field.height * 70 / 100)
         let padding = field.height / 4
         let cursorWidth = max(3, preferred / 14)
         let cursorGap = preferred / 12
@@ -266,19 +283,19 @@ package struct ScreenPainter {
         let cursorX: Int
         if typed.isEmpty {
             cursorX = textX
-            canvas.draw(line, atX: textX + cursorWidth + cursorGap, baseline: baseline, color: Palette.secondary)
+            canvas.draw(line, atX: textX + cursorWidth + cursorGap, baseline: baseline, color: palette.secondary)
         } else {
             cursorX = textX + line.width + cursorGap
-            canvas.draw(line, atX: textX, baseline: baseline, color: Palette.text)
+            canvas.draw(line, atX: textX, baseline: baseline, color: palette.text)
         }
         canvas.fill(
             PixelRect(x: cursorX, y: baseline - line.size * 80 / 100, width: cursorWidth, height: line.size * 95 / 100),
-            with: Palette.accent)
+            with: palette.accent)
 
         let hint = try regular.line(
             keys.namingHint(keeping: placeholder, in: texts), size: layout.hint, minimumSize: layout.minimum,
             maxWidth: layout.textWidth)
-        canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 95 / 100, color: Palette.secondary)
+        canvas.draw(hint, centredAt: layout.midX, baseline: layout.height * 95 / 100, color: palette.secondary)
     }
 
     /// Where the naming screen shows the photo: the top three fifths of the screen.
@@ -310,16 +327,22 @@ package struct ScreenPainter {
     /// quiet zone: a phone reads it from arm's length. Nothing else on this screen is pure
     /// white, so the codes are easy to find in a screenshot too.
     private func paintSaved(
-        _ caption: Caption, photo: UUID, link: PhotoLink?, pendingName: Caption?, _ layout: Layout, _ canvas: inout Canvas
+        _ caption: Caption, photo: UUID, link: PhotoLink?, pendingName: Caption?, printing: Bool, _ layout: Layout, _ canvas: inout Canvas
     ) throws(ScreenError) {
+        let printLine = try self.printLine(printing: printing, layout)
         var column = PixelRect(x: layout.margin, y: 0, width: layout.textWidth, height: layout.height)
+        // The codes keep clear of the print line.
+        let bottom = printLine.map { layout.height * 96 / 100 - $0.inkAscent - layout.hint / 2 } ?? layout.height
         if let link, let page = pictures.qrCode(for: link.address(for: audience)) {
             var codes = [(code: page, label: texts(link.join == nil ? .scanToDownload : .openYourPhoto))]
             if let join = link.join, let network = pictures.qrCode(for: join.code) {
                 codes.insert((network, texts(.joinBoothWiFi)), at: 0)
             }
-            let left = try paintCodes(codes, layout, &canvas)
+            let left = try paintCodes(codes, above: bottom, layout, &canvas)
             column.width = left - layout.margin - column.x
+        }
+        if let printLine {
+            canvas.draw(printLine, centredAt: layout.midX, baseline: layout.height * 96 / 100, color: printing ? palette.accent : palette.secondary)
         }
         paintReview(photo, in: Self.savedPhotoBox(column: column, layout), &canvas)
         // The sentence's own words above, the name it sets apart large below.
@@ -327,71 +350,100 @@ package struct ScreenPainter {
         let words = runs.filter { !$0.emphasized }.map(\.text).joined().trimmingCharacters(in: .whitespaces)
         let name = runs.filter(\.emphasized).map(\.text).joined()
         let title = try regular.line(words, size: layout.body, minimumSize: layout.minimum, maxWidth: column.width)
-        canvas.draw(title, centredAt: column.midX, baseline: layout.height * 61 / 100, color: Palette.secondary)
-        let size = layout.height / 10
+        canvas.draw(title, centredAt: column.midX, baseline: layout.height * 61 / 100, color: palette.secondary)
+        let size = layout.headline
         let lines = try bold.lines(wrapping: name, size: size, maxWidth: column.width, maxLines: 2)
         for (index, line) in lines.enumerated() {
             let baseline = layout.height * 73 / 100 + index * size * 112 / 100
-            canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.accent)
+            canvas.draw(line, centredAt: column.midX, baseline: baseline, color: palette.accent)
         }
         guard let pendingName else { return }
         let note = try regular.lines(
-            wrapping: texts(.savedPendingName, ["name": pendingName.text]), size: layout.hint, maxWidth: column.width, maxLines: 2)
+            wrapping: texts(.savedPendingName, ["name": pendingName.text]), size: layout.hint, minimumSize: layout.minimum,
+            maxWidth: column.width, maxLines: 2)
         for (index, line) in note.enumerated() {
             let baseline =
                 layout.height * 73 / 100 + (lines.count - 1) * size * 112 / 100 + layout.hint * 160 / 100 + index * layout.hint * 125 / 100
-            canvas.draw(line, centredAt: column.midX, baseline: baseline, color: Palette.secondary)
+            canvas.draw(line, centredAt: column.midX, baseline: baseline, color: palette.secondary)
         }
     }
 
     /// `codes` stacked on the right of the screen, each with its label (under a code alone,
-    /// over each of two, where it reads as a step); returns the left edge of what was drawn.
-    private func paintCodes(_ codes: [(code: QRCode, label: String)], _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) -> Int {
-        let target = layout.height * (codes.count == 1 ? 40 : 34) / 100
+    /// over each of two, where it reads as a step), all between the top of the screen and
+    /// `bottom`; returns the left edge of what was drawn. A label too long for one line takes
+    /// two, smaller if need be; codes shrink where the labels need the height.
+    private func paintCodes(_ codes: [(code: QRCode, label: String)], above bottom: Int, _ layout: Layout, _ canvas: inout Canvas)
+        throws(ScreenError) -> Int
+    {
         let gap = layout.hint * 3 / 4
-        var drawn: [(code: QRCode, moduleSize: Int, side: Int, label: TextLine)] = []
-        for (code, label) in codes {
+        let spacing = layout.hint * 3 / 2
+        func side(_ code: QRCode, within target: Int) -> (moduleSize: Int, side: Int) {
             let modules = code.size + 2 * QRCode.quietZone
             let moduleSize = max(1, target / modules)
-            // A step's label may be wider than its code; a code alone keeps within its own width.
-            let labelWidth = codes.count == 1 ? moduleSize * modules : max(target, layout.width * 28 / 100)
-            let line = try (codes.count == 1 ? regular : bold).line(
-                label, size: layout.hint, minimumSize: max(10, layout.hint * 2 / 3), maxWidth: labelWidth)
-            drawn.append((code, moduleSize, moduleSize * modules, line))
+            return (moduleSize, moduleSize * modules)
+        }
+        // A step's label may be wider than its code; a code alone keeps within its own width.
+        func labels(within target: Int, size: Int) throws(ScreenError) -> [[TextLine]] {
+            var labels: [[TextLine]] = []
+            for (code, label) in codes {
+                let width = codes.count == 1 ? side(code, within: target).side : max(target, layout.width * 28 / 100)
+                labels.append(
+                    try (codes.count == 1 ? regular : bold).lines(
+                        wrapping: label, size: size, minimumSize: layout.minimum, maxWidth: width, maxLines: 2))
+            }
+            return labels
+        }
+        func height(_ label: [TextLine]) -> Int { label.reduce(0) { $0 + $1.size * 125 / 100 } }
+        // The codes matter most: the labels are set smaller, down to the smallest text, before
+        // the codes give up more than a tenth of their size.
+        let preferred = layout.height * (codes.count == 1 ? 40 : 34) / 100
+        var labelSize = layout.hint
+        var labelLines: [[TextLine]]
+        var target: Int
+        repeat {
+            labelLines = try labels(within: preferred, size: labelSize)
+            let room = bottom - 2 * layout.margin / 3 - labelLines.map(height).reduce(0, +) - (gap + spacing) * codes.count + spacing
+            target = min(preferred, room / codes.count)
+            labelSize -= max(1, labelSize / 12)
+        } while target < preferred * 9 / 10 && labelSize >= layout.minimum
+        if target < preferred { labelLines = try labels(within: target, size: labelLines.first?.first?.size ?? layout.hint) }
+        let drawn = codes.enumerated().map { index, item in
+            let (moduleSize, side) = side(item.code, within: target)
+            return (code: item.code, moduleSize: moduleSize, side: side, label: labelLines[index], labelHeight: height(labelLines[index]))
         }
         let right = layout.width - layout.margin
-        let column = max(drawn.map(\.side).max() ?? 0, drawn.map(\.label.width).max() ?? 0)
+        let column = max(drawn.map(\.side).max() ?? 0, labelLines.flatMap { $0.map(\.width) }.max() ?? 0)
         let centre = right - column / 2
-        let each = drawn.map { $0.side + gap + layout.hint }
-        let spacing = layout.hint * 3 / 2
-        var top = (layout.height - each.reduce(0, +) - spacing * (drawn.count - 1)) / 2
+        let total = drawn.reduce(0) { $0 + $1.side + gap + $1.labelHeight } + spacing * (drawn.count - 1)
+        var top = min((layout.height - total) / 2, bottom - total)
         for item in drawn {
             let left = right - column + (column - item.side) / 2
-            if drawn.count == 1 {
-                canvas.draw(item.code, atX: left, y: top, moduleSize: item.moduleSize)
-                canvas.draw(item.label, centredAt: centre, baseline: top + item.side + gap + item.label.inkAscent, color: Palette.secondary)
-            } else {
-                canvas.draw(item.label, centredAt: centre, baseline: top + item.label.inkAscent, color: Palette.text)
-                canvas.draw(item.code, atX: left, y: top + layout.hint + gap, moduleSize: item.moduleSize)
+            // A code alone has its label under it; each of two, its step over it.
+            let codeTop = drawn.count == 1 ? top : top + item.labelHeight + gap
+            var baseline = drawn.count == 1 ? top + item.side + gap : top
+            canvas.draw(item.code, atX: left, y: codeTop, moduleSize: item.moduleSize)
+            for line in item.label {
+                baseline += line.size * 95 / 100
+                canvas.draw(line, centredAt: centre, baseline: baseline, color: drawn.count == 1 ? palette.secondary : palette.text)
+                baseline += line.size * 30 / 100
             }
-            top += item.side + gap + layout.hint + spacing
+            top += item.side + gap + item.labelHeight + spacing
         }
         return right - column
     }
 
     /// The saved screen's last line: the print key's invitation, or, once pressed, that the
-    /// print is on its way.
-    private func paintPrintLine(printing: Bool, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
+    /// print is on its way; `nil` when the booth has no print key.
+    private func printLine(printing: Bool, _ layout: Layout) throws(ScreenError) -> TextLine? {
         let text: String
         if printing {
             text = texts(.printQueued)
         } else if let key = keys.print {
             text = texts(.printInvitation, ["key": key])
         } else {
-            return
+            return nil
         }
-        let line = try bold.line(text, size: layout.hint, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(line, centredAt: layout.midX, baseline: layout.height * 96 / 100, color: printing ? Palette.accent : Palette.secondary)
+        return try bold.line(text, size: layout.hint, minimumSize: layout.minimum, maxWidth: layout.textWidth)
     }
 
     /// Where the saved screen shows the photo: the top half of the text's column.
@@ -401,14 +453,15 @@ package struct ScreenPainter {
 
     /// What went wrong in a headline, and what it means below, under an accent bar.
     private func paintFault(_ fault: BoothFault, _ layout: Layout, _ canvas: inout Canvas) throws(ScreenError) {
-        canvas.fill(PixelRect(x: 0, y: 0, width: layout.width, height: max(4, layout.height / 60)), with: Palette.accent)
+        canvas.fill(PixelRect(x: 0, y: 0, width: layout.width, height: max(4, layout.height / 60)), with: palette.accent)
         let headline = try bold.line(
             texts(fault.headline), size: layout.headline, minimumSize: layout.minimum, maxWidth: layout.textWidth)
-        canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 40 / 100, color: Palette.text)
-        let lines = try regular.lines(wrapping: texts(fault.message), size: layout.body, maxWidth: layout.textWidth, maxLines: 3)
+        canvas.draw(headline, centredAt: layout.midX, baseline: layout.height * 40 / 100, color: palette.text)
+        let lines = try regular.lines(
+            wrapping: texts(fault.message), size: layout.body, minimumSize: layout.minimum, maxWidth: layout.textWidth, maxLines: 3)
         for (index, line) in lines.enumerated() {
             let baseline = layout.height * 56 / 100 + index * layout.body * 135 / 100
-            canvas.draw(line, centredAt: layout.midX, baseline: baseline, color: Palette.secondary)
+            canvas.draw(line, centredAt: layout.midX, baseline: baseline, color: palette.secondary)
         }
     }
 }
@@ -418,10 +471,17 @@ struct Layout {
     let width: Int
     let height: Int
 
-    init(canvas: Canvas) {
+    /// Percent of the normal text sizes (``ScreenTextSize``).
+    let textPercent: Int
+
+    init(canvas: Canvas, textPercent: Int = 100) {
         width = canvas.width
         height = canvas.height
+        self.textPercent = textPercent
     }
+
+    /// A text size chosen for the normal theme, in the theme's size.
+    func scaled(_ size: Int) -> Int { size * textPercent / 100 }
 
     var midX: Int { width / 2 }
     /// Between the text and the screen's left and right edges.
@@ -429,24 +489,14 @@ struct Layout {
     /// The widest a line of text may be.
     var textWidth: Int { width - 2 * margin }
     /// Pixels per em of the main line of each screen: a tenth of the height.
-    var headline: Int { height / 10 }
+    var headline: Int { scaled(height / 10) }
     /// Pixels per em of explanations.
-    var body: Int { height / 16 }
+    var body: Int { scaled(height / 16) }
     /// Pixels per em of hints.
-    var hint: Int { height / 22 }
-    /// The smallest text is set in when it is too long, still legible from two metres.
-    var minimum: Int { max(12, height / 22) }
-}
-
-/// The screen's colours: white on a dark background, and one accent.
-enum Palette {
-    static let background = PixelColor(red: 18, green: 20, blue: 28)
-    static let field = PixelColor(red: 38, green: 42, blue: 56)
-    /// The gallery's selected row.
-    static let selection = PixelColor(red: 52, green: 58, blue: 78)
-    static let text = PixelColor.white
-    static let secondary = PixelColor(red: 170, green: 176, blue: 190)
-    static let accent = PixelColor(red: 255, green: 184, blue: 28)
+    var hint: Int { scaled(height / 22) }
+    /// The smallest text is set in when it is too long, still legible from two metres: in
+    /// every theme, as small as the normal hints can get.
+    var minimum: Int { max(12, height / 30) }
 }
 
 extension ScreenContent {

@@ -22,17 +22,20 @@ package struct ScreenRenderer: ~Copyable {
     /// A renderer for a `width` x `height` screen.
     ///
     /// - Parameters:
+    ///   - theme: the screen's contrast and text size.
     ///   - keys: what the keypad's keys are called, for the screens' hints.
     ///   - texts: the words the screens say, in the booth's language.
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens.
     ///   - audience: who sees the screen (``Screen/audience``); anyone unless it is the guest's
     ///     own.
     package init(
-        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, keys: KeyLabels = .keyboard, texts: BoothTexts = .english,
-        reviews: ReviewPictures? = nil, audience: ScreenAudience = .anyone, guides: PoseGuides? = nil, logger: Logger
+        width: Int, height: Int, fonts: ScreenFonts = .dejaVu, theme: ScreenTheme = .standard, keys: KeyLabels = .keyboard,
+        texts: BoothTexts = .english, reviews: ReviewPictures? = nil, audience: ScreenAudience = .anyone, guides: PoseGuides? = nil,
+        logger: Logger
     ) throws(ScreenError) {
         // Everything that can fail first: a half-made renderer cannot be taken apart.
-        let painter = try ScreenPainter(fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: audience, guides: guides)
+        let painter = try ScreenPainter(
+            fonts: fonts, keys: keys, texts: texts, reviews: reviews, audience: audience, guides: guides, theme: theme)
         decoder = try Self.makeDecoder()
         self.painter = painter
         canvas = Canvas(width: width, height: height)

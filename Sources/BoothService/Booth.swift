@@ -59,7 +59,7 @@ package enum Booth {
                 throw BoothError(description: "\(error) `photobooth doctor` checks every part and says how to fix it; \(alternative).")
             }
             guard configuration.web.enabled else { return devices }
-            return devices.mirrored(fonts: configuration.hardware.screen.fonts, reviews: reviews, guides: guides, logger: logger)
+            return devices.mirrored(screenSettings: configuration.hardware.screen, reviews: reviews, guides: guides, logger: logger)
         }
         let outcome: Outcome
         do {
@@ -493,7 +493,7 @@ struct DeviceSet: Sendable {
     /// - Parameters:
     ///   - standardMode: what the button makes, which the main screens say.
     ///   - reviews: the pictures of the shots just taken, which the framebuffer shows.
-    ///   - mirrored: whether the web will mirror the screen (``mirrored(fonts:reviews:guides:logger:)``):
+    ///   - mirrored: whether the web will mirror the screen (``mirrored(screenSettings:reviews:guides:logger:)``):
     ///     then, as with a framebuffer, the keypad and the terminal say that the photo is shown.
     static func open(
         _ hardware: HardwareConfiguration, keys: KeyBindings, standardMode: PictureMode = .single, language: BoothLanguage,
@@ -560,7 +560,7 @@ struct DeviceSet: Sendable {
             framebuffer =
                 real.contains(.screen)
                 ? try DisplayScreen(
-                    device: hardware.screen.device, fonts: hardware.screen.fonts,
+                    device: hardware.screen.device, fonts: hardware.screen.fonts, theme: hardware.screen.theme,
                     previewFPS: hardware.screen.previewFramesPerSecond, keys: labels, texts: texts, reviews: reviews, guides: guides,
                     logger: logger)
                 : nil
@@ -598,10 +598,12 @@ struct DeviceSet: Sendable {
 extension DeviceSet {
     /// These devices with a ``ScreenMirror`` beside the screen, for the web's `/screen.mjpg`. A
     /// mirror that cannot be made (no fonts) is logged, and the booth runs without it.
-    func mirrored(fonts: ScreenFonts, reviews: ReviewPictures, guides: PoseGuides? = nil, logger: Logger) -> DeviceSet {
+    func mirrored(screenSettings: ScreenSettings, reviews: ReviewPictures, guides: PoseGuides? = nil, logger: Logger) -> DeviceSet {
         let mirror: ScreenMirror
         do {
-            mirror = try ScreenMirror(fonts: fonts, keys: labels, texts: texts, reviews: reviews, guides: guides, logger: logger)
+            mirror = try ScreenMirror(
+                fonts: screenSettings.fonts, theme: screenSettings.theme, keys: labels, texts: texts, reviews: reviews, guides: guides,
+                logger: logger)
         } catch {
             logger.error("The web cannot show the booth's screen: \(error)")
             return self

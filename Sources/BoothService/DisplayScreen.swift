@@ -36,7 +36,7 @@ final class DisplayScreen: Screen {
     ///   - reviews: the pictures of the shots just taken, for the naming and saved screens; the
     ///     screen registers its size there once the display is open.
     init(
-        device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu,
+        device: String = "/dev/fb0", console: String? = "/dev/tty0", fonts: ScreenFonts = .dejaVu, theme: ScreenTheme = .standard,
         previewFPS: Int = 15, keys: KeyLabels = .keyboard, texts: BoothTexts = .english, reviews: ReviewPictures? = nil,
         guides: PoseGuides? = nil, logger: Logger
     ) throws(DeviceError) {
@@ -45,7 +45,7 @@ final class DisplayScreen: Screen {
         let requests = RenderRequests(previewInterval: .seconds(1) / previewFPS)
         self.requests = requests
         let settings = DisplaySettings(
-            device: device, console: console, fonts: fonts, keys: keys, texts: texts, reviews: reviews, guides: guides,
+            device: device, console: console, fonts: fonts, theme: theme, keys: keys, texts: texts, reviews: reviews, guides: guides,
             requests: requests, logger: logger)
         // The render thread opens the device, owns it, and gives it back when it ends.
         if Self.drivesKMS(device) {
@@ -57,7 +57,7 @@ final class DisplayScreen: Screen {
                 try DisplayRenderLoop<Framebuffer>(settings: settings).run(started: started)
             }
         }
-        logger.info("Screen on \(device), preview at most \(previewFPS) frames per second.")
+        logger.info("Screen on \(device), preview at most \(previewFPS) frames per second, \(theme).")
     }
 
     /// Whether `device` is a KMS card (`/dev/dri/...`) rather than a framebuffer.
@@ -111,6 +111,7 @@ private struct DisplaySettings: Sendable {
     let device: String
     let console: String?
     let fonts: ScreenFonts
+    let theme: ScreenTheme
     let keys: KeyLabels
     let texts: BoothTexts
     let reviews: ReviewPictures?
@@ -212,7 +213,8 @@ private struct DisplayRenderLoop<Target: DisplayTarget & ~Copyable> {
     private func draw(on target: consuming Target, started: () -> Void) throws(DeviceError) {
         var renderer = try Self.drawing { () throws(ScreenError) in
             try ScreenRenderer(
-                width: target.width, height: target.height, fonts: settings.fonts, keys: settings.keys, texts: settings.texts,
+                width: target.width, height: target.height, fonts: settings.fonts, theme: settings.theme, keys: settings.keys,
+                texts: settings.texts,
                 reviews: settings.reviews, audience: .guest, guides: settings.guides, logger: logger)
         }
         settings.reviews?.register(screen: PixelSize(width: target.width, height: target.height)) { [requests] in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoothCore
 import BoothDevices
+import BoothScreen
 import BoothService
 import Foundation
 
@@ -48,6 +49,10 @@ struct HardwareOptions: ParsableArguments {
     var screen: String?
     @Option(.screenPreviewRate, help: "The preview's frame rate cap", valueName: "fps")
     var previewFps: FrameRate?
+    @Option(.screenContrast, help: "normal, or high: every text at 7:1 or more against what is behind it", valueName: "contrast")
+    var contrast: ScreenContrast?
+    @Option(.screenTextSize, help: "normal, or large: the screens' words a third larger", valueName: "size")
+    var textSize: ScreenTextSize?
     @Option(.soundDevice, help: "The speaker: default, none, or an ALSA device such as plughw:1,0", valueName: "device")
     var sound: String?
     @Option(.soundVolume, help: "Percent of the sounds' own level, 0 to 100", valueName: "percent")
@@ -126,6 +131,8 @@ struct HardwareOptions: ParsableArguments {
         configuration.override(.keypadViewKey, with: viewKey)
         configuration.override(.screenDevice, with: screen)
         configuration.override(.screenPreviewRate, with: previewFps)
+        configuration.override(.screenContrast, with: contrast)
+        configuration.override(.screenTextSize, with: textSize)
         configuration.override(.soundDevice, with: sound)
         configuration.override(.soundVolume, with: soundVolume)
         configuration.override(.soundVoice, with: voice)

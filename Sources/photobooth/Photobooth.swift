@@ -61,7 +61,7 @@ struct Photobooth: AsyncParsableCommand {
         subcommands: [
             RunCommand.self, DoctorCommand.self, ListCommand.self, ShowCommand.self, ExportCommand.self, CheckCommand.self,
             FavouriteCommand.self, UnfavouriteCommand.self, HideCommand.self, UnhideCommand.self, ServeCommand.self,
-            SyncCommand.self, PrintCommand.self, HotspotCommand.self, SoundCommand.self, LibcameraCameraCommand.self,
+            SyncCommand.self, PrintCommand.self, HotspotCommand.self, SoundCommand.self, ScreensCommand.self, LibcameraCameraCommand.self,
         ])
 
     /// Runs the command with the exit codes the booth documents: ArgumentParser's usage errors

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BoothCore
 import BoothDevices
+import BoothScreen
 import BoothService
 
 extension Option {
@@ -66,6 +67,8 @@ extension V4L2Camera.FormatPreference: ExpressibleByArgument {}
 
 extension PictureMode: ExpressibleByArgument {}
 extension VoiceMode: ExpressibleByArgument {}
+extension ScreenContrast: ExpressibleByArgument {}
+extension ScreenTextSize: ExpressibleByArgument {}
 
 extension BaudRate: ExpressibleByArgument {
     package init?(argument: String) { self.init(settingText: argument) }

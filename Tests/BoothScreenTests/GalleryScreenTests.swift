@@ -88,17 +88,17 @@ struct GalleryScreenTests {
             #expect(canvas[box.midX, box.y].brightness < 10 && canvas[box.x + 2, box.midY].isClose(to: rowColours[offset]))
             let selected = offset == 1
             let bar = PixelRect(x: frame.x, y: frame.y, width: max(4, frame.height / 16), height: frame.height)
-            #expect(canvas.count(in: bar) { $0 == Palette.accent } == (selected ? bar.width * bar.height : 0), "row \(offset)'s accent bar")
-            #expect(canvas[frame.maxX - 2, frame.midY] == (selected ? Palette.selection : Palette.background))
+            #expect(canvas.count(in: bar) { $0 == Palette.standard.accent } == (selected ? bar.width * bar.height : 0), "row \(offset)'s accent bar")
+            #expect(canvas[frame.maxX - 2, frame.midY] == (selected ? Palette.standard.selection : Palette.standard.background))
             let text = PixelRect(x: box.maxX, y: frame.y, width: frame.maxX - box.maxX, height: frame.height)
-            let ink = selected ? Palette.accent : PixelColor.white
+            let ink = selected ? Palette.standard.accent : PixelColor.white
             #expect(canvas.count(in: text) { $0 == ink } > 30, "row \(offset)'s caption at \(width)x\(height)")
-            #expect(canvas.count(in: text) { $0 == Palette.secondary } > 10, "row \(offset)'s time at \(width)x\(height)")
+            #expect(canvas.count(in: text) { $0 == Palette.standard.secondary } > 10, "row \(offset)'s time at \(width)x\(height)")
         }
         let counter = PixelRect(x: width / 2, y: 0, width: width / 2, height: height * 14 / 100)
-        #expect(canvas.count(in: counter) { $0 == Palette.secondary } > 20, "the position \"7 of 12\"")
+        #expect(canvas.count(in: counter) { $0 == Palette.standard.secondary } > 20, "the position \"7 of 12\"")
         let hint = PixelRect(x: 0, y: height * 88 / 100, width: width, height: height * 12 / 100)
-        #expect(canvas.count(in: hint) { $0 == Palette.secondary } > 20, "the hint line")
+        #expect(canvas.count(in: hint) { $0 == Palette.standard.secondary } > 20, "the hint line")
     }
 
     @Test("Moving within a page moves the highlight and nothing else; the position changes")
@@ -127,7 +127,7 @@ struct GalleryScreenTests {
         let canvas = try ScreenFixtures.paint(.gallery(list), width: width, height: height)
         let margin = width / 20
         for strip in [PixelRect(x: 0, y: 0, width: margin, height: height), PixelRect(x: width - margin, y: 0, width: margin, height: height)] {
-            #expect(canvas.count(in: strip) { $0 != Palette.background } == 0, "the list reaches the edge at \(width)x\(height)")
+            #expect(canvas.count(in: strip) { $0 != Palette.standard.background } == 0, "the list reaches the edge at \(width)x\(height)")
         }
     }
 
@@ -148,8 +148,8 @@ struct GalleryScreenTests {
         let empty = try ScreenFixtures.paint(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 0))), width: width, height: height)
         let middle = PixelRect(x: 0, y: height * 30 / 100, width: width, height: height * 40 / 100)
         #expect(empty.rows(in: middle) { $0 == .white }.count > height / 20, "the headline")
-        #expect(empty.count(in: middle) { $0 == Palette.accent } > 50, "what to do about it")
-        #expect(empty.count(in: empty.bounds) { $0 == Palette.selection } == 0, "no row is highlighted")
+        #expect(empty.count(in: middle) { $0 == Palette.standard.accent } > 50, "what to do about it")
+        #expect(empty.count(in: empty.bounds) { $0 == Palette.standard.selection } == 0, "no row is highlighted")
         let unreadable = try ScreenFixtures.paint(.gallery(GalleryList(position: GalleryPosition(index: 0, count: 3))), width: width, height: height)
         #expect(unreadable.pixels(in: middle) != empty.pixels(in: middle), "photos that cannot be read are not an empty library")
     }
@@ -167,7 +167,7 @@ struct GalleryScreenTests {
         #expect(canvas[width / 2, height / 2].isClose(to: red))
         let band = ScreenPainter.photoBand(Layout(canvas: canvas))
         #expect(canvas.count(in: band) { $0 == .white } > 30, "the caption")
-        #expect(canvas.count(in: band) { $0 == Palette.secondary } > 30, "the time, position and hint")
+        #expect(canvas.count(in: band) { $0 == Palette.standard.secondary } > 30, "the time, position and hint")
         #expect(canvas.count(in: band) { $0.isClose(to: red, tolerance: 8) } == 0, "the band darkens the picture under it")
     }
 

@@ -1,6 +1,7 @@
 import BoothCore
 import BoothDevices
 import BoothPrint
+import BoothScreen
 import BoothSync
 import Foundation
 import Testing
@@ -368,6 +369,15 @@ struct ConfigurationTests {
         #expect(try Setting.countdown.parse("0.000000001").settingText == "0.000000001", "no exponent")
         #expect(try Setting.httpPublicURL.parse("http://booth.local:8080/").settingText == "http://booth.local:8080")
         #expect(try Setting.httpEnabled.parse("ON").settingText == "true")
+    }
+
+    @Test("screen.contrast and screen.text_size set the screen's theme; another word is refused with the two allowed")
+    func screenTheme() throws {
+        let theme = try load("screen:\n  contrast: high\n  text_size: large\n").hardware.screen.theme
+        #expect(theme == ScreenTheme(contrast: .high, textSize: .large))
+        #expect(try load("screen: {contrast: normal}").hardware.screen.theme == .standard)
+        #expect(try failure("screen: {contrast: bright}").contains("screen.contrast: \"bright\" is not allowed; use normal or high"))
+        #expect(try failure("screen: {text_size: huge}").contains("screen.text_size: \"huge\" is not allowed; use normal or large"))
     }
 
     @Test("Every key of the file is a setting, named once, in its section")

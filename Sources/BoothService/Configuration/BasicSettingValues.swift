@@ -1,4 +1,5 @@
 import BoothCore
+import BoothScreen
 import Foundation
 
 extension SettingValue where Self: RawRepresentable<String> {
@@ -37,6 +38,8 @@ extension Int: NumericSettingValue {
 /// `true`, `yes` or `on`; `false`, `no` or `off`, in any case.
 extension PictureMode: SettingValue {}
 extension VoiceMode: SettingValue {}
+extension ScreenContrast: SettingValue {}
+extension ScreenTextSize: SettingValue {}
 
 extension Bool: SettingValue {
     package init?(settingText text: String) {

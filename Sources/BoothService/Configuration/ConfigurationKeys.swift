@@ -19,7 +19,8 @@ extension ConfigurationKey {
         Setting.lightChip.key, Setting.lightLine.key, Setting.lightPolarity.key,
         Setting.keypadDevice.key, Setting.keypadBaud.key, Setting.keypadLayout.key, Setting.keypadViewKey.key,
         Setting.keypadEcho.key, Setting.keypadMultiTap.key,
-        Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key, Setting.attractAfter.key,
+        Setting.screenDevice.key, Setting.screenPreviewRate.key, Setting.screenFont.key, Setting.screenContrast.key,
+        Setting.screenTextSize.key, Setting.attractAfter.key,
         Setting.soundDevice.key, Setting.soundVolume.key, Setting.soundVoice.key,
         Setting.pictureMode.key, Setting.pictureLayout.key, Setting.nextCountdown.key, Setting.animationFrames.key,
         Setting.collageKey.key, Setting.animationKey.key, Setting.boomerangKey.key, Setting.printKey.key,
@@ -220,6 +221,20 @@ extension Setting<String> {
 
     /// `screen.font`: one TrueType font for all text.
     package static var screenFont: Self { path("screen.font") { $0.hardware.screen.fonts = ScreenFonts($1) } }
+}
+
+extension Setting<ScreenContrast> {
+    /// `screen.contrast`: `high` keeps every text at 7:1 or more against what is behind it.
+    package static var screenContrast: Self {
+        Setting("screen.contrast", allowed: "normal or high") { $0.hardware.screen.theme.contrast = $1 }
+    }
+}
+
+extension Setting<ScreenTextSize> {
+    /// `screen.text_size`: `large` sets the screens' words a third larger.
+    package static var screenTextSize: Self {
+        Setting("screen.text_size", allowed: "normal or large") { $0.hardware.screen.theme.textSize = $1 }
+    }
 }
 
 extension Setting<FrameRate> {

@@ -63,7 +63,7 @@ package struct DeviceParts: OptionSet, Sendable, Hashable {
     package static let all: DeviceParts = [.camera, .button, .light, .keypad, .screen]
 }
 
-/// The screen: which display, how often the preview is redrawn, which font.
+/// The screen: which display, how often the preview is redrawn, which font, how it looks.
 package struct ScreenSettings: Sendable, Hashable {
     /// `auto` (the KMS card with a display connected, else the framebuffer), a KMS card
     /// (`/dev/dri/card0`) or a framebuffer (`/dev/fb0`).
@@ -72,6 +72,8 @@ package struct ScreenSettings: Sendable, Hashable {
     package var previewFramesPerSecond = 15
     /// The TrueType fonts of headlines and of the rest.
     package var fonts = ScreenFonts.dejaVu
+    /// Its contrast and text size.
+    package var theme = ScreenTheme.standard
 
     package init() {}
 }
