@@ -110,8 +110,10 @@ package struct Canvas: Sendable, Hashable {
     package var bitmap: Bitmap {
         let bytes = [UInt8](unsafeUninitializedCapacity: pixels.count * 4) { buffer, count in
             let target = UnsafeMutableRawBufferPointer(buffer)
-            for (index, pixel) in pixels.enumerated() {
-                target.storeBytes(of: pixel.littleEndian, toByteOffset: index * 4, as: UInt32.self)
+            pixels.withUnsafeBufferPointer { pixels in
+                for index in pixels.indices {
+                    target.storeBytes(of: pixels[index].littleEndian, toByteOffset: index * 4, as: UInt32.self)
+                }
             }
             count = buffer.count
         }

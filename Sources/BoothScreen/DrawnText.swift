@@ -18,10 +18,11 @@ package struct DrawnText: Sendable, Hashable, CustomStringConvertible {
 
     /// Calls `body` with each pixel the letters cover at all, on the canvas, and how much.
     func forEachInkPixel(_ body: (_ x: Int, _ y: Int, _ coverage: UInt8) -> Void) {
-        for row in 0..<frame.height {
-            for column in 0..<frame.width {
-                let coverage = ink.values[row * frame.width + column]
-                if coverage > 0 { body(frame.x + column, frame.y + row, coverage) }
+        ink.values.withUnsafeBufferPointer { values in
+            for row in 0..<frame.height {
+                for column in 0..<frame.width where values[row * frame.width + column] > 0 {
+                    body(frame.x + column, frame.y + row, values[row * frame.width + column])
+                }
             }
         }
     }
@@ -85,32 +86,24 @@ extension Canvas {
             }
             guard let letters else { return TextContrast(text: text, ratio: nil, background: nil) }
             // Each pixel next to a letter (one of its eight neighbours is ink) that no text covers.
-            var worst: (ratio: Double, colour: PixelColor)?
             let area = PixelRect(x: text.frame.x - 1, y: text.frame.y - 1, width: text.frame.width + 2, height: text.frame.height + 2)
-                .intersection(bounds)
-            for y in area.y..<area.maxY {
-                for x in area.x..<area.maxX where !covered[y * width + x] && text.inks(nextTo: x, y) {
-                    let colour = self[x, y]
+            var near = [Bool](repeating: false, count: area.width * area.height)
+            text.forEachInkPixel { x, y, _ in
+                for row in (y - area.y - 1)...(y - area.y + 1) {
+                    for column in (x - area.x - 1)...(x - area.x + 1) { near[row * area.width + column] = true }
+                }
+            }
+            var worst: (ratio: Double, colour: PixelColor)?
+            let visible = area.intersection(bounds)
+            for y in visible.y..<visible.maxY {
+                for x in visible.x..<visible.maxX where near[(y - area.y) * area.width + x - area.x] && !covered[y * width + x] {
+                    let colour = PixelColor(xrgb: pixels[y * width + x])
                     let ratio = letters.contrast(with: colour)
                     if ratio < worst?.ratio ?? .infinity { worst = (ratio, colour) }
                 }
             }
             return TextContrast(text: text, ratio: worst?.ratio, background: worst?.colour)
         }
-    }
-}
-
-extension DrawnText {
-    /// Whether the letters cover any of the pixel at (`x`, `y`) on the canvas or of its eight
-    /// neighbours.
-    fileprivate func inks(nextTo x: Int, _ y: Int) -> Bool {
-        for row in max(0, y - 1 - frame.y)...min(frame.height - 1, y + 1 - frame.y) {
-            for column in max(0, x - 1 - frame.x)...min(frame.width - 1, x + 1 - frame.x)
-            where ink.values[row * frame.width + column] > 0 {
-                return true
-            }
-        }
-        return false
     }
 }
 

@@ -26,11 +26,11 @@ package enum ScreenCatalogue {
         return keys
     }
 
-    /// The screens of a booth speaking `texts`, for a canvas of `width` x `height`: the main
-    /// screen, the countdown and the shot over each backdrop (``backdrops``), naming, saved (with
+    /// The screens of a booth for a canvas of `width` x `height` (their words are the
+    /// painter's, in its language): the main screen, the countdown and the shot over each backdrop (``backdrops``), naming, saved (with
     /// one code, two, a name still pending, a print on its way), each fault, each printer
     /// notice, the gallery, a photo and the slideshow over a white photo.
-    package static func screens(in texts: BoothTexts, width: Int, height: Int) throws -> [Screen] {
+    package static func screens(width: Int, height: Int) throws -> [Screen] {
         var screens: [Screen] = []
         for (backdrop, colour) in backdrops {
             let preview = try self.preview(colour, fitting: width, height)

@@ -51,7 +51,7 @@ struct ScreensCommand: ParsableCommand {
         for size in sizes {
             let folder = URL(fileURLWithPath: out).appendingPathComponent("\(size.width)x\(size.height)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            for entry in try ScreenCatalogue.screens(in: texts, width: size.width, height: size.height) {
+            for entry in try ScreenCatalogue.screens(width: size.width, height: size.height) {
                 var canvas = Canvas(width: size.width, height: size.height)
                 canvas.drawnText = []
                 try painter.paint(entry.content, preview: entry.preview, notice: entry.notice, into: &canvas)
