@@ -74,6 +74,12 @@ def test_layout(web_booth, photos, web_out):
     checked(lambda: web.layout_checks(web_booth.base, photos, web_out))
 
 
+def test_accessibility(web_booth, photos, web_out):
+    """axe-core (WCAG 2.2 AA) finds no violation on the gallery, a photo page, the albums, the
+    slideshow, a search and the French gallery, at a phone's width and a desktop's."""
+    checked(lambda: web.accessibility_checks(web_booth.base, photos, web_out))
+
+
 def test_screen_and_guest_deletion(web_booth, web_out):
     checked(lambda: web.screen_checks(web_booth, web_out))
 

@@ -534,6 +534,53 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+# axe-core's rules for WCAG 2.0, 2.1 and 2.2, levels A and AA.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def axe_source() -> str:
+    """axe-core's script, as the PyPI package axe-playwright-python ships it (installed without
+    Playwright by scripts/install-dependencies: only its copy of axe.min.js is used)."""
+    from importlib.resources import files
+    return (files("axe_playwright_python") / "axe.min.js").read_text()
+
+
+def accessibility_checks(base: str, photos: list[dict], out: Path):
+    """Every page a guest sees, at a phone's width and a desktop's, run through axe-core
+    (WCAG 2.2 AA) in headless Chromium: no violation. What axe cannot decide on its own
+    ("incomplete": text over a photo) is printed, not failed. The findings are kept in
+    axe.json."""
+    source = axe_source()
+    photo = photos[-1]
+    pages = [("gallery", "/"), ("photo", f"/photos/{photo['id']}"), ("albums", "/albums"), ("slideshow", "/slideshow"),
+             ("search", "/?q=nobody"), ("gallery in French", "/?lang=fr")]
+    findings = {}
+    browser = Browser(out)
+    try:
+        for width_name, width, height, mobile in [("phone", 390, 844, True), ("desktop", 1280, 800, False)]:
+            browser.size(width, height, mobile)
+            for name, path in pages:
+                browser.open(base + path)
+                # The slideshow fades its first photo in: axe reads the text once it is whole.
+                browser.evaluate("new Promise(r => setTimeout(r, 50)).then(() => Promise.all(document.getAnimations()"
+                                 ".map(a => a.finished)))")
+                browser.evaluate(source)
+                result = json.loads(browser.evaluate(
+                    f"axe.run(document, {{runOnly: {{type: 'tag', values: {json.dumps(AXE_TAGS)}}}}})"
+                    ".then(r => JSON.stringify({version: r.testEngine.version, violations: r.violations,"
+                    " incomplete: r.incomplete.map(i => ({id: i.id, nodes: i.nodes.length}))}))"))
+                findings[f"{name} ({width_name})"] = result
+                violations = [f"{v['id']} ({v['impact']}): {v['help']} at {', '.join(n['target'][0] for n in v['nodes'][:3])}"
+                              for v in result["violations"]]
+                for item in result["incomplete"]:
+                    print(f"axe {result['version']} {name} at {width_name} width: to check by eye: {item['id']} ({item['nodes']} elements)")
+                check(f"axe-core {result['version']} (WCAG 2.2 AA): {name} at {width_name} width has no violation",
+                      not violations, "; ".join(violations))
+    finally:
+        browser.close()
+    (out / "axe.json").write_text(json.dumps(findings, indent=1))
+
+
 # The layout of the gallery's grid as the browser drew it: its columns, and each image's place and
 # drawn size beside the size the markup gives it and the size of the thumbnail that arrived.
 GRID_LAYOUT = """JSON.stringify({

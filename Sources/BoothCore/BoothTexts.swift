@@ -202,6 +202,9 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webPrintOff
     case webSlideshow
     case webSlideshowEmpty
+    /// The slideshow's button that stops it on the photo shown, and starts it again.
+    case webSlideshowPause
+    case webSlideshowResume
     /// The button that closes the welcome text.
     case webWelcomeClose
     /// The language switch's label.

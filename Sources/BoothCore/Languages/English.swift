@@ -132,6 +132,8 @@ extension BoothLanguage {
                 .webDeleteImported: "This photo was taken at another booth of the event: only that booth can delete it.",
                 .webSlideshow: "Slideshow",
                 .webSlideshowEmpty: "Photos appear here as soon as they are taken.",
+                .webSlideshowPause: "Pause",
+                .webSlideshowResume: "Play",
                 .webWelcomeClose: "Close",
                 .webLanguage: "Language",
                 .webBadAddress: "This address is not right",

@@ -133,6 +133,8 @@ extension BoothLanguage {
             .webDeleteImported: "Cette photo a été prise à une autre borne de l’événement\u{00A0}: seule cette borne peut la supprimer.",
             .webSlideshow: "Diaporama",
             .webSlideshowEmpty: "Les photos apparaissent ici dès qu’elles sont prises.",
+            .webSlideshowPause: "Pause",
+            .webSlideshowResume: "Reprendre",
             .webWelcomeClose: "Fermer",
             .webLanguage: "Langue",
             .webBadAddress: "Cette adresse n’est pas correcte",

@@ -130,6 +130,8 @@ extension BoothLanguage {
             .webDeleteImported: "Dieses Foto wurde an einer anderen Fotobox der Veranstaltung aufgenommen: Nur diese kann es löschen.",
             .webSlideshow: "Diashow",
             .webSlideshowEmpty: "Die Fotos erscheinen hier, sobald sie aufgenommen sind.",
+            .webSlideshowPause: "Anhalten",
+            .webSlideshowResume: "Weiter",
             .webWelcomeClose: "Schließen",
             .webLanguage: "Sprache",
             .webBadAddress: "Diese Adresse stimmt nicht",
