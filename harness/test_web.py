@@ -80,6 +80,12 @@ def test_accessibility(web_booth, photos, web_out):
     checked(lambda: web.accessibility_checks(web_booth.base, photos, web_out))
 
 
+def test_slideshow_pause(web_booth, web_out):
+    """The slideshow paused and played by keyboard on the page's own clock, stepped with the
+    arrows; a photo taken while paused waits its turn. Takes a photo."""
+    checked(lambda: web.slideshow_checks(web_booth, web_out))
+
+
 def test_screen_and_guest_deletion(web_booth, web_out):
     checked(lambda: web.screen_checks(web_booth, web_out))
 

@@ -514,10 +514,46 @@ class Browser:
     def type(self, text: str):
         self.call("Input.insertText", session=True, text=text)
 
-    def press_enter(self):
+    # The keys the checks press, as DevTools' Input.dispatchKeyEvent takes them: the key's code,
+    # its Windows key code, and the text a printable key types.
+    KEYS = {"Tab": ("Tab", 9, ""), "Enter": ("Enter", 13, "\r"), " ": ("Space", 32, " "), "k": ("KeyK", 75, "k"),
+            "ArrowLeft": ("ArrowLeft", 37, ""), "ArrowRight": ("ArrowRight", 39, "")}
+
+    def press(self, key: str):
+        """Presses and releases one key, as a keyboard does: the page gets keydown, keypress for
+        a printable key, and keyup, and the browser does what the key does (Tab moves the focus,
+        Enter follows a link, Space clicks a button)."""
+        code, number, text = self.KEYS[key]
         for kind in ("keyDown", "keyUp"):
-            self.call("Input.dispatchKeyEvent", session=True, type=kind, key="Enter", code="Enter",
-                      windowsVirtualKeyCode=13, nativeVirtualKeyCode=13, **({"text": "\r"} if kind == "keyDown" else {}))
+            self.call("Input.dispatchKeyEvent", session=True, type=kind, key=key, code=code, windowsVirtualKeyCode=number,
+                      nativeVirtualKeyCode=number, **({"text": text} if text and kind == "keyDown" else {}))
+
+    def press_enter(self):
+        self.press("Enter")
+
+    def accessible(self, expression: str) -> dict:
+        """What a screen reader is told of the element `expression` evaluates to: Chromium's
+        accessibility node for it, its role, its computed name, and whether it is left out of the
+        tree (an empty alt, aria-hidden) with the reasons."""
+        handle = self.call("Runtime.evaluate", session=True, expression=expression)["result"]
+        if "objectId" not in handle:
+            raise RuntimeError(f"{expression[:80]} is no element")
+        node = self.call("Accessibility.getPartialAXTree", session=True, objectId=handle["objectId"], fetchRelatives=False)["nodes"][0]
+        return {"role": node.get("role", {}).get("value"), "name": node.get("name", {}).get("value", ""),
+                "ignored": node.get("ignored", False), "reasons": [reason["name"] for reason in node.get("ignoredReasons", [])]}
+
+    def pause_time(self):
+        """Stops the page's clock (DevTools' virtual time): its timers wait until `run_time`.
+        Fetches go on meanwhile, but what the page hears of them (an image's load event, a
+        message of an event stream) waits for the clock too."""
+        self.call("Emulation.setVirtualTimePolicy", session=True, policy="pause")
+
+    def run_time(self, milliseconds: int):
+        """Runs the page's stopped clock `milliseconds` ahead, its timers firing on the way, as
+        fast as the page does the work, and stops it again. (Not the policy that waits for
+        fetches: an open event stream is a fetch that never ends.)"""
+        self.call("Emulation.setVirtualTimePolicy", session=True, policy="advance", budget=milliseconds)
+        self.wait_event("Emulation.virtualTimeBudgetExpired")
 
     def screenshot(self, path: Path):
         path.write_bytes(base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png")["data"]))
@@ -579,6 +615,137 @@ def accessibility_checks(base: str, photos: list[dict], out: Path):
     finally:
         browser.close()
     (out / "axe.json").write_text(json.dumps(findings, indent=1))
+
+
+# The caption of the photo the slideshow shows.
+SHOWN = "(document.querySelector('figure.slide.shown figcaption') || {}).textContent || null"
+
+# Before the page's own script: every "photo" event an EventSource of the page receives, noted
+# (its photo's id) by a listener added before the page's own, so that once it is noted the
+# page's listener has run too.
+PHOTO_EVENTS = """(() => {
+  const Original = window.EventSource;
+  window.photoEvents = [];
+  window.EventSource = function (...args) {
+    const source = new Original(...args);
+    source.addEventListener("photo", event => window.photoEvents.push(JSON.parse(event.data).id));
+    return source;
+  };
+})()"""
+
+# What the slideshow shows: the caption of the photo shown, and the image of each layer (a
+# change of either, even one still loading, is a change).
+SLIDES = """JSON.stringify({shown: """ + SHOWN + """,
+  sources: [...document.querySelectorAll("figure.slide img")].map(image => image.getAttribute("src"))})"""
+
+
+def slideshow_checks(booth: Booth, out: Path):
+    """The slideshow can be paused, by keyboard, and stays paused (WCAG 2.2.2), on a clock the
+    test drives (DevTools' virtual time: the page's timers fire as its clock says, with no
+    waiting on the wall clock, so a busy machine can make it neither pass nor fail). It moves
+    on by itself after its interval (data-interval); Space pauses it and the button's name
+    says "Play"; paused, nothing changes over two intervals, arrows included; ArrowRight and
+    ArrowLeft step, each photo named by its caption; Tab reaches the button and Enter plays the
+    show again ("Pause"), which moves on after one interval; Enter, Space on the button (once,
+    not twice) and K toggle it; a photo taken while paused waits for the show to play again
+    and comes next. With reduced motion, photos change without a fade."""
+    browser = Browser(out)
+    try:
+        browser.call("Page.addScriptToEvaluateOnNewDocument", session=True, source=PHOTO_EVENTS)
+        browser.size(1280, 800, False)
+        browser.open(booth.base + "/slideshow")
+        browser.pause_time()
+        interval = browser.evaluate("Number(document.querySelector('main.slideshow').dataset.interval)")
+        order = browser.evaluate("[...document.querySelectorAll('ol.slides li')].map(item => item.dataset.caption)")
+
+        def slides() -> dict:
+            return json.loads(browser.evaluate(SLIDES))
+
+        def button() -> str:
+            return browser.accessible("document.querySelector('button.pause')")["name"]
+
+        def run(milliseconds: int, until: str | None = None):
+            """Runs the page's clock `milliseconds`; then, if a photo should come, 1 ms at a time
+            until it shows (at most 10 s on the wall clock): its image arrives on the wall
+            clock, and the load event that shows it waits for the page's clock."""
+            browser.run_time(milliseconds)
+            deadline = time.monotonic() + 10
+            while until is not None and slides()["shown"] != until and time.monotonic() < deadline:
+                browser.run_time(1)
+
+        def shows(caption: str, what: str):
+            seen = slides()
+            image = browser.accessible("document.querySelector('figure.slide.shown img')") if seen["shown"] else {}
+            behind = browser.accessible("document.querySelector('figure.slide:not(.shown) img')")
+            check(f"slideshow: {what}: it shows {caption!r}, named so, the other layer hidden from screen readers",
+                  seen["shown"] == caption and image.get("name") == caption and behind["ignored"],
+                  f"shows {seen['shown']!r}, named {image.get('name')!r}, the other layer {behind}")
+
+        def stays(what: str):
+            before = slides()
+            run(2 * interval)
+            after = slides()
+            check(f"slideshow: {what}: the photo stays over two intervals ({2 * interval} ms of the page's clock)", after == before,
+                  f"before {before}, after {after}")
+
+        if not check(f"slideshow: at least four photos to show, {interval} ms each", len(order) >= 4 and interval > 0,
+                     f"{order} {interval}"):
+            return
+        shows(order[0], "opened")
+        run(interval + interval // 2, order[1])
+        shows(order[1], f"playing, after one interval ({interval} ms of the page's clock)")
+
+        browser.press(" ")
+        check("slideshow: Space pauses it; the button's name says \"Play\"", button() == "Play", button())
+        stays("paused by Space")
+        browser.press("ArrowRight")
+        run(1, order[2])
+        shows(order[2], "paused, ArrowRight")
+        browser.press("ArrowLeft")
+        run(1, order[1])
+        shows(order[1], "paused, ArrowLeft")
+        stays("paused, after the arrows")
+
+        browser.press("Tab")
+        focused = browser.evaluate("document.activeElement.matches('button.pause:focus-visible')")
+        browser.press("Enter")
+        check("slideshow: Tab reaches the button, with its focus shown; Enter plays the show; its name says \"Pause\"",
+              focused and button() == "Pause", f"focused: {focused}, named {button()!r}")
+        run(interval + interval // 2, order[2])
+        shows(order[2], "played again by Enter, after one interval")
+        browser.press("Enter")
+        check("slideshow: Enter on the button pauses it again (\"Play\")", button() == "Play", button())
+        stays("paused by Enter")
+        browser.press(" ")
+        check("slideshow: Space on the button plays it, once (\"Pause\")", button() == "Pause", button())
+        run(interval + interval // 2, order[3])
+        shows(order[3], "played again by Space, after one interval")
+        browser.press("k")
+        check("slideshow: K pauses it (\"Play\")", button() == "Play", button())
+
+        before = slides()
+        booth.take_photo("Slideshow pause")
+        taken = curl(booth.base + "/api/photos?limit=1").json()[0]["id"]
+
+        def heard() -> bool:
+            # The stream's message waits on the page's clock, as a load event does.
+            browser.run_time(1)
+            return taken in browser.evaluate("window.photoEvents")
+        wait_for(heard, 30, "the slideshow to hear of the photo taken")
+        after = slides()
+        check("slideshow: paused, a photo just taken does not replace the one shown", after == before, f"before {before}, after {after}")
+        browser.press(" ")
+        run(interval + interval // 2, "Slideshow pause")
+        shows("Slideshow pause", "played again, after one interval: the photo taken while paused comes next")
+
+        transitions = []
+        for motion in ("no-preference", "reduce"):
+            browser.call("Emulation.setEmulatedMedia", session=True, features=[{"name": "prefers-reduced-motion", "value": motion}])
+            transitions.append(browser.evaluate("getComputedStyle(document.querySelector('figure.slide')).transitionDuration"))
+        check("slideshow: photos fade in, and change without a fade with reduced motion",
+              transitions[0] not in ("0s", "") and transitions[1] == "0s", str(transitions))
+    finally:
+        browser.close()
 
 
 # The layout of the gallery's grid as the browser drew it: its columns, and each image's place and
