@@ -80,6 +80,12 @@ def test_accessibility(web_booth, photos, web_out):
     checked(lambda: web.accessibility_checks(web_booth.base, photos, web_out))
 
 
+def test_text_alternatives(web_booth, photos, web_out):
+    """Every photo a screen reader meets is named by its caption: the gallery, each photo's
+    page, the slideshow; the albums' covers are decorative, their links named by the albums."""
+    checked(lambda: web.text_alternative_checks(web_booth.base, photos, web_out))
+
+
 def test_slideshow_pause(web_booth, web_out):
     """The slideshow paused and played by keyboard on the page's own clock, stepped with the
     arrows; a photo taken while paused waits its turn. Takes a photo."""

@@ -617,6 +617,95 @@ def accessibility_checks(base: str, photos: list[dict], out: Path):
     (out / "axe.json").write_text(json.dumps(findings, indent=1))
 
 
+# Every image of the page: the path it shows, its alt attribute, the album whose cover it is (its
+# title), and whether a guest sees it: drawn, and neither it nor a parent faded out.
+IMAGES = """JSON.stringify([...document.images].map(image => {
+  const album = image.closest("a.album");
+  let seen = image.getClientRects().length > 0 && getComputedStyle(image).visibility !== "hidden";
+  for (let element = image; element && seen; element = element.parentElement) seen = getComputedStyle(element).opacity !== "0";
+  return {path: image.getAttribute("src") === null ? "" : new URL(image.src).pathname, alt: image.getAttribute("alt"),
+          album: album ? album.querySelector(".caption").textContent : null, linked: !!image.closest("a"), seen};
+}))"""
+
+# A photo's thumbnail or original: /thumbnails/ID.jpg, /photos/ID.jpg (or its animation's type).
+PHOTO_PATH = re.compile(r"^/(?:thumbnails|photos)/([0-9a-f-]{36})\.\w+$")
+
+
+def image_findings(browser: Browser, captions: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The page's images as a screen reader gets them (Chromium's accessibility tree): the
+    captions of the photos it names, and what is wrong. A photo a guest sees is named by its
+    caption, and so is a link around it (Chromium names a link from its content, but not
+    through a figure); one out of sight (the slideshow's layer faded out) is left out of the
+    tree. An album's cover is decorative (alt=""): its link is named by the album's title, and
+    the cover photo's caption would name the day's album after one guest. Any other image has
+    an alt, empty if it is decorative."""
+    named, problems = [], []
+    for number, image in enumerate(json.loads(browser.evaluate(IMAGES))):
+        node = browser.accessible(f"document.images[{number}]")
+        photo = PHOTO_PATH.match(image["path"])
+        if image["album"] is not None:
+            link = browser.accessible(f"document.images[{number}].closest('a')")
+            if image["alt"] != "" or not node["ignored"] or image["album"] not in link["name"]:
+                problems.append(f"the cover of the album {image['album']!r}: alt {image['alt']!r}, its link named {link['name']!r}")
+        elif photo and node["ignored"]:
+            if image["seen"]:
+                problems.append(f"{image['path']} is seen but hidden from screen readers ({', '.join(node['reasons'])})")
+        elif photo:
+            caption = captions.get(photo.group(1))
+            if not image["seen"]:
+                problems.append(f"{image['path']} is out of sight, but a screen reader reads it as {node['name']!r}")
+            elif not caption or image["alt"] != caption or node["name"] != caption:
+                problems.append(f"{image['path']}: alt {image['alt']!r}, named {node['name']!r}, its caption is {caption!r}")
+            elif image["linked"] and caption not in (link := browser.accessible(f"document.images[{number}].closest('a')"))["name"]:
+                problems.append(f"the link of {image['path']} is named {link['name']!r}, not by its caption {caption!r}")
+            else:
+                named.append(caption)
+        elif image["alt"] is None:
+            problems.append(f"{image['path'] or 'an image'} has no alt")
+    return named, problems
+
+
+def text_alternative_checks(base: str, photos: list[dict], out: Path):
+    """Every photo a guest sees has its caption as its text alternative, as Chromium's
+    accessibility tree says it to a screen reader (see image_findings): on the gallery (each
+    photo of the grid), each photo's page, the albums (their covers decorative) and the
+    slideshow, before and after it moves to the next photo. The captions are the API's, read
+    now: other checks take photos."""
+    captions = {photo["id"]: photo["caption"] for photo in curl(base + "/api/photos?limit=100").json()}
+    browser = Browser(out)
+    try:
+        browser.size(1280, 800, False)
+        browser.open(base + "/")
+        named, problems = image_findings(browser, captions)
+        grid = browser.evaluate("[...document.querySelectorAll('.grid a.photo')].map(a => a.getAttribute('data-id'))")
+        check(f"text alternatives: the gallery's {len(grid)} photos are named by their captions",
+              grid and sorted(named) == sorted(captions[id] for id in grid) and not problems, "; ".join(problems) + f" named {named}")
+        for photo in photos:
+            browser.open(f"{base}/photos/{photo['id']}")
+            named, problems = image_findings(browser, captions)
+            check(f"text alternatives: the page of {photo['caption']!r} names its photo so", named == [photo["caption"]] and not problems,
+                  "; ".join(problems) + f" named {named}")
+        browser.open(base + "/albums")
+        named, problems = image_findings(browser, captions)
+        covers = browser.evaluate("document.querySelectorAll('a.album img').length")
+        check(f"text alternatives: the albums' {covers} covers are decorative, each link named by its album's title",
+              covers == len(curl(base + "/api/albums").json()) and not named and not problems, "; ".join(problems) + f" named {named}")
+        browser.open(base + "/slideshow")
+        order = browser.evaluate("[...document.querySelectorAll('ol.slides li')].map(item => item.dataset.caption)")
+        # Paused, so that its own clock does not move it meanwhile; then the next photo, by hand.
+        browser.press(" ")
+        for position in (0, 1):
+            wait_for(lambda: browser.evaluate(SHOWN) == order[position], 30, f"the slideshow's photo {order[position]!r}")
+            browser.evaluate("Promise.all(document.getAnimations().map(animation => animation.finished))")
+            named, problems = image_findings(browser, captions)
+            check(f"text alternatives: the slideshow's {'first' if position == 0 else 'next'} photo is named {order[position]!r},"
+                  " the one faded out is hidden from screen readers", named == [order[position]] and not problems,
+                  "; ".join(problems) + f" named {named}")
+            browser.press("ArrowRight")
+    finally:
+        browser.close()
+
+
 # The caption of the photo the slideshow shows.
 SHOWN = "(document.querySelector('figure.slide.shown figcaption') || {}).textContent || null"
 

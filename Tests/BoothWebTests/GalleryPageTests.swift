@@ -42,7 +42,7 @@ struct GalleryPageTests {
                 #expect(html.contains("<img src=\"/thumbnails/\(id).jpg\" alt=\"\(photo.caption.text)\""))
                 #expect(
                     html.contains(
-                        "<figcaption><span class=\"caption\">\(photo.caption.text)</span><time datetime=\"\(photo.createdAt.utcTimestamp)\">\(time)</time></figcaption>"
+                        "<figcaption id=\"p-\(id)-caption\"><span class=\"caption\">\(photo.caption.text)</span><time datetime=\"\(photo.createdAt.utcTimestamp)\">\(time)</time></figcaption>"
                     ))
                 #expect(time.hasPrefix("Taken on "))
             }

@@ -20,7 +20,7 @@ struct GuestPagesTests {
                 let id = photo.id.lowercased
                 #expect(
                     html.contains(
-                        "<a class=\"photo\" id=\"p-\(id)\" href=\"/photos/\(id)\" data-id=\"\(id)\"><figure><img src=\"/thumbnails/\(id).jpg\" alt=\"\(photo.caption.text)\" width=\"\(photo.width)\" height=\"\(photo.height)\" loading=\"lazy\">"
+                        "<a class=\"photo\" id=\"p-\(id)\" href=\"/photos/\(id)\" data-id=\"\(id)\" aria-labelledby=\"p-\(id)-caption\"><figure><img src=\"/thumbnails/\(id).jpg\" alt=\"\(photo.caption.text)\" width=\"\(photo.width)\" height=\"\(photo.height)\" loading=\"lazy\">"
                     ))
             }
             #expect(!html.contains("object-fit: cover;\n") && !html.contains("a.photo img { width: 100%; aspect-ratio"), "no grid photo is cropped")
