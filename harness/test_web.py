@@ -86,6 +86,12 @@ def test_text_alternatives(web_booth, photos, web_out):
     checked(lambda: web.text_alternative_checks(web_booth.base, photos, web_out))
 
 
+def test_keyboard(web_booth, photos, web_out):
+    """The gallery and a photo page with the keyboard alone: Tab in the document's order, the
+    skip link first, the focus always shown, no trap; Enter opens a photo."""
+    checked(lambda: web.keyboard_checks(web_booth.base, photos, web_out))
+
+
 def test_slideshow_pause(web_booth, web_out):
     """The slideshow paused and played by keyboard on the page's own clock, stepped with the
     arrows; a photo taken while paused waits its turn. Takes a photo."""

@@ -629,6 +629,8 @@ IMAGES = """JSON.stringify([...document.images].map(image => {
 
 # A photo's thumbnail or original: /thumbnails/ID.jpg, /photos/ID.jpg (or its animation's type).
 PHOTO_PATH = re.compile(r"^/(?:thumbnails|photos)/([0-9a-f-]{36})\.\w+$")
+# A photo page's address: /photos/ID.
+PHOTO_LINK = re.compile(r"/photos/([0-9a-f-]{36})$")
 
 
 def image_findings(browser: Browser, captions: dict[str, str]) -> tuple[list[str], list[str]]:
@@ -708,6 +710,126 @@ def text_alternative_checks(base: str, photos: list[dict], out: Path):
 
 # The caption of the photo the slideshow shows.
 SHOWN = "(document.querySelector('figure.slide.shown figcaption') || {}).textContent || null"
+
+# Every element the Tab key should reach, in the document's order: focusable in sequence
+# (tabIndex 0 or more, not disabled), rendered and visible, not inert. Each is known by its
+# position among all the document's elements, with a short name for the report, whether it is
+# in the page's content (past the header), and its outline and shadow with no focus.
+TABBABLE = """JSON.stringify([...document.querySelectorAll("*")].map((element, index) => ({element, index})).filter(({element}) =>
+    element.tabIndex >= 0 && !element.disabled && !element.closest("[inert]") && element.checkVisibility({visibilityProperty: true}))
+  .map(({element, index}) => ({index, name: describe(element), content: !!element.closest("#content"),
+                               outline: outline(element), shadow: getComputedStyle(element).boxShadow})))"""
+
+# The element that has the focus: its position among all the document's elements, its name,
+# whether its centre is on screen and not covered by anything else (WCAG 2.4.11), whether it
+# matches :focus-visible, its outline and shadow, and where it leads.
+FOCUSED = """(() => {
+  const element = document.activeElement, box = element.getBoundingClientRect();
+  const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return JSON.stringify({index: [...document.querySelectorAll("*")].indexOf(element), name: describe(element),
+                         uncovered: !!top && (top === element || element.contains(top)), visible: element.matches(":focus-visible"),
+                         outline: outline(element), shadow: getComputedStyle(element).boxShadow, href: element.href || null});
+})()"""
+
+# The helpers both use, defined in every page the browser opens.
+FOCUS_HELPERS = """
+window.describe = element => element.tagName.toLowerCase() + (element.className ? "." + String(element.className).split(" ").join(".") : "")
+  + (element.id ? "#" + element.id : "") + " " + JSON.stringify((element.textContent || element.value || element.alt || "").trim().slice(0, 24));
+window.outline = element => { const style = getComputedStyle(element); return [style.outlineStyle, style.outlineWidth, style.outlineColor].join(" "); };
+"""
+
+
+def focus_indicated(focused: dict, unfocused: dict) -> bool:
+    """Whether the focused element looks otherwise than without the focus: an outline at least
+    2 px wide that it lacked, or a shadow of its own. The page's own indicator, that is: the
+    browser's default ring (outline auto 1px) does not count, since the page's colours and
+    backgrounds are not the ones it was made for."""
+    style, width = focused["outline"].split(" ")[:2]
+    outline = style not in ("none", "hidden") and float(width.removesuffix("px") or 0) >= 2
+    return (outline and focused["outline"] != unfocused["outline"]) or focused["shadow"] != unfocused["shadow"]
+
+
+def keyboard_checks(base: str, photos: list[dict], out: Path):
+    """The gallery and a photo page with the keyboard alone, at a phone's width and a desktop's.
+    Tab from a fresh page reaches every link, button and field in the document's order, the
+    "Skip to content" link first, each named for a screen reader (Chromium's accessibility
+    tree), on screen and uncovered, with a focus indicator (:focus-visible and an outline or
+    shadow it lacks without the focus, see focus_indicated); after the last the focus leaves
+    the page and comes back to the first: no trap. Enter on the skip link puts the next Tab in
+    the content, past the header's links; Enter on a photo of the gallery opens its page."""
+    captions = {photo["id"]: photo["caption"] for photo in curl(base + "/api/photos?limit=100").json()}
+    browser = Browser(out)
+    try:
+        browser.call("Page.addScriptToEvaluateOnNewDocument", session=True, source=FOCUS_HELPERS)
+        for width_name, width, height, mobile in [("phone", 390, 844, True), ("desktop", 1280, 800, False)]:
+            browser.size(width, height, mobile)
+            for name, path in [("the gallery", "/"), (f"the page of {photos[-1]['caption']!r}", f"/photos/{photos[-1]['id']}")]:
+                where = f"keyboard: {name} at {width_name} width"
+                browser.open(base + path)
+                expected = json.loads(browser.evaluate(TABBABLE))
+                unfocused = {element["index"]: element for element in expected}
+                reached, cycled = [], False
+                # Each element once, then out of the page (the browser's own controls), then the first again.
+                for _ in range(len(expected) + 2):
+                    browser.press("Tab")
+                    focused = json.loads(browser.evaluate(FOCUSED))
+                    if reached and focused["index"] == expected[0]["index"]:
+                        cycled = True
+                        break
+                    if focused["name"].startswith("body"):
+                        continue
+                    focused["spoken"] = browser.accessible("document.activeElement")["name"]
+                    reached.append(focused)
+                check(f"{where}: Tab reaches its {len(expected)} links, buttons and fields in the document's order, "
+                      "\"Skip to content\" first",
+                      bool(expected) and [f["index"] for f in reached] == [e["index"] for e in expected]
+                      and reached[0]["name"].startswith("a.skip"),
+                      f"reached {[f['name'] for f in reached]}, expected {[e['name'] for e in expected]}")
+                unnamed = [f["name"] for f in reached if not f["spoken"].strip()]
+                check(f"{where}: every element Tab reaches has a name a screen reader says", reached and not unnamed,
+                      f"no name: {unnamed}")
+                hidden = [f["name"] for f in reached if not f["uncovered"]]
+                check(f"{where}: every element Tab reaches is on screen, not covered", reached and not hidden, f"covered or off screen: {hidden}")
+                unmarked = [f"{f['name']} ({f['outline']}, {f['shadow']})" for f in reached
+                            if not f["visible"] or f["index"] not in unfocused or not focus_indicated(f, unfocused[f["index"]])]
+                check(f"{where}: every element Tab reaches shows the focus (:focus-visible, an outline or shadow of its own)",
+                      reached and not unmarked, f"no focus shown: {unmarked}")
+                check(f"{where}: after the last element Tab leaves the page and comes back to the first (no keyboard trap)", cycled,
+                      f"reached {[f['name'] for f in reached]}")
+
+                browser.open(base + path)
+                browser.press("Tab")
+                after = json.loads(browser.evaluate(FOCUSED))
+                if after["name"].startswith("a.skip"):
+                    browser.press("Enter")
+                    browser.press("Tab")
+                    after = json.loads(browser.evaluate(FOCUSED))
+                first = next((e for e in expected if e["content"]), None)
+                check(f"{where}: Enter on \"Skip to content\", then Tab, reaches the content's first element, past the header",
+                      first is not None and after["index"] == first["index"] and browser.evaluate("location.hash") == "#content",
+                      f"reached {after['name']}, expected {first and first['name']}")
+
+                if path != "/":
+                    continue
+                browser.open(base + path)
+                focused = {"name": ""}
+                for _ in range(len(expected)):
+                    browser.press("Tab")
+                    focused = json.loads(browser.evaluate(FOCUSED))
+                    if focused["name"].startswith("a.photo"):
+                        break
+                link = PHOTO_LINK.search(focused.get("href") or "")
+                browser.events.clear()
+                browser.press("Enter")
+                browser.wait_event("Page.loadEventFired")
+                opened = browser.evaluate("location.href")
+                image = browser.accessible("document.querySelector('img.original')") if link else {}
+                check(f"{where}: Enter on the first photo Tab reaches opens that photo's page",
+                      link is not None and opened == focused["href"] and image.get("name") == captions.get(link.group(1)),
+                      f"focused {focused['name']} ({focused.get('href')}), opened {opened}, its photo named {image.get('name')!r}")
+    finally:
+        browser.close()
+
 
 # Before the page's own script: every "photo" event an EventSource of the page receives, noted
 # (its photo's id) by a listener added before the page's own, so that once it is noted the

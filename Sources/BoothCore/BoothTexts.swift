@@ -209,6 +209,9 @@ public enum BoothText: String, CaseIterable, Sendable {
     case webWelcomeClose
     /// The language switch's label.
     case webLanguage
+    /// The first link of every page but the slideshow, for keyboards and screen readers: past
+    /// the header to what the page shows.
+    case webSkipToContent
     /// The headings of error pages: a malformed address, nothing there, a failure.
     case webBadAddress
     case webNotFound

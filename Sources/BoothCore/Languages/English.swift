@@ -136,6 +136,7 @@ extension BoothLanguage {
                 .webSlideshowResume: "Play",
                 .webWelcomeClose: "Close",
                 .webLanguage: "Language",
+                .webSkipToContent: "Skip to content",
                 .webBadAddress: "This address is not right",
                 .webNotFound: "Not found",
                 .webSomethingWentWrong: "Something went wrong",

@@ -137,6 +137,7 @@ extension BoothLanguage {
             .webSlideshowResume: "Reprendre",
             .webWelcomeClose: "Fermer",
             .webLanguage: "Langue",
+            .webSkipToContent: "Aller au contenu",
             .webBadAddress: "Cette adresse n’est pas correcte",
             .webNotFound: "Introuvable",
             .webSomethingWentWrong: "Un problème est survenu",

@@ -134,6 +134,7 @@ extension BoothLanguage {
             .webSlideshowResume: "Weiter",
             .webWelcomeClose: "Schließen",
             .webLanguage: "Sprache",
+            .webSkipToContent: "Zum Inhalt springen",
             .webBadAddress: "Diese Adresse stimmt nicht",
             .webNotFound: "Nicht gefunden",
             .webSomethingWentWrong: "Etwas ist schiefgegangen",
