@@ -18,6 +18,10 @@ then checks:
             pipe, the masonry grid has two columns at a phone's width and more at a desktop's,
             every photo drawn whole (its drawn ratio is the photo's), and typing in the search
             box finds a photo;
+  a11y      every page through axe-core (WCAG 2.2 AA): no violation; each photo a guest sees
+            named by its caption in the accessibility tree; Tab through the gallery and a photo
+            page in order, the skip link first, the focus shown, no trap, Enter opening a photo;
+            the slideshow paused, played and stepped by keyboard on its own clock (virtual time);
   guest     the key of the QR code on the booth's own screen deletes its photo once, and no
             other photo;
   scroll    at a phone's width, reaching the end of the grid appends the next page;
