@@ -1,8 +1,8 @@
 /// How the booth's screen looks to a guest: how strongly its words stand out from what lies
 /// behind them, and how large they are.
 public struct ScreenTheme: Sendable, Hashable, CustomStringConvertible {
-    package var contrast: ScreenContrast
-    package var textSize: ScreenTextSize
+    public var contrast: ScreenContrast
+    public var textSize: ScreenTextSize
 
     public init(contrast: ScreenContrast = .normal, textSize: ScreenTextSize = .normal) {
         self.contrast = contrast
