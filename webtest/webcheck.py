@@ -585,6 +585,17 @@ def axe_source() -> str:
     return (files("axe_playwright_python") / "axe.min.js").read_text()
 
 
+# Resolves once the slideshow shows its first photo (at once on any other page, or an empty show)
+# and every animation, its fade, has finished.
+SLIDE_SHOWN = """new Promise(resolve => {
+  const shown = () => !document.querySelector('.slide') || document.querySelector('.slide.shown') || document.querySelector('.empty');
+  if (shown()) return resolve();
+  const observer = new MutationObserver(() => { if (shown()) { observer.disconnect(); resolve(); } });
+  observer.observe(document.body, {subtree: true, attributes: true, attributeFilter: ['class']});
+}).then(() => new Promise(resolve => requestAnimationFrame(() => resolve())))
+  .then(() => Promise.all(document.getAnimations().map(animation => animation.finished)))"""
+
+
 def accessibility_checks(base: str, photos: list[dict], out: Path):
     """Every page a guest sees, at a phone's width and a desktop's, run through axe-core
     (WCAG 2.2 AA) in headless Chromium: no violation. What axe cannot decide on its own
@@ -601,9 +612,9 @@ def accessibility_checks(base: str, photos: list[dict], out: Path):
             browser.size(width, height, mobile)
             for name, path in pages:
                 browser.open(base + path)
-                # The slideshow fades its first photo in: axe reads the text once it is whole.
-                browser.evaluate("new Promise(r => setTimeout(r, 50)).then(() => Promise.all(document.getAnimations()"
-                                 ".map(a => a.finished)))")
+                # The slideshow fades its first photo in once it has loaded: axe reads the text
+                # once it is whole.
+                browser.evaluate(SLIDE_SHOWN)
                 browser.evaluate(source)
                 result = json.loads(browser.evaluate(
                     f"axe.run(document, {{runOnly: {{type: 'tag', values: {json.dumps(AXE_TAGS)}}}}})"
